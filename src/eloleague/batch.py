@@ -1,0 +1,73 @@
+"""The batch job behind ``eloleague rate`` (RULES.md §6), callable from Python too.
+
+``rate_file(path, "adlg")`` reads and validates the games, the optional initial ratings, runs the
+engine and returns a :class:`RateResult` that writes the ratings CSV and the ledger.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from eloleague.engine.replay import ReplayResult, replay
+from eloleague.engine.standings import Standing
+from eloleague.errors import InputError, Problem
+from eloleague.io.games import read_games
+from eloleague.io.ledger_csv import write_ledger
+from eloleague.io.ratings_csv import parse_initial, write_ratings
+from eloleague.records import PoolKey, PoolState
+from eloleague.rules import load_rules
+from eloleague.rules.model import RuleSet
+
+
+@dataclass(frozen=True)
+class RateResult:
+    """What ``rate`` computed, ready to be written."""
+
+    rules: RuleSet
+    replay: ReplayResult
+    standings: list[Standing]
+    warnings: list[str]
+
+    def write_csv(self, out: io.TextIOBase) -> None:
+        write_ratings(self.standings, self.rules, out)
+
+    def write_ledger(self, path: Path) -> None:
+        with path.open("w", encoding="utf-8", newline="") as out:
+            write_ledger(self.replay.ledger, out)  # type: ignore[arg-type]
+
+
+def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:
+    """Read ``--initial`` ratings, raising :class:`InputError` with every problem."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise InputError([Problem("", "no such file")], str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError([Problem("", f"cannot read the file: {exc}")], str(path)) from None
+    pools, problems = parse_initial(text, rules)
+    if problems:
+        raise InputError(problems, str(path))
+    return pools
+
+
+def rate_file(
+    path: str | Path,
+    rules: str | Path | RuleSet,
+    *,
+    as_of: dt.date | None = None,
+    initial: str | Path | None = None,
+) -> RateResult:
+    """Read, validate and rate a games file; every input is checked before anything is computed."""
+    rule_set = rules if isinstance(rules, RuleSet) else load_rules(rules)
+    start = read_initial(Path(initial), rule_set) if initial is not None else None
+    games = read_games(path, rule_set)
+    result = replay(rule_set, games, initial=start, as_of=as_of)
+    warnings = [
+        f"{u.game.origin or path}: game {u.game.id or '#' + str(u.position + 1)} is not rated "
+        f"({u.reason})"
+        for u in result.unrated
+    ]
+    return RateResult(rule_set, result, result.standings(), warnings)

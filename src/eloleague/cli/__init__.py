@@ -1,0 +1,61 @@
+"""The ``eloleague`` command line: a thin Typer shell over the library (DESIGN.md, "doors").
+
+Each group of commands lives in its own module and registers itself on :data:`app`. Library
+errors (:class:`eloleague.errors.EloleagueError`) become their message on standard error and
+exit status 2; nothing else reaches the user as a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from eloleague.errors import EloleagueError
+
+app = typer.Typer(
+    name="eloleague",
+    help="Elo rankings for game communities, with their own rules as data files.",
+    no_args_is_help=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+
+
+@app.callback()
+def _root() -> None:
+    """Elo rankings for game communities, with their own rules as data files.
+
+    Start with [bold]eloleague rate GAMES.jsonl --rules bataille-empire[/].
+    """
+
+
+# Command modules register on `app` when imported.
+from eloleague.cli import rate as _rate  # noqa: E402,F401
+
+
+def fail(message: str, code: int = 2) -> None:
+    """Print ``message`` on standard error and stop with ``code``."""
+    sys.stderr.write(message.rstrip("\n") + "\n")
+    raise SystemExit(code)
+
+
+def main() -> None:
+    """Console entry point."""
+    try:
+        app()
+    except EloleagueError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
+        if os.environ.get("ELOLEAGUE_DEBUG"):
+            raise
+        fail(
+            f"internal error: {type(exc).__name__}: {exc}\n"
+            "This is a bug in eloleague; set ELOLEAGUE_DEBUG=1 to see the details.",
+            70,
+        )

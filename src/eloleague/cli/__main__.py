@@ -1,0 +1,3 @@
+from eloleague.cli import main
+
+main()

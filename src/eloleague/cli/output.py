@@ -1,0 +1,48 @@
+"""Rich rendering shared by the commands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+from eloleague.engine.standings import Standing
+from eloleague.io.ratings_csv import format_number
+from eloleague.rules.model import RuleSet
+
+
+def print_ranking(
+    rules: RuleSet, rows: Sequence[Standing], title: str | None = None, console: Console | None = None
+) -> None:
+    """Print ranking rows as a table, with rank, titles and the rule set's rating precision."""
+    console = console or Console()
+    table = Table(title=title or f"{rules.name}", title_justify="left")
+    table.add_column("#", justify="right", style="dim")
+    table.add_column("Player")
+    show_mode = any(r.mode for r in rows)
+    show_role = any(r.role for r in rows)
+    if show_mode:
+        table.add_column("Mode")
+    if show_role:
+        table.add_column("Role")
+    table.add_column("Rating", justify="right", style="bold")
+    table.add_column("Games", justify="right")
+    if rules.titles:
+        table.add_column("Title")
+    shown = rules.shown
+    if shown is None:
+        from eloleague.rules.model import Rounding
+
+        shown = Rounding(mode="half_up", decimals=1)
+    for rank, row in enumerate(rows, start=1):
+        cells = [str(rank), row.player]
+        if show_mode:
+            cells.append(row.mode)
+        if show_role:
+            cells.append(row.role)
+        cells += [format_number(row.rating, shown), str(row.games)]
+        if rules.titles:
+            cells.append(row.title)
+        table.add_row(*cells)
+    console.print(table)

@@ -1,0 +1,70 @@
+"""``eloleague rate``: the batch command of RULES.md §6 (a stable interface)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from eloleague.batch import rate_file
+from eloleague.cli import app
+from eloleague.cli.output import print_ranking
+
+
+class Format(str, Enum):
+    table = "table"
+    csv = "csv"
+
+
+def _date(value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a date (expected YYYY-MM-DD)") from None
+
+
+@app.command()
+def rate(
+    file: Annotated[Path, typer.Argument(help="Games: .jsonl, .csv (long format) or .xlsx.")],
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="A preset name or the path of a .toml rule file.")
+    ],
+    as_of: Annotated[
+        str | None,
+        typer.Option("--as-of", help="Apply seasons ending before this date (default: last game)."),
+    ] = None,
+    ledger: Annotated[
+        Path | None, typer.Option("--ledger", help="Also write every rating change to this CSV.")
+    ] = None,
+    initial: Annotated[
+        Path | None,
+        typer.Option("--initial", help="Ratings before the first game (CSV with the output's columns)."),
+    ] = None,
+    fmt: Annotated[
+        Format | None,
+        typer.Option("--format", "-f", help="table (default on a terminal) or csv."),
+    ] = None,
+) -> None:
+    """Rate a file of games and print one row per pool: player,mode,role,rating,games,title.
+
+    Example: [bold]eloleague rate results.jsonl --rules bataille-empire --as-of 2025-06-01[/]
+
+    Bad input prints every problem with its line on standard error and exits with status 2,
+    writing nothing on standard output.
+    """
+    result = rate_file(file, rules, as_of=_date(as_of), initial=initial)
+    for note in result.warnings:
+        sys.stderr.write(f"warning: {note}\n")
+    if ledger is not None:
+        result.write_ledger(ledger)
+    chosen = fmt or (Format.table if sys.stdout.isatty() else Format.csv)
+    if chosen is Format.csv:
+        result.write_csv(sys.stdout)  # type: ignore[arg-type]
+    else:
+        print_ranking(result.rules, result.standings)

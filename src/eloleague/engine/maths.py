@@ -1,0 +1,55 @@
+"""Expected scores and rounding (RULES.md §3 and §3.1 steps 2 and 5).
+
+Decimal rounding works on the shortest decimal that round-trips the float (``repr``), which is the
+number an officer sees and what the communities' own spreadsheets and scripts round.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from functools import lru_cache
+
+from eloleague.rules.model import Rounding
+
+_DECIMAL_MODES = {"half_up": ROUND_HALF_UP, "trunc": ROUND_DOWN, "half_even": ROUND_HALF_EVEN}
+
+
+def expected(a: float, b: float, scale: float) -> float:
+    """``E(a, b) = 1 / (1 + 10 ** ((b - a) / D))``: the expected score of ``a`` against ``b``."""
+    return 1.0 / (1.0 + 10.0 ** ((b - a) / scale))
+
+
+@lru_cache(maxsize=16)
+def _quantum(decimals: int) -> Decimal:
+    return Decimal(1).scaleb(-decimals)
+
+
+def round_decimal(value: Decimal, rounding: Rounding) -> Decimal:
+    """Round an exact decimal as the rule says (``none`` returns it unchanged)."""
+    if rounding.mode == "none":
+        return value
+    return value.quantize(_quantum(rounding.decimals), rounding=_DECIMAL_MODES[rounding.mode])
+
+
+def round_float(value: float, rounding: Rounding) -> float:
+    """Round a float as the rule says, through its shortest decimal form (see module doc)."""
+    if rounding.mode == "none":
+        return value
+    if rounding.mode == "trunc" and rounding.decimals == 0:
+        return float(math.trunc(value))
+    return float(round_decimal(Decimal(repr(value)), rounding))
+
+
+def round_probability(p: float, decimals: int) -> Decimal:
+    """P rounded half-up to ``decimals`` (the percentage the seeds print, RULES §3.1 step 2)."""
+    scaled = p * 10**decimals
+    # Far from a half, the float answer is exact; near one, decide on the decimal form.
+    if abs(scaled - math.floor(scaled) - 0.5) > 1e-9:
+        return Decimal(math.floor(scaled + 0.5)).scaleb(-decimals)
+    return round_decimal(Decimal(repr(p)), Rounding(mode="half_up", decimals=decimals))
+
+
+def exact(value: float) -> Decimal:
+    """The decimal a rule file's number stands for (``1.1`` is 1.1, not its binary neighbour)."""
+    return Decimal(repr(value))

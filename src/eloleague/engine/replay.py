@@ -1,0 +1,250 @@
+"""Replay a stream of games under a rule set: order, batches, seasons, ledger (RULES.md §2-§3.5).
+
+:func:`replay` is pure: it takes records and returns a :class:`ReplayResult` (final pools, ledger,
+games left unrated, and an :class:`EngineState` from which a later replay can resume).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from eloleague.engine.ledger import INACTIVITY, LedgerEntry
+from eloleague.engine.methods import METHODS, game_label, pool_key
+from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
+from eloleague.engine.standings import Standing, standings
+from eloleague.engine.validate import unrated_reason
+from eloleague.records import GameRecord, PoolKey, PoolState
+from eloleague.rules.model import RuleSet
+
+
+@dataclass(frozen=True)
+class EngineState:
+    """Everything a replay needs to go on from where another stopped.
+
+    ``pools`` in order of first appearance; ``season_end`` is the last day of the season in
+    progress (``None`` before any game, or after the last explicit season end);
+    ``eligible`` is how many of the pools (in order) existed when that season began;
+    ``active`` maps each season end not yet applied to the players with a rated game in it.
+    """
+
+    pools: Mapping[PoolKey, PoolState] = field(default_factory=dict)
+    season_end: dt.date | None = None
+    eligible: int = 0
+    active: Mapping[dt.date, frozenset[str]] = field(default_factory=dict)
+    started: bool = False
+
+    @classmethod
+    def from_pools(cls, pools: Mapping[PoolKey, PoolState]) -> EngineState:
+        """A state holding only ratings (``--initial``): seasons start with the first game."""
+        return cls(pools=dict(pools), eligible=len(pools))
+
+
+@dataclass(frozen=True)
+class Unrated:
+    """A valid game that is stored but not rated, and why (RULES §2)."""
+
+    game: GameRecord
+    position: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """The outcome of a replay: final pools, the ledger in processing order, unrated games."""
+
+    rules: RuleSet
+    pools: Mapping[PoolKey, PoolState]
+    ledger: Sequence[LedgerEntry]
+    unrated: Sequence[Unrated]
+    state: EngineState
+    as_of: dt.date | None
+
+    def standings(self) -> list[Standing]:
+        """The ranking rows of RULES §6, titles included."""
+        return standings(self.rules, self.pools)
+
+
+def processing_order(games: Sequence[GameRecord]) -> list[int]:
+    """Positions of ``games`` sorted by ``(date, round or 0)``, ties in input order (RULES §2)."""
+    return sorted(range(len(games)), key=lambda i: (games[i].date, games[i].round or 0))
+
+
+def _period_key(rules: RuleSet, day: dt.date) -> object:
+    if rules.period == "day":
+        return day
+    if rules.period == "week":
+        return day.isocalendar()[:2]
+    return (day.year, day.month)
+
+
+def batches(rules: RuleSet, games: Sequence[GameRecord], order: Iterable[int]) -> list[list[int]]:
+    """Group game positions into update batches, in processing order (RULES §3.4).
+
+    ``per_game``: one game a batch. ``per_event``: the rated games of one event; events in the
+    order of their earliest game's date, ties by first appearance in processing order; a game
+    without an event is a batch of its own. ``per_period``: the games of one calendar day, week
+    (ISO) or month, across events.
+    """
+    if rules.updates == "per_game":
+        return [[i] for i in order]
+    groups: dict[object, list[int]] = {}
+    for i in order:
+        game = games[i]
+        if rules.updates == "per_event":
+            key: object = ("event", game.event) if game.event else ("game", i)
+        else:
+            key = _period_key(rules, game.date)
+        groups.setdefault(key, []).append(i)
+    # Dicts keep first appearance; a stable sort on the earliest date does the rest.
+    return sorted(groups.values(), key=lambda batch: games[batch[0]].date)
+
+
+class _Replayer:
+    """The mutable machinery behind :func:`replay` (kept private: the API is pure)."""
+
+    def __init__(self, rules: RuleSet, state: EngineState, as_of: dt.date | None) -> None:
+        self.rules = rules
+        self.pools: dict[PoolKey, PoolState] = dict(state.pools)
+        self.season_end = state.season_end
+        self.eligible = state.eligible
+        self.active: dict[dt.date, set[str]] = {k: set(v) for k, v in state.active.items()}
+        self.started = state.started
+        self.as_of = as_of
+        self.ledger: list[LedgerEntry] = []
+        self.rate = METHODS[rules.method]
+
+    def lookup(self, key: PoolKey) -> tuple[float, int]:
+        pool = self.pools.get(key)
+        if pool is None:
+            return self.rules.start_rating, 0
+        return pool.rating, pool.games
+
+    def mark_active(self, game: GameRecord) -> None:
+        end = season_end(self.rules.season, game.date)
+        if end is not None:
+            self.active.setdefault(end, set()).update(p.name for p in game.participants)
+
+    def start(self, first_day: dt.date) -> None:
+        if not self.started:
+            self.started = True
+            self.season_end = season_end(self.rules.season, first_day)
+            self.eligible = len(self.pools)
+
+    def close_seasons_before(self, day: dt.date | None) -> None:
+        """Apply every season whose last day is before ``day`` (and before the as-of date)."""
+        while (
+            self.season_end is not None
+            and (day is None or self.season_end < day)
+            and (self.as_of is None or self.season_end < self.as_of)
+        ):
+            self.close_season(self.season_end)
+            self.season_end = next_season_end(self.rules.season, self.season_end)
+
+    def close_season(self, end: dt.date) -> None:
+        """Inactivity adjustments at the end of a season (RULES §3.5)."""
+        active = self.active.pop(end, set())
+        season = self.rules.season
+        if season.inactivity:
+            for key in list(self.pools)[: self.eligible]:
+                if key.player in active:
+                    continue
+                pool = self.pools[key]
+                new = inactivity_rating(season, pool.rating)
+                if new != pool.rating:
+                    delta = new - pool.rating
+                    self.ledger.append(
+                        LedgerEntry(
+                            game="", date=end, key=key, before=pool.rating, expected=None,
+                            k=None, score=None, delta=delta, after=new, warning=INACTIVITY,
+                            fired=(INACTIVITY,), raw_delta=delta,
+                        )
+                    )
+                    self.pools[key] = PoolState(new, pool.games)
+        self.eligible = len(self.pools)
+
+    def apply(self, entries: list[LedgerEntry]) -> None:
+        for entry in entries:
+            pool = self.pools.get(entry.key)
+            games = pool.games if pool is not None else 0
+            rating = pool.rating if pool is not None else self.rules.start_rating
+            self.pools[entry.key] = PoolState(rating + entry.delta, games + 1)
+
+    def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
+        rules = self.rules
+        if len(batch) == 1:
+            i = batch[0]
+            entries = self.rate(rules, games[i], game_label(games[i], i), self.lookup)
+            self.ledger.extend(entries)
+            self.apply(entries)
+            return
+        # A batch is computed from the ratings as they stood when it began (RULES §3.4).
+        grows = rules.updates == "per_period" and rules.period_games_count == "grows"
+        played: dict[PoolKey, int] = {}
+
+        def frozen(key: PoolKey) -> tuple[float, int]:
+            rating, count = self.lookup(key)
+            return rating, count + played.get(key, 0) if grows else count
+
+        pending: list[LedgerEntry] = []
+        for i in batch:
+            entries = self.rate(rules, games[i], game_label(games[i], i), frozen)
+            for entry in entries:
+                played[entry.key] = played.get(entry.key, 0) + 1
+            pending.extend(entries)
+        self.ledger.extend(pending)
+        self.apply(pending)
+
+
+def replay(
+    rules: RuleSet,
+    games: Sequence[GameRecord],
+    *,
+    initial: EngineState | Mapping[PoolKey, PoolState] | None = None,
+    as_of: dt.date | None = None,
+) -> ReplayResult:
+    """Rate ``games`` (already validated) under ``rules`` and return the ledger and final state.
+
+    ``initial`` is the state before the first game: a previous :attr:`ReplayResult.state` to go
+    on from, or plain pools (``--initial``). ``as_of`` (default: the date of the last game) bounds
+    the season adjustments: a season is applied when its last day is strictly before it.
+    Inputs are never modified.
+    """
+    if initial is None:
+        state = EngineState()
+    elif isinstance(initial, EngineState):
+        state = initial
+    else:
+        state = EngineState.from_pools(initial)
+    if as_of is None and games:
+        as_of = max(g.date for g in games)
+
+    order = processing_order(games)
+    unrated: list[Unrated] = []
+    rated: list[int] = []
+    for i in order:
+        reason = unrated_reason(rules, games[i])
+        if reason is None:
+            rated.append(i)
+        else:
+            unrated.append(Unrated(games[i], i, reason))
+
+    engine = _Replayer(rules, state, as_of)
+    if order:
+        engine.start(games[order[0]].date)
+    for i in rated:
+        engine.mark_active(games[i])
+    for batch in batches(rules, games, rated):
+        engine.close_seasons_before(games[batch[0]].date)
+        engine.run_batch(games, batch)
+    engine.close_seasons_before(None)
+
+    final = EngineState(
+        pools=dict(engine.pools),
+        season_end=engine.season_end,
+        eligible=engine.eligible,
+        active={k: frozenset(v) for k, v in engine.active.items()},
+        started=engine.started,
+    )
+    return ReplayResult(rules, final.pools, engine.ledger, unrated, final, as_of)

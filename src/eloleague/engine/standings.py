@@ -1,0 +1,65 @@
+"""Ranking rows from a final state: pools, global ratings across roles, titles (RULES §3.3, §3.6, §6)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from eloleague.records import PoolKey, PoolState
+from eloleague.rules.model import RuleSet
+
+GLOBAL_ROLE = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One row of a ranking: a pool, or (role ``*``) a player's global rating in a mode."""
+
+    player: str
+    mode: str
+    role: str
+    rating: float
+    games: int
+    title: str
+
+
+def standings(rules: RuleSet, pools: Mapping[PoolKey, PoolState]) -> list[Standing]:
+    """Every pool's row and, for rule sets pooled by role, each player's global row per mode.
+
+    A global rating is the mean over the rule set's roles of the player's role ratings, the start
+    rating standing in for roles never played; its games are the player's total in that mode.
+    Titles use the player's rated games over all pools. Sorted by rating descending, then
+    player, mode and role by code point (RULES §6).
+    """
+    total_games: dict[str, int] = defaultdict(int)
+    for key, pool in pools.items():
+        total_games[key.player] += pool.games
+    rows = [
+        Standing(
+            key.player,
+            key.mode,
+            key.role,
+            pool.rating,
+            pool.games,
+            rules.title_for(pool.rating, total_games[key.player]),
+        )
+        for key, pool in pools.items()
+    ]
+    if rules.pools.by_role:
+        per_mode: dict[tuple[str, str], dict[str, PoolState]] = defaultdict(dict)
+        for key, pool in pools.items():
+            per_mode[key.player, key.mode][key.role] = pool
+        for (player, mode), roles in per_mode.items():
+            rating = sum(
+                roles[r].rating if r in roles else rules.start_rating for r in rules.roles
+            ) / len(rules.roles)
+            games = sum(p.games for p in roles.values())
+            rows.append(
+                Standing(
+                    player, mode, GLOBAL_ROLE, rating, games,
+                    rules.title_for(rating, total_games[player]),
+                )
+            )
+    rows.sort(key=lambda r: (-r.rating, r.player, r.mode, r.role))
+    return rows

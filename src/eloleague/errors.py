@@ -1,0 +1,41 @@
+"""Errors a user can meet, each with its location and words an officer understands.
+
+Readers collect every :class:`Problem` before they give up, then raise one :class:`InputError`
+holding all of them (RULES.md §2: nothing partial, every problem with its line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the input, and where: ``"line 14"``, ``"Résultats, row 7, column C"``."""
+
+    location: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}" if self.location else self.message
+
+
+class EloleagueError(Exception):
+    """Base of every error meant for the user: its text is printed as is, without a traceback."""
+
+
+class InputError(EloleagueError):
+    """Bad input: the list of every problem found, with its location."""
+
+    def __init__(self, problems: list[Problem], source: str = "") -> None:
+        self.problems = list(problems)
+        self.source = source
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        prefix = f"{self.source}: " if self.source else ""
+        return "\n".join(prefix + str(p) for p in self.problems)
+
+
+class RuleSetError(EloleagueError):
+    """A rule file that cannot be used: names the file, the key and what is allowed."""

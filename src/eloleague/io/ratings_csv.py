@@ -1,0 +1,118 @@
+"""The ratings CSV of ``eloleague rate`` and of ``--initial`` (RULES.md §6).
+
+Columns ``player,mode,role,rating,games,title``. Ratings print as the rule set shows them: whole
+numbers when deltas are rounded to integers, ``repr`` of the float when nothing is rounded, or the
+``display`` precision of the rule file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable
+
+from eloleague.engine.maths import round_float
+from eloleague.engine.standings import GLOBAL_ROLE, Standing
+from eloleague.errors import Problem
+from eloleague.records import PoolKey, PoolState, normalise_name
+from eloleague.rules.model import Rounding, RuleSet
+
+RATING_COLUMNS = ("player", "mode", "role", "rating", "games", "title")
+LEDGER_COLUMNS = (
+    "game", "date", "player", "mode", "role", "before", "expected", "k", "score", "delta",
+    "after", "warning",
+)
+
+
+def format_number(value: float | None, shown: Rounding | None = None) -> str:
+    """A number as the CSV prints it: ``shown`` precision, or ``repr`` (RULES §6)."""
+    if value is None:
+        return ""
+    if shown is None:
+        return repr(float(value))
+    rounded = round_float(float(value), shown)
+    if shown.decimals == 0:
+        return str(int(rounded))
+    return f"{rounded:.{shown.decimals}f}"
+
+
+def format_plain(value: float | None) -> str:
+    """A ledger number: integers without ``.0``, other values with full precision."""
+    if value is None:
+        return ""
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: io.TextIOBase) -> None:
+    """Write ranking rows as the ``eloleague rate`` CSV."""
+    writer = csv.writer(out)
+    writer.writerow(RATING_COLUMNS)
+    shown = rules.shown
+    for row in rows:
+        writer.writerow(
+            (row.player, row.mode, row.role, format_number(row.rating, shown), row.games, row.title)
+        )
+
+
+def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], list[Problem]]:
+    """Read an ``--initial`` ratings CSV: the output's columns, ``title`` and ``*`` rows ignored,
+    ``games`` optional (default 0). Pools follow the rule set: mode and role only where it pools by them.
+    """
+    problems: list[Problem] = []
+    pools: dict[PoolKey, PoolState] = {}
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+    header = reader.fieldnames or []
+    missing = [c for c in ("player", "rating") if c not in header]
+    if missing:
+        return {}, [Problem("line 1", f"missing column(s): {', '.join(missing)} "
+                            f"(expected: {','.join(RATING_COLUMNS)})")]
+    seen: dict[PoolKey, int] = {}
+    for row in reader:
+        line = reader.line_num
+        role = (row.get("role") or "").strip()
+        if role == GLOBAL_ROLE:
+            continue
+        where = f"line {line}"
+        name = normalise_name(row.get("player") or "")
+        mode = (row.get("mode") or "").strip()
+        if not name:
+            problems.append(Problem(where, "column player: the name is empty"))
+            continue
+        rating_text = (row.get("rating") or "").strip()
+        try:
+            rating = float(rating_text)
+            if not math.isfinite(rating):
+                raise ValueError
+        except ValueError:
+            problems.append(Problem(where, f"column rating: {rating_text!r} is not a number"))
+            continue
+        games_text = (row.get("games") or "").strip()
+        games = 0
+        if games_text:
+            try:
+                games = int(games_text)
+                if games < 0:
+                    raise ValueError
+            except ValueError:
+                problems.append(
+                    Problem(where, f"column games: {games_text!r} is not a whole number >= 0")
+                )
+                continue
+        if rules.pools.by_role and role not in rules.roles:
+            problems.append(
+                Problem(where, f"column role: {role!r} is not one of {', '.join(rules.roles)}")
+            )
+            continue
+        key = PoolKey(
+            name, mode if rules.pools.by_mode else "", role if rules.pools.by_role else ""
+        )
+        if key in seen:
+            problems.append(Problem(where, f"the rating of {name!r} is already on line {seen[key]}"))
+            continue
+        seen[key] = line
+        pools[key] = PoolState(rating, games)
+    return pools, problems

@@ -1,0 +1,76 @@
+"""The typed records passed between readers, the engine and the store (DESIGN.md, data flow).
+
+Plain, immutable values. Names are normalised once, when a record is built from outside input
+(:func:`normalise_name`, RULES.md §1): every later comparison is a plain string comparison.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from dataclasses import dataclass, field
+
+
+def normalise_name(name: str) -> str:
+    """A player's name as compared in a league: Unicode NFC, surrounding spaces removed (RULES §1).
+
+    Case and accents stay significant; inner runs of white space are kept as they are.
+    """
+    return unicodedata.normalize("NFC", name).strip()
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """One player in one game, with the role (country, army) played there, or ``""``."""
+
+    name: str
+    role: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """Players sharing one result: an outcome label (duel, team) or a numeric score (ffa)."""
+
+    players: tuple[Participant, ...]
+    outcome: str | None = None
+    score: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of the interchange format (RULES.md §2).
+
+    ``origin`` says where the record came from ("line 14", "Résultats!B7") for messages; it does
+    not take part in equality, so the same game read from two files compares equal.
+    """
+
+    date: dt.date
+    sides: tuple[Side, ...]
+    id: str | None = None
+    event: str | None = None
+    round: int | None = None
+    mode: str = ""
+    rated: bool = True
+    origin: str = field(default="", compare=False)
+
+    @property
+    def participants(self) -> tuple[Participant, ...]:
+        """Every participant of the game, side by side, in input order."""
+        return tuple(p for side in self.sides for p in side.players)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolKey:
+    """Where a rating lives: ``(player, mode, role)``; parts a rule set does not pool by are ``""``."""
+
+    player: str
+    mode: str = ""
+    role: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolState:
+    """A pool's rating and its count of rated games."""
+
+    rating: float
+    games: int = 0

@@ -1,0 +1,260 @@
+"""The rule-set model: every parameter of RULES.md §3-§4, typed and validated (pydantic v2).
+
+A rule set is data: the five presets are TOML files in ``presets/`` written in exactly the format a
+community writes for itself (docs/rule-sets.md documents every key).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Method = Literal["duel", "team_and_personal", "ffa_rank"]
+RoundingMode = Literal["none", "half_up", "trunc", "half_even"]
+Updates = Literal["per_game", "per_event", "per_period"]
+Period = Literal["day", "week", "month"]
+
+
+class _Strict(BaseModel):
+    """Unknown keys are errors: a typo in a rule file must not be silently ignored."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Outcome(_Strict):
+    """One label of the outcome table: its score value S (or W) and the labels it may face."""
+
+    score: float
+    against: tuple[str, ...] = Field(
+        description="labels the other side may carry (RULES §3.1 step 3)"
+    )
+    fr: str | None = Field(default=None, description="French wording for sheets and pages")
+    en: str | None = Field(default=None, description="English wording for sheets and pages")
+
+
+class KTier(_Strict):
+    """A K value that applies when all of its conditions hold (first matching tier wins)."""
+
+    k: float = Field(gt=0)
+    games_below: int | None = None
+    games_at_least: int | None = None
+    rating_below: float | None = None
+    rating_at_least: float | None = None
+
+    def matches(self, rating: float, games: int) -> bool:
+        """Whether this tier applies to a player with ``rating`` and ``games``."""
+        return (
+            (self.games_below is None or games < self.games_below)
+            and (self.games_at_least is None or games >= self.games_at_least)
+            and (self.rating_below is None or rating < self.rating_below)
+            and (self.rating_at_least is None or rating >= self.rating_at_least)
+        )
+
+
+class KLinear(_Strict):
+    """``max(minimum, start - games / per_games)`` (seed 003: KMAX, K_SLOPE, KMAX / 2)."""
+
+    start: float = Field(gt=0)
+    per_games: float = Field(gt=0)
+    minimum: float = Field(gt=0)
+
+
+class KRule(_Strict):
+    """The K factor: tiers tried in order, then ``default`` or the ``linear`` decay."""
+
+    tiers: tuple[KTier, ...] = ()
+    default: float | None = Field(default=None, gt=0)
+    linear: KLinear | None = None
+    count_current_game: bool = Field(
+        default=False,
+        description="games played include the game being rated (the Diplomacy preset does)",
+    )
+
+    @model_validator(mode="after")
+    def _one_fallback(self) -> KRule:
+        if (self.default is None) == (self.linear is None):
+            raise ValueError("give exactly one of 'default' (a number) or 'linear' (a decay)")
+        return self
+
+
+class Rounding(_Strict):
+    """How a value is rounded: ``none``, ``half_up`` (halves away from zero), ``trunc``, ``half_even``."""
+
+    mode: RoundingMode = "none"
+    decimals: int = Field(default=0, ge=0, le=6)
+
+
+class GainCap(_Strict):
+    """No gain for a player whose lead over the opposing side reaches ``lead`` (RULES §3.1 step 6)."""
+
+    lead: float = Field(gt=0)
+    inclusive: bool = True
+
+
+class Teams(_Strict):
+    """How many players a side may have."""
+
+    min_size: int = Field(default=1, ge=1)
+    max_size: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Teams:
+        if self.max_size is not None and self.max_size < self.min_size:
+            raise ValueError("max_size is smaller than min_size")
+        return self
+
+
+class Pools(_Strict):
+    """Which parts of the pool key ``(player, mode, role)`` separate ratings."""
+
+    by_mode: bool = False
+    by_role: bool = False
+
+
+class InactivityTier(_Strict):
+    """A rating strictly above ``above`` loses ``penalty`` at a season's end (first tier wins)."""
+
+    above: float
+    penalty: float = Field(gt=0)
+
+
+class Season(_Strict):
+    """Season boundaries and the inactivity rule applied at each end (RULES §3.5).
+
+    By default a season is a calendar year; ``year_end`` moves the yearly end ("06-30"), and
+    ``ends`` lists explicit end dates instead.
+    """
+
+    year_end: str = Field(default="12-31", pattern=r"^\d{2}-\d{2}$")
+    ends: tuple[dt.date, ...] = ()
+    inactivity: tuple[InactivityTier, ...] = ()
+    floor: float | None = Field(
+        default=None, description="an inactivity penalty never takes a rating below this"
+    )
+
+    @model_validator(mode="after")
+    def _valid_year_end(self) -> Season:
+        month, day = (int(x) for x in self.year_end.split("-"))
+        try:
+            dt.date(2001, month, day)  # a non-leap year: "02-29" is refused
+        except ValueError:
+            raise ValueError(f"year_end {self.year_end!r} is not a day of the year (MM-DD)") from None
+        if list(self.ends) != sorted(set(self.ends)):
+            raise ValueError("'ends' must list distinct dates in increasing order")
+        return self
+
+
+class Title(_Strict):
+    """A title held by a player whose rating and games reach the minimums (RULES §3.6)."""
+
+    name: str = Field(min_length=1)
+    min_rating: float | None = None
+    min_games: int = Field(default=0, ge=0)
+    max_games: int | None = Field(default=None, ge=0)
+
+    def holds(self, rating: float, games: int) -> bool:
+        """Whether a player with ``rating`` and ``games`` holds this title."""
+        return (
+            (self.min_rating is None or rating >= self.min_rating)
+            and games >= self.min_games
+            and (self.max_games is None or games <= self.max_games)
+        )
+
+
+class FreeForAll(_Strict):
+    """Constants of the score-ranked free-for-all method (seed 003)."""
+
+    alpha: float = Field(default=1.5, gt=1)
+    renormalise: bool = Field(
+        default=False,
+        description="rescale the positive scorers' performances to sum to 1 (seed 003: off)",
+    )
+
+
+class RuleSet(_Strict):
+    """Every parameter of one community's rating rules (RULES.md §3-§4)."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    seed: str | None = Field(default=None, description="the source document these rules follow")
+    method: Method
+    start_rating: float
+    scale: float = Field(gt=0, description="D in E(a, b) = 1 / (1 + 10 ** ((b - a) / D))")
+    outcomes: dict[str, Outcome] = Field(default_factory=dict)
+    k: KRule
+    probability_decimals: int | None = Field(default=None, ge=0, le=6)
+    delta_rounding: Rounding = Rounding()
+    display: Rounding | None = Field(
+        default=None,
+        description="how ratings are shown; default: integers when deltas round to integers",
+    )
+    gain_cap: GainCap | None = None
+    rating_floor: float | None = None
+    updates: Updates = "per_game"
+    period: Period | None = None
+    period_games_count: Literal["grows", "frozen"] = "frozen"
+    teams: Teams = Teams()
+    pools: Pools = Pools()
+    roles: tuple[str, ...] = ()
+    season: Season = Season()
+    titles: tuple[Title, ...] = ()
+    ffa: FreeForAll = FreeForAll()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RuleSet:
+        if self.method == "ffa_rank":
+            if self.outcomes:
+                raise ValueError("an 'ffa_rank' rule set ranks by score: remove [outcomes]")
+        else:
+            if len(self.outcomes) < 2:
+                raise ValueError(f"a '{self.method}' rule set needs at least two [outcomes]")
+            for label, outcome in self.outcomes.items():
+                for other in outcome.against:
+                    if other not in self.outcomes:
+                        raise ValueError(
+                            f"outcome {label!r} may face {other!r}, which is not an outcome"
+                        )
+                    if label not in self.outcomes[other].against:
+                        raise ValueError(
+                            f"outcome {label!r} may face {other!r} but {other!r} does not list "
+                            f"{label!r} in its 'against'"
+                        )
+        if self.updates == "per_period" and self.period is None:
+            raise ValueError("updates = 'per_period' needs period = 'day', 'week' or 'month'")
+        if self.updates != "per_period" and self.period is not None:
+            raise ValueError("'period' is only used with updates = 'per_period'")
+        if len(set(self.roles)) != len(self.roles):
+            raise ValueError("'roles' lists a role twice")
+        if self.pools.by_role and not self.roles:
+            raise ValueError("pools.by_role needs the list of 'roles'")
+        return self
+
+    # Derived views, used by the engine and the writers -------------------------------------
+
+    @property
+    def rounds_to_integers(self) -> bool:
+        """Whether ratings stay whole numbers (deltas rounded to 0 decimals)."""
+        return self.delta_rounding.mode != "none" and self.delta_rounding.decimals == 0
+
+    @property
+    def shown(self) -> Rounding | None:
+        """How published ratings are shown: the ``display`` key, or integers when deltas are."""
+        if self.display is not None:
+            return self.display
+        if self.rounds_to_integers:
+            return Rounding(mode="half_up", decimals=0)
+        return None
+
+    def outcome_score(self, label: str) -> Decimal:
+        """The exact decimal value of an outcome's score, as written in the rule file."""
+        return Decimal(repr(self.outcomes[label].score))
+
+    def title_for(self, rating: float, games: int) -> str:
+        """The first title whose conditions hold, or ``""`` (RULES §3.6)."""
+        for title in self.titles:
+            if title.holds(rating, games):
+                return title.name
+        return ""
