@@ -19,6 +19,14 @@ class Problem:
     def __str__(self) -> str:
         return f"{self.location}: {self.message}" if self.location else self.message
 
+    def render(self, lang: str) -> str:
+        """The problem in ``lang`` (``"fr"`` or ``"en"``)."""
+        from eloleague.i18n import render
+
+        message = render(self.message, lang)
+        location = render(self.location, lang)
+        return f"{location}: {message}" if location else message
+
 
 class EloleagueError(Exception):
     """Base of every error meant for the user: its text is printed as is, without a traceback."""
@@ -32,9 +40,10 @@ class InputError(EloleagueError):
         self.source = source
         super().__init__(self.render())
 
-    def render(self) -> str:
+    def render(self, lang: str = "en") -> str:
+        """Every problem on its own line, in ``lang``."""
         prefix = f"{self.source}: " if self.source else ""
-        return "\n".join(prefix + str(p) for p in self.problems)
+        return "\n".join(prefix + p.render(lang) for p in self.problems)
 
 
 class RuleSetError(EloleagueError):

@@ -1,115 +1,127 @@
 """Checks of a game against a rule set, shared by every reader (RULES.md §2, "Problems to detect").
 
-:func:`check_game` returns the problems (messages without location: the reader adds it);
-:func:`unrated_reason` says why a valid game is stored but not rated.
+:func:`check_game` returns the problems (messages without location: the reader adds it), as
+translatable :class:`~eloleague.i18n.Text`; :func:`unrated_reason` says why a valid game is
+stored but not rated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from eloleague.i18n import Text
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
 
-def _quoted(items: object) -> str:
-    return ", ".join(str(i) for i in items)  # type: ignore[attr-defined]
+def _list(items: Iterable[str]) -> str:
+    return ", ".join(items)
 
 
-def check_game(rules: RuleSet, game: GameRecord) -> list[str]:
+def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
     """Every way ``game`` breaks ``rules``, as messages an officer understands."""
-    problems: list[str] = []
+    out: list[Text] = []
+    t = Text.of
     n_sides = len(game.sides)
     if n_sides < 2:
-        problems.append(f"a game needs at least two sides, this one has {n_sides}")
+        out.append(t("a game needs at least two sides, this one has {n}", n=n_sides))
     elif rules.method != "ffa_rank" and n_sides != 2:
-        problems.append(f"rule set {rules.name!r} rates games of two sides, this one has {n_sides}")
+        out.append(
+            t("rule set {rules} rates games of two sides, this one has {n}",
+              rules=rules.name, n=n_sides)
+        )
 
     seen: dict[str, int] = {}
     role_holder: dict[str, str] = {}
     teams = rules.teams
+    labels = _list(rules.outcomes)
+    roles = _list(rules.roles)
     for s, side in enumerate(game.sides, start=1):
-        where = f"side {s}"
         size = len(side.players)
         if size == 0:
-            problems.append(f"{where}: no players")
+            out.append(t("side {side}: no players", side=s))
         elif size < teams.min_size:
-            problems.append(
-                f"{where}: {size} player(s), but rule set {rules.name!r} needs at least "
-                f"{teams.min_size} per side"
+            out.append(
+                t("side {side}: {n} player(s), but rule set {rules} needs at least {min} per side",
+                  side=s, n=size, rules=rules.name, min=teams.min_size)
             )
         elif teams.max_size is not None and size > teams.max_size:
-            problems.append(
-                f"{where}: {size} players, but rule set {rules.name!r} allows at most "
-                f"{teams.max_size} per side"
+            out.append(
+                t("side {side}: {n} players, but rule set {rules} allows at most {max} per side",
+                  side=s, n=size, rules=rules.name, max=teams.max_size)
             )
         for participant in side.players:
             name = participant.name
             if name in seen:
                 if seen[name] == s:
-                    problems.append(f"{where}: player {name!r} is listed twice")
+                    out.append(t('side {side}: player "{name}" is listed twice', side=s, name=name))
                 else:
-                    problems.append(
-                        f"{where}: player {name!r} is also on side {seen[name]}: "
-                        "a player cannot face himself"
+                    out.append(
+                        t('side {side}: player "{name}" is also on side {other}: '
+                          "a player cannot face himself", side=s, name=name, other=seen[name])
                     )
             else:
                 seen[name] = s
             role = participant.role
             if rules.roles:
                 if not role:
-                    problems.append(
-                        f"{where}: player {name!r} has no role (one of: {_quoted(rules.roles)})"
+                    out.append(
+                        t('side {side}: player "{name}" has no role (one of: {roles})',
+                          side=s, name=name, roles=roles)
                     )
                 elif role not in rules.roles:
-                    problems.append(
-                        f"{where}: unknown role {role!r} (expected one of: {_quoted(rules.roles)})"
+                    out.append(
+                        t('side {side}: unknown role "{role}" (expected one of: {roles})',
+                          side=s, role=role, roles=roles)
                     )
                 elif role in role_holder:
-                    problems.append(
-                        f"{where}: role {role!r} is held by both {role_holder[role]!r} and {name!r}"
+                    out.append(
+                        t('side {side}: role "{role}" is held by both "{first}" and "{name}"',
+                          side=s, role=role, first=role_holder[role], name=name)
                     )
                 else:
                     role_holder[role] = name
 
         if rules.method == "ffa_rank":
             if side.outcome is not None:
-                problems.append(
-                    f"{where}: rule set {rules.name!r} ranks players by score: "
-                    f"give a score, not the outcome {side.outcome!r}"
+                out.append(
+                    t('side {side}: rule set {rules} ranks players by score: give a score, '
+                      'not the outcome "{outcome}"', side=s, rules=rules.name, outcome=side.outcome)
                 )
             elif side.score is None:
-                problems.append(f"{where}: a score is required")
-        else:
-            labels = _quoted(rules.outcomes)
-            if side.outcome is None:
-                if side.score is not None:
-                    problems.append(
-                        f"{where}: rule set {rules.name!r} rates outcomes, not scores: "
-                        f"give an outcome (one of: {labels})"
-                    )
-                else:
-                    problems.append(f"{where}: an outcome is required (one of: {labels})")
-            elif side.outcome not in rules.outcomes:
-                problems.append(
-                    f"{where}: unknown outcome {side.outcome!r} (expected one of: {labels})"
+                out.append(t("side {side}: a score is required", side=s))
+        elif side.outcome is None:
+            if side.score is not None:
+                out.append(
+                    t("side {side}: rule set {rules} rates outcomes, not scores: "
+                      "give an outcome (one of: {labels})", side=s, rules=rules.name, labels=labels)
                 )
+            else:
+                out.append(t("side {side}: an outcome is required (one of: {labels})",
+                             side=s, labels=labels))
+        elif side.outcome not in rules.outcomes:
+            out.append(
+                t('side {side}: unknown outcome "{outcome}" (expected one of: {labels})',
+                  side=s, outcome=side.outcome, labels=labels)
+            )
 
     if rules.method != "ffa_rank" and n_sides == 2:
         a, b = (side.outcome for side in game.sides)
         if a in rules.outcomes and b in rules.outcomes and b not in rules.outcomes[a].against:
-            problems.append(
-                f"outcomes contradict each other: {a!r} (side 1) cannot face {b!r} (side 2); "
-                f"{a!r} faces {_quoted(rules.outcomes[a].against)}"
+            out.append(
+                t('outcomes contradict each other: "{a}" (side 1) cannot face "{b}" (side 2); '
+                  '"{a}" faces {against}', a=a, b=b, against=_list(rules.outcomes[a].against))
             )
-    return problems
+    return out
 
 
-def unrated_reason(rules: RuleSet, game: GameRecord) -> str | None:
+def unrated_reason(rules: RuleSet, game: GameRecord) -> Text | None:
     """Why a valid game is stored but never rated, or ``None`` when it is rated (RULES §2, §3.3)."""
     if not game.rated:
-        return "marked as not rated"
+        return Text.of("marked as not rated")
     if rules.method == "ffa_rank" and rules.roles:
         held = {p.role for p in game.participants}
         missing = [r for r in rules.roles if r not in held]
         if missing:
-            return f"incomplete: no player for {_quoted(missing)}"
+            return Text.of("incomplete: no player for {roles}", roles=_list(missing))
     return None

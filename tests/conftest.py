@@ -1,0 +1,37 @@
+"""Shared fixtures: the spec's examples (copied into tests/data), temporary files, the CLI runner."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+REPLAY = DATA / "replay"
+PRESETS = ("bataille-empire", "bataille-empire-en", "adlg", "card-battle", "diplomacy")
+# The replay expectations of the duel presets were computed with --as-of 2025-06-01.
+AS_OF = {"bataille-empire": "2025-06-01", "bataille-empire-en": "2025-06-01", "adlg": "2025-06-01"}
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
+
+
+def seed_examples() -> list[dict[str, Any]]:
+    return json.loads((DATA / "seed-examples.json").read_text("utf-8"))
+
+
+def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
+            stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real ``eloleague`` command in a subprocess (as a user would)."""
+    full_env = {**os.environ, "ELOLEAGUE_LANG": "en", "COLUMNS": "200", **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "eloleague", *args],
+        capture_output=True, text=True, cwd=cwd, env=full_env, input=stdin, timeout=600,
+    )
