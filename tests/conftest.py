@@ -27,11 +27,17 @@ def seed_examples() -> list[dict[str, Any]]:
     return json.loads((DATA / "seed-examples.json").read_text("utf-8"))
 
 
-def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
-            stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the real ``eloleague`` command in a subprocess (as a user would)."""
     full_env = {**os.environ, "ELOLEAGUE_LANG": "en", "COLUMNS": "200", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "eloleague", *args],
-        capture_output=True, text=True, cwd=cwd, env=full_env, input=stdin, timeout=600,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=full_env,
+        input=stdin,
+        timeout=600,
     )

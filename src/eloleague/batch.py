@@ -7,9 +7,9 @@ engine and returns a :class:`RateResult` that writes the ratings CSV and the led
 from __future__ import annotations
 
 import datetime as dt
-import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 from eloleague.engine.replay import ReplayResult, replay
 from eloleague.engine.standings import Standing
@@ -31,12 +31,12 @@ class RateResult:
     standings: list[Standing]
     warnings: list[str]
 
-    def write_csv(self, out: io.TextIOBase) -> None:
+    def write_csv(self, out: TextIO) -> None:
         write_ratings(self.standings, self.rules, out)
 
     def write_ledger(self, path: Path) -> None:
         with path.open("w", encoding="utf-8", newline="") as out:
-            write_ledger(self.replay.ledger, out)  # type: ignore[arg-type]
+            write_ledger(self.replay.ledger, out)
 
 
 def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:

@@ -24,7 +24,6 @@ app = typer.Typer(
 )
 
 
-
 @app.callback()
 def _root() -> None:
     """Elo rankings for game communities, with their own rules as data files.
@@ -51,7 +50,7 @@ def main() -> None:
         fail(str(exc))
     except KeyboardInterrupt:
         fail("interrupted", 130)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: no traceback for users
+    except Exception as exc:  # the last line of defence: no traceback reaches a user
         if os.environ.get("ELOLEAGUE_DEBUG"):
             raise
         fail(

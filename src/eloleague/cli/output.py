@@ -13,7 +13,10 @@ from eloleague.rules.model import RuleSet
 
 
 def print_ranking(
-    rules: RuleSet, rows: Sequence[Standing], title: str | None = None, console: Console | None = None
+    rules: RuleSet,
+    rows: Sequence[Standing],
+    title: str | None = None,
+    console: Console | None = None,
 ) -> None:
     """Print ranking rows as a table, with rank, titles and the rule set's rating precision."""
     console = console or Console()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +15,7 @@ from eloleague.cli import app
 from eloleague.cli.output import print_ranking
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     table = "table"
     csv = "csv"
 
@@ -44,7 +44,9 @@ def rate(
     ] = None,
     initial: Annotated[
         Path | None,
-        typer.Option("--initial", help="Ratings before the first game (CSV with the output's columns)."),
+        typer.Option(
+            "--initial", help="Ratings before the first game (CSV with the output's columns)."
+        ),
     ] = None,
     fmt: Annotated[
         Format | None,
@@ -65,6 +67,6 @@ def rate(
         result.write_ledger(ledger)
     chosen = fmt or (Format.table if sys.stdout.isatty() else Format.csv)
     if chosen is Format.csv:
-        result.write_csv(sys.stdout)  # type: ignore[arg-type]
+        result.write_csv(sys.stdout)
     else:
         print_ranking(result.rules, result.standings)

@@ -17,7 +17,7 @@ _DECIMAL_MODES = {"half_up": ROUND_HALF_UP, "trunc": ROUND_DOWN, "half_even": RO
 
 def expected(a: float, b: float, scale: float) -> float:
     """``E(a, b) = 1 / (1 + 10 ** ((b - a) / D))``: the expected score of ``a`` against ``b``."""
-    return 1.0 / (1.0 + 10.0 ** ((b - a) / scale))
+    return 1.0 / (1.0 + float(10.0 ** ((b - a) / scale)))
 
 
 @lru_cache(maxsize=16)

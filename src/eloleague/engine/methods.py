@@ -42,6 +42,11 @@ def _exact_delta(k: float, score: Decimal, p: Decimal, rounding: Rounding) -> tu
     return float(raw), float(round_decimal(raw, rounding))
 
 
+def _reaches(lead: float, cap: float, inclusive: bool) -> bool:
+    """Whether a lead reaches the gain cap: ``>=`` when inclusive (seed 000), ``>`` (seed 001)."""
+    return lead >= cap if inclusive else lead > cap
+
+
 def _floor(rules: RuleSet, before: float, delta: float) -> tuple[float, bool]:
     """``max(floor, before + delta)`` (RULES §3.3 step 7): the delta applied, and whether it fired."""
     floor = rules.rating_floor
@@ -76,10 +81,14 @@ def _finish(
         fired.append(ROUNDING)
     delta = rounded
     cap = rules.gain_cap
-    if cap is not None and lead is not None and delta > 0:
-        if lead >= cap.lead if cap.inclusive else lead > cap.lead:
-            delta = 0.0
-            fired.append(CAP)
+    if (
+        cap is not None
+        and lead is not None
+        and delta > 0
+        and _reaches(lead, cap.lead, cap.inclusive)
+    ):
+        delta = 0.0
+        fired.append(CAP)
     delta, floored = _floor(rules, before, delta)
     if floored:
         fired.append(FLOOR)
@@ -137,8 +146,19 @@ def rate_duel(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> l
                 rounded = round_float(raw, rounding)
             entries.append(
                 _finish(
-                    rules, label, game.date, key, rating, p, k, outcome.score, raw, rounded,
-                    lead=rating - r_opp, opponent=r_opp, outcome=side.outcome,
+                    rules,
+                    label,
+                    game.date,
+                    key,
+                    rating,
+                    p,
+                    k,
+                    outcome.score,
+                    raw,
+                    rounded,
+                    lead=rating - r_opp,
+                    opponent=r_opp,
+                    outcome=side.outcome,
                 )
             )
     return entries
@@ -162,8 +182,20 @@ def rate_team_and_personal(
             rounded = round_float(raw, rules.delta_rounding)
             entries.append(
                 _finish(
-                    rules, label, game.date, key, rating, p_personal, k, w, raw, rounded,
-                    lead=rating - m_o, opponent=m_o, team_expected=p_team, outcome=side.outcome,
+                    rules,
+                    label,
+                    game.date,
+                    key,
+                    rating,
+                    p_personal,
+                    k,
+                    w,
+                    raw,
+                    rounded,
+                    lead=rating - m_o,
+                    opponent=m_o,
+                    team_expected=p_team,
+                    outcome=side.outcome,
                 )
             )
     return entries
@@ -206,9 +238,7 @@ def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> li
     entries = []
     for i, key in enumerate(keys):
         rating, games = states[i]
-        e_i = sum(
-            expected(rating, states[j][0], rules.scale) for j in range(n) if j != i
-        ) / pairs
+        e_i = sum(expected(rating, states[j][0], rules.scale) for j in range(n) if j != i) / pairs
         k = k_factor(rules.k, rating, games)
         raw = k * pairs * (perf[i] - e_i)
         rounded = round_float(raw, rules.delta_rounding)
@@ -220,8 +250,19 @@ def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> li
         rank = 1 + sum(1 for y in scores if y > scores[i])
         entries.append(
             _finish(
-                rules, label, game.date, key, rating, e_i, k, perf[i], raw, rounded,
-                rank=rank, points=scores[i], warning=warning,
+                rules,
+                label,
+                game.date,
+                key,
+                rating,
+                e_i,
+                k,
+                perf[i],
+                raw,
+                rounded,
+                rank=rank,
+                points=scores[i],
+                warning=warning,
             )
         )
     return entries

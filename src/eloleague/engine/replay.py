@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from eloleague.engine.ledger import INACTIVITY, LedgerEntry
-from eloleague.engine.methods import METHODS, game_label, pool_key
+from eloleague.engine.methods import METHODS, game_label
 from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
 from eloleague.engine.standings import Standing, standings
 from eloleague.engine.validate import unrated_reason
@@ -156,9 +156,18 @@ class _Replayer:
                     delta = new - pool.rating
                     self.ledger.append(
                         LedgerEntry(
-                            game="", date=end, key=key, before=pool.rating, expected=None,
-                            k=None, score=None, delta=delta, after=new, warning=INACTIVITY,
-                            fired=(INACTIVITY,), raw_delta=delta,
+                            game="",
+                            date=end,
+                            key=key,
+                            before=pool.rating,
+                            expected=None,
+                            k=None,
+                            score=None,
+                            delta=delta,
+                            after=new,
+                            warning=INACTIVITY,
+                            fired=(INACTIVITY,),
+                            raw_delta=delta,
                         )
                     )
                     self.pools[key] = PoolState(new, pool.games)

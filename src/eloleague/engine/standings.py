@@ -57,7 +57,11 @@ def standings(rules: RuleSet, pools: Mapping[PoolKey, PoolState]) -> list[Standi
             games = sum(p.games for p in roles.values())
             rows.append(
                 Standing(
-                    player, mode, GLOBAL_ROLE, rating, games,
+                    player,
+                    mode,
+                    GLOBAL_ROLE,
+                    rating,
+                    games,
                     rules.title_for(rating, total_games[player]),
                 )
             )

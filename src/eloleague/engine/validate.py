@@ -27,8 +27,11 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
         out.append(t("a game needs at least two sides, this one has {n}", n=n_sides))
     elif rules.method != "ffa_rank" and n_sides != 2:
         out.append(
-            t("rule set {rules} rates games of two sides, this one has {n}",
-              rules=rules.name, n=n_sides)
+            t(
+                "rule set {rules} rates games of two sides, this one has {n}",
+                rules=rules.name,
+                n=n_sides,
+            )
         )
 
     seen: dict[str, int] = {}
@@ -42,13 +45,23 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
             out.append(t("side {side}: no players", side=s))
         elif size < teams.min_size:
             out.append(
-                t("side {side}: {n} player(s), but rule set {rules} needs at least {min} per side",
-                  side=s, n=size, rules=rules.name, min=teams.min_size)
+                t(
+                    "side {side}: {n} player(s), but rule set {rules} needs at least {min} per side",
+                    side=s,
+                    n=size,
+                    rules=rules.name,
+                    min=teams.min_size,
+                )
             )
         elif teams.max_size is not None and size > teams.max_size:
             out.append(
-                t("side {side}: {n} players, but rule set {rules} allows at most {max} per side",
-                  side=s, n=size, rules=rules.name, max=teams.max_size)
+                t(
+                    "side {side}: {n} players, but rule set {rules} allows at most {max} per side",
+                    side=s,
+                    n=size,
+                    rules=rules.name,
+                    max=teams.max_size,
+                )
             )
         for participant in side.players:
             name = participant.name
@@ -57,8 +70,13 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
                     out.append(t('side {side}: player "{name}" is listed twice', side=s, name=name))
                 else:
                     out.append(
-                        t('side {side}: player "{name}" is also on side {other}: '
-                          "a player cannot face himself", side=s, name=name, other=seen[name])
+                        t(
+                            'side {side}: player "{name}" is also on side {other}: '
+                            "a player cannot face himself",
+                            side=s,
+                            name=name,
+                            other=seen[name],
+                        )
                     )
             else:
                 seen[name] = s
@@ -66,18 +84,31 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
             if rules.roles:
                 if not role:
                     out.append(
-                        t('side {side}: player "{name}" has no role (one of: {roles})',
-                          side=s, name=name, roles=roles)
+                        t(
+                            'side {side}: player "{name}" has no role (one of: {roles})',
+                            side=s,
+                            name=name,
+                            roles=roles,
+                        )
                     )
                 elif role not in rules.roles:
                     out.append(
-                        t('side {side}: unknown role "{role}" (expected one of: {roles})',
-                          side=s, role=role, roles=roles)
+                        t(
+                            'side {side}: unknown role "{role}" (expected one of: {roles})',
+                            side=s,
+                            role=role,
+                            roles=roles,
+                        )
                     )
                 elif role in role_holder:
                     out.append(
-                        t('side {side}: role "{role}" is held by both "{first}" and "{name}"',
-                          side=s, role=role, first=role_holder[role], name=name)
+                        t(
+                            'side {side}: role "{role}" is held by both "{first}" and "{name}"',
+                            side=s,
+                            role=role,
+                            first=role_holder[role],
+                            name=name,
+                        )
                     )
                 else:
                     role_holder[role] = name
@@ -85,32 +116,56 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
         if rules.method == "ffa_rank":
             if side.outcome is not None:
                 out.append(
-                    t('side {side}: rule set {rules} ranks players by score: give a score, '
-                      'not the outcome "{outcome}"', side=s, rules=rules.name, outcome=side.outcome)
+                    t(
+                        "side {side}: rule set {rules} ranks players by score: give a score, "
+                        'not the outcome "{outcome}"',
+                        side=s,
+                        rules=rules.name,
+                        outcome=side.outcome,
+                    )
                 )
             elif side.score is None:
                 out.append(t("side {side}: a score is required", side=s))
         elif side.outcome is None:
             if side.score is not None:
                 out.append(
-                    t("side {side}: rule set {rules} rates outcomes, not scores: "
-                      "give an outcome (one of: {labels})", side=s, rules=rules.name, labels=labels)
+                    t(
+                        "side {side}: rule set {rules} rates outcomes, not scores: "
+                        "give an outcome (one of: {labels})",
+                        side=s,
+                        rules=rules.name,
+                        labels=labels,
+                    )
                 )
             else:
-                out.append(t("side {side}: an outcome is required (one of: {labels})",
-                             side=s, labels=labels))
+                out.append(
+                    t(
+                        "side {side}: an outcome is required (one of: {labels})",
+                        side=s,
+                        labels=labels,
+                    )
+                )
         elif side.outcome not in rules.outcomes:
             out.append(
-                t('side {side}: unknown outcome "{outcome}" (expected one of: {labels})',
-                  side=s, outcome=side.outcome, labels=labels)
+                t(
+                    'side {side}: unknown outcome "{outcome}" (expected one of: {labels})',
+                    side=s,
+                    outcome=side.outcome,
+                    labels=labels,
+                )
             )
 
     if rules.method != "ffa_rank" and n_sides == 2:
         a, b = (side.outcome for side in game.sides)
         if a in rules.outcomes and b in rules.outcomes and b not in rules.outcomes[a].against:
             out.append(
-                t('outcomes contradict each other: "{a}" (side 1) cannot face "{b}" (side 2); '
-                  '"{a}" faces {against}', a=a, b=b, against=_list(rules.outcomes[a].against))
+                t(
+                    'outcomes contradict each other: "{a}" (side 1) cannot face "{b}" (side 2); '
+                    '"{a}" faces {against}',
+                    a=a,
+                    b=b,
+                    against=_list(rules.outcomes[a].against),
+                )
             )
     return out
 

@@ -177,9 +177,7 @@ def _explain_side(side: Any) -> list[str]:
         out.append(f"outcome: expected a label, got {_show(outcome)}")
     score = side.get("score")
     if score is not None and (
-        isinstance(score, bool)
-        or not isinstance(score, int | float)
-        or not math.isfinite(score)
+        isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score)
     ):
         out.append(f"score {_show(score)} is not a number")
     return out
@@ -209,9 +207,13 @@ def _slow_record(line: bytes, origin: str) -> GameRecord:
             if isinstance(p, str):
                 players.append(Participant(normalise_name(p)))
             else:
-                players.append(Participant(normalise_name(p["name"]), (p.get("role") or "").strip()))
+                players.append(
+                    Participant(normalise_name(p["name"]), (p.get("role") or "").strip())
+                )
         score = side.get("score")
-        sides.append(Side(tuple(players), side.get("outcome"), None if score is None else float(score)))
+        sides.append(
+            Side(tuple(players), side.get("outcome"), None if score is None else float(score))
+        )
     event = obj.get("event")
     return GameRecord(
         date=dt.date.fromisoformat(obj["date"]),

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterable
+from typing import TextIO
 
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.io.ratings_csv import LEDGER_COLUMNS, format_plain
 
 
-def write_ledger(entries: Iterable[LedgerEntry], out: io.TextIOBase) -> None:
+def write_ledger(entries: Iterable[LedgerEntry], out: TextIO) -> None:
     """One row per ledger entry, in processing order."""
     writer = csv.writer(out)
     writer.writerow(LEDGER_COLUMNS)
     for e in entries:
         writer.writerow(
             (
-                e.game, e.date.isoformat(), e.key.player, e.key.mode, e.key.role,
-                format_plain(e.before), format_plain(e.expected), format_plain(e.k),
-                format_plain(e.score), format_plain(e.delta), format_plain(e.after), e.warning,
+                e.game,
+                e.date.isoformat(),
+                e.key.player,
+                e.key.mode,
+                e.key.role,
+                format_plain(e.before),
+                format_plain(e.expected),
+                format_plain(e.k),
+                format_plain(e.score),
+                format_plain(e.delta),
+                format_plain(e.after),
+                e.warning,
             )
         )

@@ -18,8 +18,19 @@ from dataclasses import dataclass, field
 from eloleague.errors import Problem
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
-COLUMNS = ("game", "date", "event", "round", "mode", "rated", "side", "player", "role", "outcome",
-           "score")
+COLUMNS = (
+    "game",
+    "date",
+    "event",
+    "round",
+    "mode",
+    "rated",
+    "side",
+    "player",
+    "role",
+    "outcome",
+    "score",
+)
 REQUIRED = ("game", "date", "side", "player")
 _TRUE = {"", "1", "true", "yes", "y", "oui", "o", "vrai"}
 _FALSE = {"0", "false", "no", "n", "non", "faux"}
@@ -63,7 +74,9 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
-        return [], [Problem("line 1", f"the file is empty (expected the header {','.join(COLUMNS)})")]
+        return [], [
+            Problem("line 1", f"the file is empty (expected the header {','.join(COLUMNS)})")
+        ]
     unknown = [h for h in header if h not in COLUMNS]
     missing = [c for c in REQUIRED if c not in header]
     if unknown or missing:
@@ -94,7 +107,7 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
             problems.append(Problem(where("game"), "the game id is empty"))
             continue
         draft = drafts.get(game_id)
-        game_values = {k: cell(k) for k in ("date", "event", "round", "mode", "rated") if k in col}
+        game_values: dict[str, str] = {k: cell(k) for k in ("date", "event", "round", "mode", "rated") if k in col}
         if draft is None:
             draft = drafts[game_id] = _GameDraft(line, game_values)
             for name, value in game_values.items():
@@ -119,7 +132,9 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
             if side_no < 1:
                 raise ValueError
         except ValueError:
-            problems.append(Problem(where("side"), f"{side_text!r} is not a side number (1, 2, ...)"))
+            problems.append(
+                Problem(where("side"), f"{side_text!r} is not a side number (1, 2, ...)")
+            )
             draft.bad = True
             continue
         side = draft.sides.setdefault(side_no, _SideDraft())
@@ -131,8 +146,11 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
         if outcome is not None:
             if side.outcome is not None and side.outcome != outcome:
                 problems.append(
-                    Problem(where("outcome"), f"{outcome!r} differs from {side.outcome!r} "
-                            f"given earlier for side {side_no}")
+                    Problem(
+                        where("outcome"),
+                        f"{outcome!r} differs from {side.outcome!r} "
+                        f"given earlier for side {side_no}",
+                    )
                 )
                 row_ok = False
             side.outcome = outcome
@@ -144,8 +162,11 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
                 row_ok = False
             elif side.score is not None and side.score != score:
                 problems.append(
-                    Problem(where("score"), f"{score_text} differs from {side.score!r} "
-                            f"given earlier for side {side_no}")
+                    Problem(
+                        where("score"),
+                        f"{score_text} differs from {side.score!r} "
+                        f"given earlier for side {side_no}",
+                    )
                 )
                 row_ok = False
             else:
@@ -160,8 +181,11 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
         numbers = sorted(draft.sides)
         if numbers and numbers != list(range(1, len(numbers) + 1)):
             problems.append(
-                Problem(f"line {draft.line}", f"game {game_id!r}: sides are numbered "
-                        f"{', '.join(map(str, numbers))}; number them 1, 2, ...")
+                Problem(
+                    f"line {draft.line}",
+                    f"game {game_id!r}: sides are numbered "
+                    f"{', '.join(map(str, numbers))}; number them 1, 2, ...",
+                )
             )
             continue
         if draft.bad:

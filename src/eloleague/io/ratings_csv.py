@@ -11,6 +11,7 @@ import csv
 import io
 import math
 from collections.abc import Iterable
+from typing import TextIO
 
 from eloleague.engine.maths import round_float
 from eloleague.engine.standings import GLOBAL_ROLE, Standing
@@ -20,8 +21,18 @@ from eloleague.rules.model import Rounding, RuleSet
 
 RATING_COLUMNS = ("player", "mode", "role", "rating", "games", "title")
 LEDGER_COLUMNS = (
-    "game", "date", "player", "mode", "role", "before", "expected", "k", "score", "delta",
-    "after", "warning",
+    "game",
+    "date",
+    "player",
+    "mode",
+    "role",
+    "before",
+    "expected",
+    "k",
+    "score",
+    "delta",
+    "after",
+    "warning",
 )
 
 
@@ -47,7 +58,7 @@ def format_plain(value: float | None) -> str:
     return repr(value)
 
 
-def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: io.TextIOBase) -> None:
+def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: TextIO) -> None:
     """Write ranking rows as the ``eloleague rate`` CSV."""
     writer = csv.writer(out)
     writer.writerow(RATING_COLUMNS)
@@ -68,8 +79,12 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
     header = reader.fieldnames or []
     missing = [c for c in ("player", "rating") if c not in header]
     if missing:
-        return {}, [Problem("line 1", f"missing column(s): {', '.join(missing)} "
-                            f"(expected: {','.join(RATING_COLUMNS)})")]
+        return {}, [
+            Problem(
+                "line 1",
+                f"missing column(s): {', '.join(missing)} (expected: {','.join(RATING_COLUMNS)})",
+            )
+        ]
     seen: dict[PoolKey, int] = {}
     for row in reader:
         line = reader.line_num
@@ -111,7 +126,9 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
             name, mode if rules.pools.by_mode else "", role if rules.pools.by_role else ""
         )
         if key in seen:
-            problems.append(Problem(where, f"the rating of {name!r} is already on line {seen[key]}"))
+            problems.append(
+                Problem(where, f"the rating of {name!r} is already on line {seen[key]}")
+            )
             continue
         seen[key] = line
         pools[key] = PoolState(rating, games)

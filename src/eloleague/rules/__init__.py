@@ -53,7 +53,9 @@ __all__ = [
 def preset_names() -> list[str]:
     """Names of the rule sets shipped with the package, sorted."""
     folder = resources.files("eloleague.rules") / "presets"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
 
 
 def preset_text(name: str) -> str:

@@ -141,7 +141,9 @@ class Season(_Strict):
         try:
             dt.date(2001, month, day)  # a non-leap year: "02-29" is refused
         except ValueError:
-            raise ValueError(f"year_end {self.year_end!r} is not a day of the year (MM-DD)") from None
+            raise ValueError(
+                f"year_end {self.year_end!r} is not a day of the year (MM-DD)"
+            ) from None
         if list(self.ends) != sorted(set(self.ends)):
             raise ValueError("'ends' must list distinct dates in increasing order")
         return self
