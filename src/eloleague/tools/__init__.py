@@ -1,0 +1,1 @@
+"""Officer and referee tools (issue 6)."""

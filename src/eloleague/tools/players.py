@@ -1,0 +1,59 @@
+"""Finding players by the names an officer types, with close names when one is unknown."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+
+from eloleague.errors import EloleagueError
+from eloleague.i18n import Text
+from eloleague.records import PoolKey, PoolState, normalise_name
+
+
+class ToolError(EloleagueError):
+    """A request the tools cannot answer (unknown player, impossible constraints...)."""
+
+    def __init__(self, message: str) -> None:
+        self.text = message
+        super().__init__(message)
+
+
+def known_players(pools: Mapping[PoolKey, PoolState]) -> list[str]:
+    """Every player with at least one pool, sorted."""
+    return sorted({key.player for key in pools})
+
+
+def close_names(name: str, known: Iterable[str], n: int = 5) -> list[str]:
+    """Names that look like ``name`` (difflib), case and accents differences first."""
+    names = list(known)
+    folded = name.casefold()
+    same_fold = [k for k in names if k.casefold() == folded]
+    rest = difflib.get_close_matches(name, names, n=n, cutoff=0.6)
+    out: list[str] = []
+    for candidate in [*same_fold, *rest]:
+        if candidate not in out:
+            out.append(candidate)
+    return out[:n]
+
+
+def resolve_player(name: str, known: Iterable[str], *, allow_new: bool = False) -> str:
+    """The league's spelling of ``name`` (RULES §1 normalisation), or a clear error.
+
+    With ``allow_new`` an unknown name is accepted as a newcomer at the start rating.
+    """
+    names = set(known)
+    wanted = normalise_name(name)
+    if not wanted:
+        raise ToolError(Text.of("a player name is empty"))
+    if wanted in names or allow_new:
+        return wanted
+    close = close_names(wanted, names)
+    if close:
+        raise ToolError(
+            Text.of('unknown player "{name}"; did you mean: {close}?', name=wanted,
+                    close=", ".join(close))
+        )
+    raise ToolError(
+        Text.of('unknown player "{name}" (no player with a close name in this league)',
+                name=wanted)
+    )
