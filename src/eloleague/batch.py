@@ -59,6 +59,7 @@ def rate_file(
     *,
     as_of: dt.date | None = None,
     initial: str | Path | None = None,
+    active_days: int | None = None,
 ) -> RateResult:
     """Read, validate and rate a games file; every input is checked before anything is computed."""
     rule_set = rules if isinstance(rules, RuleSet) else load_rules(rules)
@@ -70,4 +71,4 @@ def rate_file(
         f"({u.reason})"
         for u in result.unrated
     ]
-    return RateResult(rule_set, result, result.standings(), warnings)
+    return RateResult(rule_set, result, result.standings(active_days=active_days), warnings)

@@ -48,6 +48,12 @@ def rate(
             "--initial", help="Ratings before the first game (CSV with the output's columns)."
         ),
     ] = None,
+    active_days: Annotated[
+        int | None,
+        typer.Option(
+            "--active-days", min=0, help="Only players with a rated game in the last N days."
+        ),
+    ] = None,
     fmt: Annotated[
         Format | None,
         typer.Option("--format", "-f", help="table (default on a terminal) or csv."),
@@ -60,7 +66,7 @@ def rate(
     Bad input prints every problem with its line on standard error and exits with status 2,
     writing nothing on standard output.
     """
-    result = rate_file(file, rules, as_of=_date(as_of), initial=initial)
+    result = rate_file(file, rules, as_of=_date(as_of), initial=initial, active_days=active_days)
     for note in result.warnings:
         sys.stderr.write(f"warning: {note}\n")
     if ledger is not None:

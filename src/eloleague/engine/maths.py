@@ -10,7 +10,7 @@ import math
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
-from eloleague.rules.model import Rounding
+from eloleague.rules.model import Rounding, RuleSet
 
 _DECIMAL_MODES = {"half_up": ROUND_HALF_UP, "trunc": ROUND_DOWN, "half_even": ROUND_HALF_EVEN}
 
@@ -53,3 +53,13 @@ def round_probability(p: float, decimals: int) -> Decimal:
 def exact(value: float) -> Decimal:
     """The decimal a rule file's number stands for (``1.1`` is 1.1, not its binary neighbour)."""
     return Decimal(repr(value))
+
+
+def snap(rules: RuleSet, rating: float) -> float:
+    """Keep a rating on the grid of its rounded deltas (0.1 when deltas round to 0.1), so that
+    float sums never drift below a displayed digit (issue 7, "rounding to a precision").
+    """
+    rounding = rules.delta_rounding
+    if rounding.mode == "none" or rounding.decimals == 0:
+        return rating
+    return round(rating, rounding.decimals)

@@ -14,7 +14,14 @@ from functools import lru_cache
 
 from eloleague.engine.kfactor import k_factor
 from eloleague.engine.ledger import CAP, FLOOR, LOSER_GAIN, ROUNDING, WINNER_LOSS, LedgerEntry
-from eloleague.engine.maths import exact, expected, round_decimal, round_float, round_probability
+from eloleague.engine.maths import (
+    exact,
+    expected,
+    round_decimal,
+    round_float,
+    round_probability,
+    snap,
+)
 from eloleague.records import GameRecord, Participant, PoolKey
 from eloleague.rules.model import Rounding, RuleSet
 
@@ -101,7 +108,7 @@ def _finish(
         k=k,
         score=score,
         delta=delta,
-        after=before + delta,
+        after=snap(rules, before + delta),
         warning=warning,
         fired=tuple(fired),
         raw_delta=raw,

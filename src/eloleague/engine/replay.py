@@ -10,7 +10,9 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from eloleague.engine.decay import DECAY, Decayer
 from eloleague.engine.ledger import INACTIVITY, LedgerEntry
+from eloleague.engine.maths import snap
 from eloleague.engine.methods import METHODS, game_label
 from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
 from eloleague.engine.standings import Standing, standings
@@ -27,6 +29,9 @@ class EngineState:
     progress (``None`` before any game, or after the last explicit season end);
     ``eligible`` is how many of the pools (in order) existed when that season began;
     ``active`` maps each season end not yet applied to the players with a rated game in it.
+    ``last_played`` is each pool's last rated game date (pools of an initial state have none
+    until they play); ``decay_spells`` holds, for pools in an idle spell, the rating the spell
+    began with and the points lost so far (rule sets with ``[decay]``).
     """
 
     pools: Mapping[PoolKey, PoolState] = field(default_factory=dict)
@@ -34,6 +39,8 @@ class EngineState:
     eligible: int = 0
     active: Mapping[dt.date, frozenset[str]] = field(default_factory=dict)
     started: bool = False
+    last_played: Mapping[PoolKey, dt.date] = field(default_factory=dict)
+    decay_spells: Mapping[PoolKey, tuple[float, float]] = field(default_factory=dict)
 
     @classmethod
     def from_pools(cls, pools: Mapping[PoolKey, PoolState]) -> EngineState:
@@ -61,9 +68,15 @@ class ReplayResult:
     state: EngineState
     as_of: dt.date | None
 
-    def standings(self) -> list[Standing]:
-        """The ranking rows of RULES §6, titles included."""
-        return standings(self.rules, self.pools)
+    def standings(self, *, active_days: int | None = None) -> list[Standing]:
+        """The ranking rows of RULES §6, titles included; with ``active_days``, only players
+        whose last rated game is at most that many days before the as-of date."""
+        since = None
+        if active_days is not None and self.as_of is not None:
+            since = self.as_of - dt.timedelta(days=active_days)
+        return standings(
+            self.rules, self.pools, last_played=self.state.last_played, active_since=since
+        )
 
 
 def processing_order(games: Sequence[GameRecord]) -> list[int]:
@@ -111,6 +124,8 @@ class _Replayer:
         self.eligible = state.eligible
         self.active: dict[dt.date, set[str]] = {k: set(v) for k, v in state.active.items()}
         self.started = state.started
+        self.last_played: dict[PoolKey, dt.date] = dict(state.last_played)
+        self.decay = Decayer(rules, self.last_played, state.decay_spells)
         self.as_of = as_of
         self.ledger: list[LedgerEntry] = []
         self.rate = METHODS[rules.method]
@@ -178,7 +193,40 @@ class _Replayer:
             pool = self.pools.get(entry.key)
             games = pool.games if pool is not None else 0
             rating = pool.rating if pool is not None else self.rules.start_rating
-            self.pools[entry.key] = PoolState(rating + entry.delta, games + 1)
+            self.pools[entry.key] = PoolState(snap(self.rules, rating + entry.delta), games + 1)
+            self.last_played[entry.key] = entry.date
+            self.decay.played(entry.key, entry.date)
+
+    def decay_before(self, day: dt.date | None) -> None:
+        """Apply the decay losses dated before ``day`` (or up to the as-of date)."""
+        if self.rules.decay is None:
+            return
+        if self.as_of is not None and (day is None or self.as_of < day):
+            limit, inclusive = self.as_of, True  # losses up to the as-of date, that day included
+        elif day is not None:
+            limit, inclusive = day, False
+        else:
+            return
+        for when, key, loss in self.decay.due(limit, inclusive, self.pools):
+            pool = self.pools[key]
+            after = snap(self.rules, pool.rating - loss)
+            self.ledger.append(
+                LedgerEntry(
+                    game="",
+                    date=when,
+                    key=key,
+                    before=pool.rating,
+                    expected=None,
+                    k=None,
+                    score=None,
+                    delta=after - pool.rating,
+                    after=after,
+                    warning=DECAY,
+                    fired=(DECAY,),
+                    raw_delta=-loss,
+                )
+            )
+            self.pools[key] = PoolState(after, pool.games)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
         rules = self.rules
@@ -245,8 +293,10 @@ def replay(
     for i in rated:
         engine.mark_active(games[i])
     for batch in batches(rules, games, rated):
+        engine.decay_before(games[batch[0]].date)
         engine.close_seasons_before(games[batch[0]].date)
         engine.run_batch(games, batch)
+    engine.decay_before(None)
     engine.close_seasons_before(None)
 
     final = EngineState(
@@ -255,5 +305,7 @@ def replay(
         eligible=engine.eligible,
         active={k: frozenset(v) for k, v in engine.active.items()},
         started=engine.started,
+        last_played=dict(engine.last_played),
+        decay_spells=engine.decay.spells(),
     )
     return ReplayResult(rules, final.pools, engine.ledger, unrated, final, as_of)

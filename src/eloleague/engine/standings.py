@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,14 +25,31 @@ class Standing:
     title: str
 
 
-def standings(rules: RuleSet, pools: Mapping[PoolKey, PoolState]) -> list[Standing]:
+def standings(
+    rules: RuleSet,
+    pools: Mapping[PoolKey, PoolState],
+    *,
+    last_played: Mapping[PoolKey, dt.date] | None = None,
+    active_since: dt.date | None = None,
+) -> list[Standing]:
     """Every pool's row and, for rule sets pooled by role, each player's global row per mode.
 
     A global rating is the mean over the rule set's roles of the player's role ratings, the start
     rating standing in for roles never played; its games are the player's total in that mode.
     Titles use the player's rated games over all pools. Sorted by rating descending, then
     player, mode and role by code point (RULES §6).
+
+    With ``active_since`` (and the pools' ``last_played`` dates), players whose last rated game is
+    older are left out (issue 7, ``--active-days``).
     """
+    if active_since is not None:
+        last: dict[str, dt.date] = {}
+        for key, day in (last_played or {}).items():
+            if key.player not in last or day > last[key.player]:
+                last[key.player] = day
+        pools = {
+            k: v for k, v in pools.items() if k.player in last and last[k.player] >= active_since
+        }
     total_games: dict[str, int] = defaultdict(int)
     for key, pool in pools.items():
         total_games[key.player] += pool.games

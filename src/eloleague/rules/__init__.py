@@ -14,6 +14,7 @@ from pydantic import ValidationError
 
 from eloleague.errors import RuleSetError
 from eloleague.rules.model import (
+    Decay,
     FreeForAll,
     GainCap,
     InactivityTier,
@@ -30,6 +31,7 @@ from eloleague.rules.model import (
 )
 
 __all__ = [
+    "Decay",
     "FreeForAll",
     "GainCap",
     "InactivityTier",

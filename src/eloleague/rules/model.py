@@ -149,6 +149,21 @@ class Season(_Strict):
         return self
 
 
+class Decay(_Strict):
+    """Time-based decay, an alternative to season adjustments (docs/rule-sets.md, "decay").
+
+    A pool whose last rated game is more than ``idle_days`` old loses ``points`` every
+    ``every_days`` (the first loss ``idle_days + every_days`` after that game), never more in total
+    over one idle spell than ``cap_percent`` % of the rating the spell began with. Playing again
+    ends the spell.
+    """
+
+    idle_days: int = Field(ge=0)
+    points: float = Field(gt=0)
+    every_days: int = Field(gt=0)
+    cap_percent: float | None = Field(default=None, gt=0, le=100)
+
+
 class Title(_Strict):
     """A title held by a player whose rating and games reach the minimums (RULES §3.6)."""
 
@@ -202,6 +217,7 @@ class RuleSet(_Strict):
     pools: Pools = Pools()
     roles: tuple[str, ...] = ()
     season: Season = Season()
+    decay: Decay | None = None
     titles: tuple[Title, ...] = ()
     ffa: FreeForAll = FreeForAll()
 
