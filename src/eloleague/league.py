@@ -1,0 +1,1012 @@
+"""The league service: what a ranking officer runs a community with (DESIGN.md, "the one idea").
+
+A :class:`League` lives in a database (a SQLite file by default, or PostgreSQL) next to other
+leagues, with its rule set stored as TOML text. Games are the source of truth; every change
+(imported games, a corrected or deleted game, merged players, a rule change, a season closing)
+is written and followed, in the same transaction, by a recompute of the ledger and the ratings from
+the earliest date it touches (:mod:`eloleague.store.recompute`), whose result equals a full replay.
+
+>>> league = League.create("club.db", "Bataille Empire", "bataille-empire")  # doctest: +SKIP
+>>> league.import_file("austerlitz.jsonl").summary()  # doctest: +SKIP
+>>> league.ranking(top=10)  # doctest: +SKIP
+
+The command line (``eloleague init/import/ranking/...``) and the web site are thin shells over this.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from eloleague.engine import LedgerEntry, ReplayResult, Standing, replay, standings
+from eloleague.engine.seasons import season_end
+from eloleague.engine.validate import unrated_reason
+from eloleague.errors import EloleagueError, InputError, Problem
+from eloleague.i18n import Text
+from eloleague.io.games import read_games, validate_games
+from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side, normalise_name
+from eloleague.rules import load_rules, parse_rules, preset_names
+from eloleague.rules.model import RuleSet
+from eloleague.store import checkpoints as cps
+from eloleague.store import db as store_db
+from eloleague.store import exports
+from eloleague.store.derived import read_ledger, read_ratings
+from eloleague.store.games import (
+    NewGame,
+    content_hash,
+    delete_games,
+    insert_games,
+    label,
+    load_games,
+    next_seq,
+)
+from eloleague.store.players import (
+    add_alias,
+    create_players,
+    name_index,
+    player_names,
+    similar_names,
+)
+from eloleague.store.recompute import (
+    Progress,
+    Recomputed,
+    effective_as_of,
+    last_game_date,
+    recompute,
+)
+from eloleague.store.reports import (
+    EventReport,
+    EventSummary,
+    GameExplanation,
+    ImportReport,
+    PlayerReport,
+    RatingChange,
+)
+from eloleague.store.tables import (
+    events,
+    games,
+    import_batches,
+    leagues,
+    player_aliases,
+    players,
+    season_closings,
+    side_players,
+)
+
+__all__ = [
+    "EventReport",
+    "EventSummary",
+    "GameExplanation",
+    "ImportReport",
+    "League",
+    "PlayerReport",
+    "RatingChange",
+]
+
+_ENGINES: dict[str, Engine] = {}
+
+
+def engine_for(db: str | Engine | None) -> Engine:
+    """The engine of ``db`` (a URL, a file path, ``None`` for the default, or an engine), with its
+    schema migrated to the newest version. Engines are shared per URL within a process.
+    """
+    if isinstance(db, Engine):
+        store_db.migrate(db)
+        return db
+    url = store_db.database_url(db)
+    engine = _ENGINES.get(url)
+    if engine is None:
+        engine = store_db.connect(url)
+        store_db.migrate(engine)
+        _ENGINES[url] = engine
+    return engine
+
+
+def _rules_source(rules: str | Path) -> tuple[str, str]:
+    """(TOML text, where it came from) of a preset name or a rule file path."""
+    path = Path(rules)
+    if path.suffix == ".toml" or path.is_file():
+        load_rules(path)  # validates, with the file's name in errors
+        return path.read_text("utf-8"), str(path)
+    from eloleague.rules import preset_text
+
+    return preset_text(str(rules)), f"preset {rules}"
+
+
+class League:
+    """One league of a database: its rule set, players, events, games and derived ratings."""
+
+    def __init__(self, engine: Engine, league_id: int, name: str, rules_text: str) -> None:
+        self.engine = engine
+        self.id = league_id
+        self.name = name
+        self.rules_text = rules_text
+        self.rules: RuleSet = parse_rules(rules_text, f"league {name}")
+        # Called as progress(done, total) while a recompute replays games (the CLI's bar).
+        self.progress: Progress | None = None
+
+    def __repr__(self) -> str:
+        return f"League({self.name!r}, rules={self.rules.name!r})"
+
+    # Opening ---------------------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, db: str | Engine | None, name: str, rules: str | Path) -> League:
+        """Create a league named ``name`` with a preset or a rule file (stored as its text)."""
+        name = name.strip()
+        if not name:
+            raise EloleagueError("a league needs a name")
+        text, source = _rules_source(rules)
+        engine = engine_for(db)
+        try:
+            with store_db.write(engine) as conn:
+                league_id = conn.execute(
+                    insert(leagues).returning(leagues.c.id),
+                    {
+                        "name": name,
+                        "rules_text": text,
+                        "rules_source": source,
+                        "created_at": dt.datetime.now(dt.UTC),
+                    },
+                ).scalar_one()
+        except IntegrityError:
+            raise EloleagueError(
+                f"a league named {name!r} already exists in this database: open it, or choose "
+                "another name with --league"
+            ) from None
+        return cls(engine, league_id, name, text)
+
+    @classmethod
+    def open(cls, db: str | Engine | None = None, name: str | None = None) -> League:
+        """Open the league ``name`` (optional when the database holds exactly one league)."""
+        engine = engine_for(db)
+        with store_db.read(engine) as conn:
+            rows = conn.execute(
+                select(leagues.c.id, leagues.c.name, leagues.c.rules_text).order_by(leagues.c.name)
+            ).all()
+        if not rows:
+            raise EloleagueError(
+                "this database holds no league yet: create one with "
+                "eloleague init --rules PRESET_OR_FILE [--league NAME] "
+                f"(presets: {', '.join(preset_names())})"
+            )
+        if name is None:
+            if len(rows) > 1:
+                raise EloleagueError(
+                    "this database holds several leagues: choose one with --league "
+                    f"({', '.join(r.name for r in rows)})"
+                )
+            row = rows[0]
+        else:
+            found = [r for r in rows if r.name == name.strip()]
+            if not found:
+                raise EloleagueError(
+                    f"no league named {name!r} in this database "
+                    f"(leagues: {', '.join(r.name for r in rows)})"
+                )
+            row = found[0]
+        return cls(engine, row.id, row.name, row.rules_text)
+
+    @staticmethod
+    def names(db: str | Engine | None = None) -> list[str]:
+        """The names of the leagues in the database, sorted."""
+        engine = engine_for(db)
+        with store_db.read(engine) as conn:
+            return list(conn.execute(select(leagues.c.name).order_by(leagues.c.name)).scalars())
+
+    # Transactions ----------------------------------------------------------------------------
+
+    @contextmanager
+    def _writing(self, *, commit: bool = True) -> Iterator[Connection]:
+        """A write transaction holding the league's lock, rules reloaded (another process may
+        have changed them)."""
+        with store_db.write(self.engine, commit=commit) as conn:
+            row = conn.execute(
+                select(leagues.c.rules_text).where(leagues.c.id == self.id).with_for_update()
+            ).first()
+            if row is None:
+                raise EloleagueError(f"the league {self.name!r} no longer exists")
+            if row.rules_text != self.rules_text:
+                self.rules_text = row.rules_text
+                self.rules = parse_rules(row.rules_text, f"league {self.name}")
+            yield conn
+
+    def _reading(self) -> AbstractContextManager[Connection]:
+        return store_db.read(self.engine)
+
+    def _recompute(self, conn: Connection, since: dt.date | None) -> Recomputed:
+        return recompute(
+            conn,
+            self.id,
+            self.rules,
+            player_names(conn, self.id),
+            since=since,
+            progress=self.progress,
+        )
+
+    def _event_starts(self, conn: Connection, names: set[str]) -> dict[str, dt.date]:
+        """The first date of each named event among the stored games."""
+        if not names or self.rules.updates != "per_event":
+            return {}
+        out: dict[str, dt.date] = {}
+        for chunk in _chunks(sorted(names), 500):
+            query = (
+                select(events.c.name, func.min(games.c.date))
+                .select_from(games.join(events, games.c.event_id == events.c.id))
+                .where(and_(events.c.league_id == self.id, events.c.name.in_(chunk)))
+                .group_by(events.c.name)
+            )
+            out.update({k: v for k, v in conn.execute(query).all()})
+        return out
+
+    def _touch(self, conn: Connection, dated: Sequence[GameRecord]) -> dt.date | None:
+        """The earliest date the change of these games can alter (RULES §3.4 batches)."""
+        if not dated:
+            return None
+        starts = self._event_starts(conn, {g.event for g in dated if g.event})
+        return min(
+            cps.touched_from(self.rules, g.date, starts.get(g.event) if g.event else None)
+            for g in dated
+        )
+
+    # Imports ---------------------------------------------------------------------------------
+
+    def import_file(
+        self,
+        path: str | Path,
+        *,
+        dry_run: bool = False,
+        update: bool = False,
+        user: str | None = None,
+    ) -> ImportReport:
+        """Import a games file (any format :func:`eloleague.io.read_games` reads).
+
+        Raises :class:`InputError` with every problem (nothing stored) when the file is bad.
+        """
+        path = Path(path)
+        records = read_games(path, self.rules)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        return self.import_games(
+            records,
+            source=path.name,
+            content_hash=digest,
+            dry_run=dry_run,
+            update=update,
+            user=user,
+        )
+
+    def import_games(
+        self,
+        games_in: Sequence[GameRecord],
+        *,
+        source: str,
+        content_hash: str | None = None,
+        dry_run: bool = False,
+        update: bool = False,
+        user: str | None = None,
+    ) -> ImportReport:
+        """Add games to the league in one transaction, then recompute from the earliest date they
+        touch. Idempotent: a game already stored (same id and content, or same content without
+        id) is counted as unchanged. A game whose id exists with other content is refused unless
+        ``update`` (then it replaces the stored one, keeping its place in the order). With
+        ``dry_run`` everything is computed and reported, then rolled back.
+
+        Raises :class:`InputError` (every problem, nothing stored) on bad input.
+        """
+        records = list(games_in)
+        problems = validate_games(self.rules, records)
+        seen_ids: dict[str, str] = {}
+        for g in records:
+            if g.id is None:
+                continue
+            if g.id in seen_ids:
+                problems.append(
+                    Problem(
+                        g.origin,
+                        Text.of(
+                            'game id "{id}" is used twice (also at {other})',
+                            id=g.id,
+                            other=seen_ids[g.id] or "?",
+                        ),
+                    )
+                )
+            else:
+                seen_ids[g.id] = g.origin
+        if problems:
+            raise InputError(problems, source)
+
+        with self._writing(commit=not dry_run) as conn:
+            return self._import(conn, records, source, content_hash, dry_run, update, user)
+
+    def _import(
+        self,
+        conn: Connection,
+        records: list[GameRecord],
+        source: str,
+        digest: str | None,
+        dry_run: bool,
+        update: bool,
+        user: str | None,
+    ) -> ImportReport:
+        already = None
+        if digest is not None:
+            already = conn.execute(
+                select(func.min(import_batches.c.created_at)).where(
+                    and_(
+                        import_batches.c.league_id == self.id,
+                        import_batches.c.content_hash == digest,
+                    )
+                )
+            ).scalar()
+
+        # Players: names resolve to players or aliases; unknown names become new players.
+        index = name_index(conn, self.id)
+        wanted = list(dict.fromkeys(p.name for g in records for p in g.participants))
+        new_names = [n for n in wanted if n not in index]
+        warnings = similar_names(new_names, player_names(conn, self.id).values())
+        index.update(create_players(conn, self.id, new_names))
+        canonical = player_names(conn, self.id)
+        records = [_canonical(g, index, canonical) for g in records]
+        ids = {canonical[pk]: pk for pk in canonical}
+        hashes = [content_hash(g, ids) for g in records]
+
+        # Which games are already there.
+        stored_by_id = _stored_by_ext_id(conn, self.id, [g.id for g in records if g.id])
+        stored_by_hash = _stored_by_hash(
+            conn, self.id, [h for g, h in zip(records, hashes, strict=True) if g.id is None]
+        )
+        taken: Counter[str] = Counter()
+        new: list[tuple[GameRecord, str]] = []
+        replaced: list[tuple[GameRecord, str, _Stored]] = []
+        unchanged = 0
+        conflicts: list[Problem] = []
+        for g, h in zip(records, hashes, strict=True):
+            if g.id is not None:
+                old = stored_by_id.get(g.id)
+                if old is None:
+                    new.append((g, h))
+                elif old.content_hash == h:
+                    unchanged += 1
+                elif update:
+                    replaced.append((g, h, old))
+                else:
+                    conflicts.append(
+                        Problem(
+                            g.origin,
+                            Text.of(
+                                'game "{id}" is already in the league with different content '
+                                "(dated {date}); use --update to replace it",
+                                id=g.id,
+                                date=old.date.isoformat(),
+                            ),
+                        )
+                    )
+            else:
+                copies = stored_by_hash.get(h, 0)
+                if taken[h] < copies:
+                    taken[h] += 1
+                    unchanged += 1
+                else:
+                    new.append((g, h))
+        if conflicts:
+            raise InputError(conflicts, source)
+
+        unrated: list[Text] = []
+        changes: list[RatingChange] = []
+        replayed = 0
+        if new or replaced:
+            batch_id = conn.execute(
+                insert(import_batches).returning(import_batches.c.id),
+                {
+                    "league_id": self.id,
+                    "source": source,
+                    "content_hash": digest,
+                    "created_at": dt.datetime.now(dt.UTC),
+                    "user_name": user,
+                    "added": len(new),
+                    "replaced": len(replaced),
+                    "unchanged": unchanged,
+                },
+            ).scalar_one()
+            old_events = _old_records(conn, self.id, canonical, [o.pk for _, _, o in replaced])
+            touched = self._touch(
+                conn, [g for g, _ in new] + [g for g, _, _ in replaced] + old_events
+            )
+            delete_games(conn, [o.pk for _, _, o in replaced])
+            seq = next_seq(conn, self.id)
+            to_insert = [NewGame(g, o.seq, h) for g, h, o in replaced]
+            for g, h in new:
+                to_insert.append(NewGame(g, seq, h))
+                seq += 1
+            insert_games(conn, self.id, to_insert, ids, batch_id)
+            before = read_ratings(conn, self.id, canonical)
+            result = self._recompute(conn, touched)
+            replayed = result.replayed
+            changes = _changes(before, result.pools)
+            labels = {label(g.record.id, g.seq) for g in to_insert}
+            unrated = [
+                Text.of(
+                    "game {game} is not rated ({reason})", game=u.game.id or "?", reason=u.reason
+                )
+                for u in result.unrated
+                if u.game.id in labels
+            ]
+        return ImportReport(
+            source=source,
+            dry_run=dry_run,
+            added=len(new),
+            unchanged=unchanged,
+            replaced=len(replaced),
+            new_players=new_names,
+            name_warnings=warnings,
+            unrated=unrated,
+            rating_changes=changes,
+            already_imported=already,
+            replayed=replayed,
+        )
+
+    # Queries ---------------------------------------------------------------------------------
+
+    def ranking(
+        self,
+        *,
+        mode: str | None = None,
+        role: str | None = None,
+        as_of: dt.date | None = None,
+        top: int | None = None,
+        active_since: dt.date | None = None,
+    ) -> list[Standing]:
+        """The ranking rows of RULES §6 (titles included), current or as of a date.
+
+        ``as_of``: the ranking as it stood then: the games dated on or before it, seasons ending
+        before it applied (equal to ``eloleague rate`` of those games with ``--as-of``).
+        ``active_since``: only players with a rated game dated on or after that day.
+        """
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            if as_of is None:
+                pools = read_ratings(conn, self.id, names)
+            else:
+                pools = self._pools_as_of(conn, names, as_of)
+            rows = standings(self.rules, pools)
+            if active_since is not None:
+                active = _active_players(conn, self.id, names, active_since, as_of)
+                rows = [r for r in rows if r.player in active]
+        if mode is not None:
+            rows = [r for r in rows if r.mode == mode]
+        if role is not None:
+            rows = [r for r in rows if r.role == role]
+        if top is not None:
+            rows = rows[:top]
+        return rows
+
+    def _pools_as_of(
+        self, conn: Connection, names: dict[int, str], as_of: dt.date
+    ) -> dict[PoolKey, PoolState]:
+        point = cps.load_checkpoint(conn, self.id, as_of, names)
+        tail = load_games(conn, self.id, names, since=point.date if point else None, until=as_of)
+        result = replay(
+            self.rules,
+            [g.record for g in tail],
+            initial=point.state if point else None,
+            as_of=as_of,
+        )
+        return dict(result.pools)
+
+    def replay_result(
+        self, *, as_of: dt.date | None = None, rules: RuleSet | None = None
+    ) -> ReplayResult:
+        """A full engine replay of the league's games (dated on or before ``as_of``), with the
+        league's rules or ``rules`` (to compare rule sets: raises :class:`InputError` when a game
+        does not fit them).
+        """
+        rule_set = rules or self.rules
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            stored = load_games(conn, self.id, names, until=as_of)
+            when = as_of or effective_as_of(conn, self.id)
+        records = [g.record for g in stored]
+        if rules is not None:
+            problems = validate_games(rule_set, records)
+            if problems:
+                raise InputError(problems, f"league {self.name} under {rule_set.name}")
+        return replay(rule_set, records, as_of=when)
+
+    def players(self) -> list[str]:
+        """The registered players' names, sorted."""
+        with self._reading() as conn:
+            return sorted(player_names(conn, self.id).values())
+
+    def _player_id(self, conn: Connection, name: str) -> int:
+        wanted = normalise_name(name)
+        index = name_index(conn, self.id)
+        if wanted in index:
+            return index[wanted]
+        hints = similar_names([wanted], player_names(conn, self.id).values())
+        hint = f' (did you mean "{hints[0].likely}"?)' if hints else ""
+        raise EloleagueError(f"no player named {wanted!r} in league {self.name!r}{hint}")
+
+    def _find_game(self, conn: Connection, game_id: str) -> tuple[int, int, str | None]:
+        """(row id, seq, ext id) of the game named ``game_id`` (its id, or ``#SEQ``)."""
+        row = conn.execute(
+            select(games.c.id, games.c.seq, games.c.ext_id).where(
+                and_(games.c.league_id == self.id, games.c.ext_id == game_id)
+            )
+        ).first()
+        if row is None and game_id.startswith("#") and game_id[1:].isdigit():
+            row = conn.execute(
+                select(games.c.id, games.c.seq, games.c.ext_id).where(
+                    and_(
+                        games.c.league_id == self.id,
+                        games.c.seq == int(game_id[1:]),
+                        games.c.ext_id.is_(None),
+                    )
+                )
+            ).first()
+        if row is None:
+            raise EloleagueError(f"no game {game_id!r} in league {self.name!r}")
+        return row.id, row.seq, row.ext_id
+
+    def _labels(self, conn: Connection) -> dict[int, str]:
+        return {
+            pk: label(ext, seq)
+            for pk, seq, ext in conn.execute(
+                select(games.c.id, games.c.seq, games.c.ext_id).where(games.c.league_id == self.id)
+            )
+        }
+
+    def ledger(self, *, player: str | None = None, game: str | None = None) -> list[LedgerEntry]:
+        """Ledger entries in processing order: all, one player's, or one game's."""
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            pid = self._player_id(conn, player) if player is not None else None
+            gid = self._find_game(conn, game)[0] if game is not None else None
+            labels = self._game_labels(conn, pid, gid)
+            return read_ledger(conn, self.id, names, labels, player_id=pid, game_id=gid)
+
+    def _game_labels(self, conn: Connection, pid: int | None, gid: int | None) -> dict[int, str]:
+        if gid is not None:
+            row = conn.execute(select(games.c.seq, games.c.ext_id).where(games.c.id == gid)).one()
+            return {gid: label(row.ext_id, row.seq)}
+        if pid is not None:
+            query = select(games.c.id, games.c.seq, games.c.ext_id).where(
+                games.c.id.in_(
+                    select(side_players.c.game_id).where(side_players.c.player_id == pid)
+                )
+            )
+            return {pk: label(ext, seq) for pk, seq, ext in conn.execute(query)}
+        return self._labels(conn)
+
+    def explain(self, game_id: str) -> GameExplanation:
+        """A game and its ledger entries: each player's rating before, P, K, S, delta, rules fired."""
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            pk, seq, ext = self._find_game(conn, game_id)
+            stored = load_games(conn, self.id, names, pks=[pk])[0]
+            entries = read_ledger(conn, self.id, names, {pk: label(ext, seq)}, game_id=pk)
+        reason = unrated_reason(self.rules, stored.record)
+        return GameExplanation(stored.record, entries, str(reason) if reason else None)
+
+    def player(self, name: str) -> PlayerReport:
+        """A player's pools, title, aliases, ledger history and games (newest last)."""
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            pid = self._player_id(conn, name)
+            canonical = names[pid]
+            aliases = sorted(
+                conn.execute(
+                    select(player_aliases.c.alias).where(player_aliases.c.player_id == pid)
+                ).scalars()
+            )
+            pools = read_ratings(conn, self.id, names)
+            labels = self._game_labels(conn, pid, None)
+            history = read_ledger(conn, self.id, names, labels, player_id=pid)
+            played = load_games(conn, self.id, names, pks=list(labels))
+        rows = [r for r in standings(self.rules, pools) if r.player == canonical]
+        title = rows[0].title if rows else ""
+        return PlayerReport(canonical, aliases, rows, title, history, [g.record for g in played])
+
+    def events(self) -> list[EventSummary]:
+        """Every event with its first and last date, games and players, oldest first."""
+        with self._reading() as conn:
+            query = (
+                select(
+                    events.c.name,
+                    func.min(games.c.date),
+                    func.max(games.c.date),
+                    func.count(func.distinct(games.c.id)),
+                    func.count(func.distinct(side_players.c.player_id)),
+                )
+                .select_from(
+                    events.join(games, games.c.event_id == events.c.id).join(
+                        side_players, side_players.c.game_id == games.c.id
+                    )
+                )
+                .where(events.c.league_id == self.id)
+                .group_by(events.c.name)
+            )
+            rows = [EventSummary(*r) for r in conn.execute(query)]
+        rows.sort(key=lambda e: (e.first, e.name))
+        return rows
+
+    def event(self, name: str) -> EventReport:
+        """An event's games in arrival order, each with its ledger entries."""
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            event_id = conn.execute(
+                select(events.c.id).where(
+                    and_(events.c.league_id == self.id, events.c.name == name.strip())
+                )
+            ).scalar()
+            if event_id is None:
+                raise EloleagueError(f"no event named {name!r} in league {self.name!r}")
+            pks = list(
+                conn.execute(select(games.c.id).where(games.c.event_id == event_id)).scalars()
+            )
+            stored = load_games(conn, self.id, names, pks=pks)
+            labels = {g.pk: g.record.id or "" for g in stored}
+            by_game: dict[str, list[LedgerEntry]] = defaultdict(list)
+            for pk in pks:
+                for e in read_ledger(conn, self.id, names, labels, game_id=pk):
+                    by_game[e.game].append(e)
+        out = []
+        for g in stored:
+            reason = unrated_reason(self.rules, g.record)
+            out.append(
+                GameExplanation(
+                    g.record, by_game.get(g.record.id or "", []), str(reason) if reason else None
+                )
+            )
+        return EventReport(name.strip(), out)
+
+    def games(self, *, event: str | None = None, player: str | None = None) -> list[GameRecord]:
+        """The league's games in arrival order (optionally one event's, or one player's).
+
+        Each record's ``id`` is its id in the league: the source id, or ``#N`` (arrival number).
+        """
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            query = select(games.c.id).where(games.c.league_id == self.id)
+            if event is not None:
+                query = query.where(
+                    games.c.event_id.in_(
+                        select(events.c.id).where(
+                            and_(events.c.league_id == self.id, events.c.name == event.strip())
+                        )
+                    )
+                )
+            if player is not None:
+                pid = self._player_id(conn, player)
+                query = query.where(
+                    games.c.id.in_(
+                        select(side_players.c.game_id).where(side_players.c.player_id == pid)
+                    )
+                )
+            if event is None and player is None:
+                stored = load_games(conn, self.id, names)
+            else:
+                stored = load_games(conn, self.id, names, pks=list(conn.execute(query).scalars()))
+        return [g.record for g in stored]
+
+    def closings(self) -> list[dt.date]:
+        """The season ends closed explicitly, oldest first."""
+        from eloleague.store.recompute import closings
+
+        with self._reading() as conn:
+            return closings(conn, self.id)
+
+    # Corrections -----------------------------------------------------------------------------
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete a game and recompute from the start of its batch."""
+        with self._writing() as conn:
+            names = player_names(conn, self.id)
+            pk, _, _ = self._find_game(conn, game_id)
+            old = load_games(conn, self.id, names, pks=[pk])
+            touched = self._touch(conn, [g.record for g in old])
+            delete_games(conn, [pk])
+            self._recompute(conn, touched)
+
+    def rename_player(self, old: str, new: str) -> None:
+        """Correct a player's name everywhere; the old spelling becomes an alias (later files
+        that still use it go to the same player). Ratings do not change.
+        """
+        new = normalise_name(new)
+        if not new:
+            raise EloleagueError("the new name is empty")
+        with self._writing() as conn:
+            pid = self._player_id(conn, old)
+            index = name_index(conn, self.id)
+            if new in index and index[new] != pid:
+                raise EloleagueError(
+                    f"{new!r} is already a player (or an alias of one) in league {self.name!r}: "
+                    f"to make them one player, use: eloleague player merge {old!r} {new!r}"
+                )
+            current = player_names(conn, self.id)[pid]
+            if current == new:
+                return
+            conn.execute(update(players).where(players.c.id == pid).values(name=new))
+            conn.execute(
+                player_aliases.delete().where(
+                    and_(player_aliases.c.league_id == self.id, player_aliases.c.alias == new)
+                )
+            )
+            add_alias(conn, self.id, current, pid)
+
+    def merge_players(self, alias: str, into: str) -> None:
+        """Make ``alias`` (a misspelling) the same player as ``into``: its games go to ``into``,
+        its name becomes an alias, and ratings are recomputed from its first game.
+        """
+        with self._writing() as conn:
+            names = player_names(conn, self.id)
+            src = self._player_id(conn, alias)
+            dst = self._player_id(conn, into)
+            if src == dst:
+                raise EloleagueError(f"{alias!r} and {into!r} are already the same player")
+            src_games = set(
+                conn.execute(
+                    select(side_players.c.game_id).where(side_players.c.player_id == src)
+                ).scalars()
+            )
+            dst_games = set(
+                conn.execute(
+                    select(side_players.c.game_id).where(side_players.c.player_id == dst)
+                ).scalars()
+            )
+            both = src_games & dst_games
+            if both:
+                labels = self._labels(conn)
+                shown = ", ".join(sorted(labels[g] for g in both)[:10])
+                raise EloleagueError(
+                    f"cannot merge {names[src]!r} into {names[dst]!r}: they played in the same "
+                    f"game(s) {shown}, so they are two different players"
+                )
+            moved = load_games(conn, self.id, names, pks=sorted(src_games))
+            touched = self._touch(conn, [g.record for g in moved])
+            conn.execute(
+                update(side_players).where(side_players.c.player_id == src).values(player_id=dst)
+            )
+            conn.execute(
+                update(player_aliases)
+                .where(player_aliases.c.player_id == src)
+                .values(player_id=dst)
+            )
+            # Content hashes name players by id: refresh those of the moved games.
+            ids = {name: pk for pk, name in names.items()}
+            for g in moved:
+                record = _rename(g.record, {names[src]: names[dst]})
+                conn.execute(
+                    update(games)
+                    .where(games.c.id == g.pk)
+                    .values(content_hash=content_hash(record, ids))
+                )
+            conn.execute(players.delete().where(players.c.id == src))
+            add_alias(conn, self.id, names[src], dst)
+            self._recompute(conn, touched)
+
+    def close_season(self, end: dt.date, *, user: str | None = None) -> None:
+        """Declare the season ending on ``end`` closed: its inactivity adjustments (RULES §3.5)
+        apply to the stored ratings now, before a game of the next season arrives.
+        """
+        expected_end = season_end(self.rules.season, end)
+        if expected_end != end:
+            raise EloleagueError(
+                f"{end.isoformat()} is not the last day of a season of rule set "
+                f"{self.rules.name!r}"
+                + (f" (that season ends on {expected_end.isoformat()})" if expected_end else "")
+            )
+        with self._writing() as conn:
+            last = last_game_date(conn, self.id)
+            if last is not None and last > end:
+                raise EloleagueError(
+                    f"the season ending {end.isoformat()} is already applied: the league has "
+                    f"games after it (the latest on {last.isoformat()})"
+                )
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(season_closings),
+                        {
+                            "league_id": self.id,
+                            "end_date": end,
+                            "user_name": user,
+                            "created_at": dt.datetime.now(dt.UTC),
+                        },
+                    )
+            except IntegrityError:
+                raise EloleagueError(
+                    f"the season ending {end.isoformat()} is already closed"
+                ) from None
+            self._recompute(conn, last or end)
+
+    def change_rules(self, rules: str | Path) -> None:
+        """Replace the league's rule set and recompute everything (refused, with every problem,
+        when a stored game does not fit the new rules).
+        """
+        text, source = _rules_source(rules)
+        new_rules = parse_rules(text, source)
+        with self._writing() as conn:
+            names = player_names(conn, self.id)
+            stored = load_games(conn, self.id, names)
+            problems = validate_games(new_rules, [g.record for g in stored])
+            if problems:
+                raise InputError(problems, f"league {self.name} under {new_rules.name}")
+            conn.execute(
+                update(leagues)
+                .where(leagues.c.id == self.id)
+                .values(rules_text=text, rules_source=source)
+            )
+            self.rules, self.rules_text = new_rules, text
+            cps.drop_from(conn, self.id, None)
+            self._recompute(conn, None)
+
+    def recompute(self) -> None:
+        """Rebuild every derived table from the first game (never needed; a repair tool)."""
+        with self._writing() as conn:
+            cps.drop_from(conn, self.id, None)
+            self._recompute(conn, None)
+
+    # Exports ---------------------------------------------------------------------------------
+
+    def export_jsonl(self, out: TextIO) -> int:
+        """Write every game as interchange JSON Lines (lossless; re-importing it into an empty
+        league gives the same ratings). Returns the number of games."""
+        with self._reading() as conn:
+            stored = load_games(conn, self.id, player_names(conn, self.id))
+        return exports.write_jsonl(stored, out)
+
+    def export_csv(self, out: TextIO) -> int:
+        """Write every game in the CSV long format. Returns the number of games."""
+        with self._reading() as conn:
+            stored = load_games(conn, self.id, player_names(conn, self.id))
+        return exports.write_long_csv(stored, out)
+
+    def backup(self, path: str | Path) -> Path:
+        """Copy the whole database (every league) into a new SQLite file at ``path``."""
+        return exports.backup(self.engine, Path(path))
+
+
+# Helpers ----------------------------------------------------------------------------------------
+
+
+class _Stored:
+    __slots__ = ("content_hash", "date", "pk", "seq")
+
+    def __init__(self, pk: int, seq: int, date: dt.date, digest: str) -> None:
+        self.pk, self.seq, self.date, self.content_hash = pk, seq, date, digest
+
+
+def _chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+def _stored_by_ext_id(conn: Connection, league_id: int, ids: Sequence[str]) -> dict[str, _Stored]:
+    if not ids:
+        return {}
+    cols = (games.c.ext_id, games.c.id, games.c.seq, games.c.date, games.c.content_hash)
+    out: dict[str, _Stored] = {}
+    if len(ids) > 2000:
+        wanted = set(ids)
+        query = select(*cols).where(
+            and_(games.c.league_id == league_id, games.c.ext_id.is_not(None))
+        )
+        rows = [r for r in conn.execute(query) if r[0] in wanted]
+    else:
+        rows = []
+        for chunk in _chunks(ids, 500):
+            rows.extend(
+                conn.execute(
+                    select(*cols).where(
+                        and_(games.c.league_id == league_id, games.c.ext_id.in_(chunk))
+                    )
+                )
+            )
+    for ext, pk, seq, date, digest in rows:
+        out[ext] = _Stored(pk, seq, date, digest)
+    return out
+
+
+def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> Counter[str]:
+    """How many id-less stored games have each content hash."""
+    out: Counter[str] = Counter()
+    if not hashes:
+        return out
+    unique = sorted(set(hashes))
+    for chunk in _chunks(unique, 500):
+        query = (
+            select(games.c.content_hash, func.count())
+            .where(
+                and_(
+                    games.c.league_id == league_id,
+                    games.c.ext_id.is_(None),
+                    games.c.content_hash.in_(chunk),
+                )
+            )
+            .group_by(games.c.content_hash)
+        )
+        out.update({k: v for k, v in conn.execute(query).all()})
+    return out
+
+
+def _old_records(
+    conn: Connection, league_id: int, names: dict[int, str], pks: Sequence[int]
+) -> list[GameRecord]:
+    if not pks:
+        return []
+    return [g.record for g in load_games(conn, league_id, names, pks=pks)]
+
+
+def _rename(game: GameRecord, renames: dict[str, str]) -> GameRecord:
+    if not renames:
+        return game
+    return GameRecord(
+        date=game.date,
+        sides=tuple(
+            Side(
+                tuple(Participant(renames.get(p.name, p.name), p.role) for p in s.players),
+                s.outcome,
+                s.score,
+            )
+            for s in game.sides
+        ),
+        id=game.id,
+        event=game.event,
+        round=game.round,
+        mode=game.mode,
+        rated=game.rated,
+        origin=game.origin,
+    )
+
+
+def _canonical(game: GameRecord, index: dict[str, int], names: dict[int, str]) -> GameRecord:
+    """The game with aliases replaced by the players' names."""
+    renames = {
+        p.name: names[index[p.name]] for p in game.participants if names[index[p.name]] != p.name
+    }
+    return _rename(game, renames)
+
+
+def _changes(
+    before: Mapping[PoolKey, PoolState], after: Mapping[PoolKey, PoolState]
+) -> list[RatingChange]:
+    out = []
+    for key, pool in after.items():
+        old = before.get(key)
+        if old is None or old.rating != pool.rating or old.games != pool.games:
+            out.append(
+                RatingChange(
+                    key,
+                    old.rating if old else None,
+                    pool.rating,
+                    old.games if old else 0,
+                    pool.games,
+                )
+            )
+    out.sort(key=lambda c: (-abs(c.after - (c.before or 0.0)), c.key.player))
+    return out
+
+
+def _active_players(
+    conn: Connection,
+    league_id: int,
+    names: dict[int, str],
+    since: dt.date,
+    until: dt.date | None,
+) -> set[str]:
+    from eloleague.store.tables import ledger
+
+    query = select(func.distinct(ledger.c.player_id)).where(
+        and_(ledger.c.league_id == league_id, ledger.c.date >= since, ledger.c.game_id.is_not(None))
+    )
+    if until is not None:
+        query = query.where(ledger.c.date <= until)
+    return {names[pid] for pid in conn.execute(query).scalars()}

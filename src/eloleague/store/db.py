@@ -1,0 +1,172 @@
+"""Connecting to the league database and keeping its schema current (Alembic).
+
+``connect(url)`` gives an :class:`~sqlalchemy.engine.Engine`: a SQLite file by default
+(``eloleague.db`` in the current folder, ``ELOLEAGUE_DB``, or ``--db URL``), or PostgreSQL through a
+``postgresql+psycopg://`` URL. SQLite runs in WAL mode with a busy timeout and foreign keys on;
+write transactions take the write lock when they begin (``BEGIN IMMEDIATE``), so two writers queue
+instead of failing half-way. :func:`write` opens such a transaction.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+
+from eloleague.errors import EloleagueError
+
+DEFAULT_DB = "eloleague.db"
+BUSY_TIMEOUT_SECONDS = 60.0
+_WRITE = "eloleague_write"
+
+
+def database_url(db: str | None = None) -> str:
+    """The URL to use: ``db`` (a URL or a file path), else ``ELOLEAGUE_DB``, else ``eloleague.db``."""
+    value = db or os.environ.get("ELOLEAGUE_DB") or DEFAULT_DB
+    if "://" in value:
+        return value
+    return f"sqlite:///{Path(value).expanduser()}"
+
+
+def is_sqlite(engine: Engine | Connection) -> bool:
+    """Whether ``engine`` talks to SQLite."""
+    return engine.dialect.name == "sqlite"
+
+
+def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) -> Engine:
+    """An engine for ``url`` (see :func:`database_url`); the schema is not touched.
+
+    SQLite: WAL journal, ``synchronous=NORMAL``, busy timeout ``timeout`` seconds, foreign keys on,
+    write transactions begin with ``BEGIN IMMEDIATE`` (see :func:`write`).
+    """
+    full = database_url(url)
+    try:
+        parsed = make_url(full)
+    except ArgumentError:
+        raise EloleagueError(
+            f"{full!r} is not a database URL: give a file path, sqlite:///FILE or "
+            "postgresql+psycopg://USER@HOST/DB"
+        ) from None
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(full, timeout)
+    kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    engine = create_engine(full, **kwargs)
+    return engine
+
+
+def _sqlite_engine(url: str, timeout: float) -> Engine:
+    database = make_url(url).database
+    if database and database != ":memory:":
+        parent = Path(database).expanduser().parent
+        if not parent.is_dir():
+            raise EloleagueError(f"{database}: the folder {parent} does not exist")
+    engine = create_engine(url, connect_args={"timeout": timeout})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # Let SQLAlchemy's begin() be ours: pysqlite's own transaction handling is turned off.
+        dbapi_conn.isolation_level = None
+        cursor = dbapi_conn.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        mode = "IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "DEFERRED"
+        conn.exec_driver_sql(f"BEGIN {mode}")
+
+    return engine
+
+
+@contextmanager
+def write(engine: Engine, *, commit: bool = True) -> Iterator[Connection]:
+    """A write transaction: committed when the block ends (rolled back instead when ``commit`` is
+    false: a dry run), rolled back on any error.
+
+    SQLite takes the write lock at once (a second writer waits up to the busy timeout, then fails
+    with a clear message); PostgreSQL callers lock the league row (``SELECT ... FOR UPDATE``).
+    """
+    try:
+        with engine.connect() as raw:
+            conn = raw.execution_options(**{_WRITE: True})
+            trans = conn.begin()
+            try:
+                yield conn
+            except BaseException:
+                trans.rollback()
+                raise
+            if commit:
+                trans.commit()
+            else:
+                trans.rollback()
+    except OperationalError as exc:
+        raise _busy_or_raise(exc) from None
+
+
+@contextmanager
+def read(engine: Engine) -> Iterator[Connection]:
+    """A read transaction (a consistent snapshot)."""
+    try:
+        with engine.connect() as conn, conn.begin():
+            yield conn
+    except OperationalError as exc:
+        raise _busy_or_raise(exc) from None
+
+
+def _busy_or_raise(exc: OperationalError) -> Exception:
+    text = str(exc.orig) if exc.orig is not None else str(exc)
+    if "locked" in text or "busy" in text:
+        return EloleagueError(
+            "the database is busy: another import or recompute is running; try again when it ends"
+        )
+    return EloleagueError(f"database error: {text.strip()}")
+
+
+# Migrations -------------------------------------------------------------------------------------
+
+
+def _alembic_config() -> Config:
+    cfg = Config()
+    location = resources.files("eloleague.store") / "migrations"
+    cfg.set_main_option("script_location", str(location))
+    return cfg
+
+
+def head_revision() -> str:
+    """The newest migration shipped with this version of eloleague."""
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at (``None`` for an empty database)."""
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema to the newest migration (a no-op when it is current)."""
+    try:
+        if current_revision(engine) == head_revision():
+            return
+        cfg = _alembic_config()
+        with write(engine) as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+    except OperationalError as exc:
+        raise _busy_or_raise(exc) from None

@@ -1,0 +1,140 @@
+"""Exports of a league's games (JSON Lines, CSV long format) and backups of the database.
+
+The JSON Lines export is lossless (RULES §2): every field of every game, in arrival order, so that
+importing it into an empty league gives identical ratings. Games without a source id are written
+without one (their ``#N`` ledger label comes back from the arrival order).
+"""
+
+from __future__ import annotations
+
+import csv
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import msgspec
+from sqlalchemy import Engine, insert, select
+
+from eloleague.errors import EloleagueError
+from eloleague.store.games import StoredGame
+
+LONG_COLUMNS = (
+    "game",
+    "date",
+    "event",
+    "round",
+    "mode",
+    "rated",
+    "side",
+    "player",
+    "role",
+    "outcome",
+    "score",
+)
+
+
+def _number(value: float) -> float | int:
+    return int(value) if float(value).is_integer() and abs(value) < 2**53 else value
+
+
+def game_object(game: StoredGame) -> dict[str, Any]:
+    """A stored game as an interchange JSON object (optional fields only when set)."""
+    r = game.record
+    obj: dict[str, Any] = {}
+    if game.ext_id is not None:
+        obj["id"] = game.ext_id
+    obj["date"] = r.date.isoformat()
+    if r.event:
+        obj["event"] = r.event
+    if r.round is not None:
+        obj["round"] = r.round
+    if r.mode:
+        obj["mode"] = r.mode
+    if not r.rated:
+        obj["rated"] = False
+    sides = []
+    for side in r.sides:
+        out: dict[str, Any] = {
+            "players": [
+                p.name if not p.role else {"name": p.name, "role": p.role} for p in side.players
+            ]
+        }
+        if side.outcome is not None:
+            out["outcome"] = side.outcome
+        if side.score is not None:
+            out["score"] = _number(side.score)
+        sides.append(out)
+    obj["sides"] = sides
+    return obj
+
+
+def write_jsonl(games: Sequence[StoredGame], out: TextIO) -> int:
+    """Write games as JSON Lines; returns how many."""
+    encoder = msgspec.json.Encoder()
+    for g in games:
+        out.write(encoder.encode(game_object(g)).decode("utf-8"))
+        out.write("\n")
+    return len(games)
+
+
+def write_long_csv(games: Sequence[StoredGame], out: TextIO) -> int:
+    """Write games in the CSV long format (one row per player per game); returns how many.
+
+    Games without a source id get their ``#N`` label as ``game`` (the format needs an id).
+    """
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(LONG_COLUMNS)
+    for g in games:
+        r = g.record
+        for s, side in enumerate(r.sides, start=1):
+            for p in side.players:
+                writer.writerow(
+                    (
+                        r.id,
+                        r.date.isoformat(),
+                        r.event or "",
+                        "" if r.round is None else r.round,
+                        r.mode,
+                        "true" if r.rated else "false",
+                        s,
+                        p.name,
+                        p.role,
+                        side.outcome or "",
+                        "" if side.score is None else _number(side.score),
+                    )
+                )
+    return len(games)
+
+
+def backup(engine: Engine, path: Path) -> Path:
+    """Copy the whole database into a new SQLite file (a consistent snapshot).
+
+    SQLite: ``VACUUM INTO``. PostgreSQL: every table copied into a fresh SQLite database with the
+    same schema (which eloleague opens like any other: ``--db BACKUP.db``).
+    """
+    from eloleague.store import db as store_db
+    from eloleague.store.tables import metadata
+
+    path = path.expanduser()
+    if path.exists():
+        raise EloleagueError(f"{path}: the file already exists; choose a new name")
+    if not path.parent.is_dir():
+        raise EloleagueError(f"{path}: the folder {path.parent} does not exist")
+    if store_db.is_sqlite(engine):
+        with engine.connect() as conn:
+            driver = conn.connection.driver_connection
+            assert isinstance(driver, sqlite3.Connection)
+            driver.execute("VACUUM INTO ?", (str(path),))
+        return path
+    target = store_db.connect(str(path))
+    try:
+        store_db.migrate(target)
+        with store_db.read(engine) as src, store_db.write(target) as dst:
+            for table in metadata.sorted_tables:
+                rows = [dict(r._mapping) for r in src.execute(select(table))]
+                for i in range(0, len(rows), 10_000):
+                    dst.execute(insert(table), rows[i : i + 10_000])
+    finally:
+        target.dispose()
+    return path

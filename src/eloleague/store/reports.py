@@ -1,0 +1,106 @@
+"""What the league service returns: import reports, player and game explanations, events."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from eloleague.engine import LedgerEntry, Standing
+from eloleague.i18n import Text
+from eloleague.records import GameRecord, PoolKey
+from eloleague.store.players import NameWarning
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """A pool's rating and games before and after an import (``before`` ``None``: a new pool)."""
+
+    key: PoolKey
+    before: float | None
+    after: float
+    games_before: int
+    games_after: int
+
+    @property
+    def delta(self) -> float:
+        return self.after - (self.before if self.before is not None else 0.0)
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did (or, with ``dry_run``, would do).
+
+    Rejected input raises :class:`eloleague.errors.InputError` (every problem, nothing stored);
+    a report always describes an accepted import.
+    """
+
+    source: str
+    dry_run: bool
+    added: int = 0
+    unchanged: int = 0
+    replaced: int = 0
+    new_players: list[str] = field(default_factory=list)
+    name_warnings: list[NameWarning] = field(default_factory=list)
+    unrated: list[Text] = field(default_factory=list)
+    rating_changes: list[RatingChange] = field(default_factory=list)
+    already_imported: dt.datetime | None = None  # when a file with the same bytes came in
+    replayed: int = 0  # games replayed by the recompute
+
+    @property
+    def changed(self) -> bool:
+        """Whether the import changed the league (or would have)."""
+        return bool(self.added or self.replaced)
+
+    def summary(self) -> Text:
+        """One line for the officer."""
+        verb = "would add" if self.dry_run else "added"
+        return Text.of(
+            "{source}: {verb} {added} game(s), replaced {replaced}, {unchanged} already there; "
+            "{players} new player(s)",
+            source=self.source,
+            verb=verb,
+            added=self.added,
+            replaced=self.replaced,
+            unchanged=self.unchanged,
+            players=len(self.new_players),
+        )
+
+
+@dataclass(frozen=True)
+class GameExplanation:
+    """A game and the ledger entries it produced (empty when it is not rated, with the reason)."""
+
+    game: GameRecord
+    entries: list[LedgerEntry]
+    unrated_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class PlayerReport:
+    """A player's ratings per pool, title, aliases, full ledger history and games."""
+
+    name: str
+    aliases: list[str]
+    standings: list[Standing]
+    title: str
+    history: list[LedgerEntry]
+    games: list[GameRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    """An event: first and last date, number of games and of players."""
+
+    name: str
+    first: dt.date
+    last: dt.date
+    games: int
+    players: int
+
+
+@dataclass(frozen=True)
+class EventReport:
+    """An event's games, each with its ledger entries."""
+
+    name: str
+    games: list[GameExplanation]

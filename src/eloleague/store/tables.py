@@ -1,0 +1,240 @@
+"""The league database's tables (SQLAlchemy Core), mirrored by the Alembic migrations.
+
+Games are the source of truth (DESIGN.md, "the one idea"): ``games``, ``game_sides`` and
+``side_players`` hold what was played; ``season_closings`` what the officer declared. ``ledger``,
+``ratings`` and ``checkpoints`` are derived by the engine and rewritten on every recompute.
+``users``, ``api_tokens`` and ``pending_uploads`` belong to the web site's accounts.
+
+Every change to these tables needs a new migration in ``store/migrations/versions``; a test checks
+that the migrations produce exactly these tables.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    Column,
+    Date,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "ck": "ck_%(table_name)s_%(constraint_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+leagues = Table(
+    "leagues",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(200), nullable=False, unique=True),
+    # The rule set as TOML text: a preset's later change never rewrites history silently.
+    Column("rules_text", Text, nullable=False),
+    Column("rules_source", String(500), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(300), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("league_id", "name", name="uq_players_league_name"),
+)
+
+player_aliases = Table(
+    "player_aliases",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("alias", String(300), nullable=False),
+    Column("player_id", Integer, ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("league_id", "alias", name="uq_player_aliases_league_alias"),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("name", String(300), nullable=False),
+    UniqueConstraint("league_id", "name", name="uq_events_league_name"),
+)
+
+import_batches = Table(
+    "import_batches",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("source", String(500), nullable=False),
+    Column("content_hash", String(64), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("user_name", String(200), nullable=True),
+    Column("added", Integer, nullable=False, default=0),
+    Column("replaced", Integer, nullable=False, default=0),
+    Column("unchanged", Integer, nullable=False, default=0),
+    Index("ix_import_batches_league_hash", "league_id", "content_hash"),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    # Arrival order: ties of (date, round) are replayed in this order (RULES §2).
+    Column("seq", Integer, nullable=False),
+    Column("ext_id", String(200), nullable=True),
+    Column("date", Date, nullable=False),
+    Column("event_id", Integer, ForeignKey("events.id"), nullable=True),
+    Column("round", Integer, nullable=True),
+    Column("mode", String(100), nullable=False, default=""),
+    Column("rated", Boolean, nullable=False, default=True),
+    # Hash of the content (players by id): the same game imported twice is recognised.
+    Column("content_hash", String(64), nullable=False),
+    Column("batch_id", Integer, ForeignKey("import_batches.id"), nullable=True),
+    UniqueConstraint("league_id", "seq", name="uq_games_league_seq"),
+    UniqueConstraint("league_id", "ext_id", name="uq_games_league_ext_id"),
+    Index("ix_games_league_date", "league_id", "date"),
+    Index("ix_games_league_hash", "league_id", "content_hash"),
+    Index("ix_games_event", "event_id"),
+)
+
+game_sides = Table(
+    "game_sides",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("side_no", Integer, primary_key=True),
+    Column("outcome", String(100), nullable=True),
+    Column("score", Float, nullable=True),
+)
+
+side_players = Table(
+    "side_players",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("side_no", Integer, primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
+    Column("role", String(100), nullable=False, default=""),
+    Index("ix_side_players_player", "player_id"),
+)
+
+season_closings = Table(
+    "season_closings",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("end_date", Date, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("user_name", String(200), nullable=True),
+    UniqueConstraint("league_id", "end_date", name="uq_season_closings_league_end"),
+)
+
+# Derived data ---------------------------------------------------------------------------------
+
+ledger = Table(
+    "ledger",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    # Processing order (RULES §6 --ledger).
+    Column("seq", Integer, primary_key=True),
+    Column("game_id", Integer, nullable=True),  # NULL: a season adjustment
+    Column("date", Date, nullable=False),
+    Column("player_id", Integer, nullable=False),
+    Column("mode", String(100), nullable=False),
+    Column("role", String(100), nullable=False),
+    Column("before", Float, nullable=False),
+    Column("expected", Float, nullable=True),
+    Column("k", Float, nullable=True),
+    Column("score", Float, nullable=True),
+    Column("delta", Float, nullable=False),
+    Column("after", Float, nullable=False),
+    Column("warning", String(50), nullable=False, default=""),
+    Column("fired", String(100), nullable=False, default=""),
+    Column("raw_delta", Float, nullable=True),
+    Column("opponent", Float, nullable=True),
+    Column("team_expected", Float, nullable=True),
+    Column("rank", Integer, nullable=True),
+    Column("points", Float, nullable=True),
+    Column("outcome", String(100), nullable=True),
+    Index("ix_ledger_player", "league_id", "player_id"),
+    Index("ix_ledger_game", "game_id"),
+    Index("ix_ledger_date", "league_id", "date"),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", Integer, primary_key=True),
+    Column("mode", String(100), primary_key=True),
+    Column("role", String(100), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("position", Integer, nullable=False),  # order of first appearance (RULES §3.5)
+)
+
+checkpoints = Table(
+    "checkpoints",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    # The engine state after every game dated before ``date`` (no batch straddles it).
+    Column("date", Date, primary_key=True),
+    Column("games_before", Integer, nullable=False),
+    Column("ledger_pos", Integer, nullable=False),
+    Column("state", LargeBinary, nullable=False),
+)
+
+# The web site's accounts (the web area owns the logic, the store owns the schema) -------------
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("password_hash", String(500), nullable=False),
+    Column("role", String(20), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    CheckConstraint("role IN ('officer', 'referee')", name="role"),
+)
+
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("token_hash", String(200), nullable=False, unique=True),
+    Column("label", String(200), nullable=False, default=""),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("last_used_at", DateTime(timezone=True), nullable=True),
+)
+
+pending_uploads = Table(
+    "pending_uploads",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("filename", String(500), nullable=False),
+    Column("content", LargeBinary, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("status", String(20), nullable=False, default="pending"),
+)
