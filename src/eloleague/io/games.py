@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from eloleague.engine.validate import check_game
@@ -20,13 +20,26 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
     return problems
 
 
-def read_games(path: str | Path, rules: RuleSet) -> list[GameRecord]:
-    """Read a games file (``.jsonl``, ``.csv`` long format) and check it against ``rules``.
+def read_games(
+    path: str | Path,
+    rules: RuleSet,
+    *,
+    lang: str | None = None,
+    warnings: list[Problem] | None = None,
+    known_players: Iterable[str] = (),
+) -> list[GameRecord]:
+    """Read a games file and check it against ``rules``.
 
-    Raises :class:`InputError` with every problem when anything is wrong; returns nothing partial.
+    Formats: ``.jsonl``, ``.csv`` (the long format, or the referee workbook's layout saved as CSV,
+    told apart by the header) and ``.xlsx`` (the referee workbook, docs/sheets.md). Raises
+    :class:`InputError` with every problem when anything is wrong; returns nothing partial.
+    For workbooks, ``lang`` overrides the language stamped in the workbook for the messages,
+    ``warnings`` (when given) receives the warnings (a name close to a registered one), and
+    ``known_players`` are registered names to compare new names with.
     """
     from eloleague.io.jsonl import parse_jsonl
     from eloleague.io.long_csv import parse_long_csv
+    from eloleague.io.sheets import is_long_csv, parse_sheet_csv, parse_workbook
 
     path = Path(path)
     try:
@@ -36,13 +49,21 @@ def read_games(path: str | Path, rules: RuleSet) -> list[GameRecord]:
     except OSError as exc:
         raise InputError([Problem("", f"cannot read the file: {exc.strerror}")], str(path)) from None
     suffix = path.suffix.lower()
+    if suffix in {".xlsx", ".xlsm"} or (suffix == ".csv" and not is_long_csv(data)):
+        reader = parse_workbook if suffix != ".csv" else parse_sheet_csv
+        games, problems, found = reader(data, rules, lang, known_players)
+        if warnings is not None:
+            warnings.extend(found)
+        if problems:
+            raise InputError(problems, str(path))
+        return games
     if suffix == ".csv":
         games, problems = parse_long_csv(data)
     elif suffix in {".jsonl", ".ndjson", ".json"}:
         games, problems = parse_jsonl(data)
     else:
         raise InputError(
-            [Problem("", f"unknown file type {suffix!r}: expected .jsonl or .csv")], str(path)
+            [Problem("", f"unknown file type {suffix!r}: expected .jsonl, .csv or .xlsx")], str(path)
         )
     problems += validate_games(rules, games)
     if problems:
