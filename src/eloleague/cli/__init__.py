@@ -34,6 +34,8 @@ def _root() -> None:
 
 # Command modules register on `app` when imported.
 from eloleague.cli import rate as _rate  # noqa: E402,F401
+from eloleague.cli import rules as _rules  # noqa: E402,F401
+from eloleague.cli import tools as _tools  # noqa: E402,F401
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -1,0 +1,48 @@
+"""``eloleague rules``: list, show and check rule sets (docs/rule-sets.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from eloleague.cli import app
+from eloleague.rules import load_rules, preset_names, preset_text
+
+rules_app = typer.Typer(help="List, show and check rule sets.", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+
+@rules_app.command("list")
+def list_rules() -> None:
+    """List the presets shipped with eloleague.
+
+    Example: [bold]eloleague rules list[/]
+    """
+    console = Console()
+    for name in preset_names():
+        rules = load_rules(name)
+        console.print(f"[bold]{name}[/]  {rules.method}  {rules.description}")
+
+
+@rules_app.command("show")
+def show(name: Annotated[str, typer.Argument(help="A preset name.")]) -> None:
+    """Print a preset's TOML file: a good start for a community's own rules.
+
+    Example: [bold]eloleague rules show adlg > our-club.toml[/]
+    """
+    typer.echo(preset_text(name), nl=False)
+
+
+@rules_app.command("check")
+def check(path: Annotated[str, typer.Argument(help="A .toml rule file.")]) -> None:
+    """Validate a rule file: every problem with its key, or a summary of the rules.
+
+    Example: [bold]eloleague rules check our-club.toml[/]
+    """
+    rules = load_rules(path)
+    typer.echo(
+        f"{path}: rule set {rules.name!r} is valid ({rules.method}, start {rules.start_rating:g}, "
+        f"scale {rules.scale:g}, {len(rules.outcomes)} outcomes, {len(rules.titles)} titles)"
+    )
