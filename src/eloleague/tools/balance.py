@@ -188,6 +188,10 @@ def balance(
     else:
         assignment, bound = search.heuristic()
         exact, method = False, "heuristic"
+        if n > exact_limit and assignment is None:
+            # The greedy deal can miss a split that respects the constraints: search for one.
+            assignment, _ = search.branch_and_bound(None)
+            bound = float("inf")
         if n <= exact_limit:
             assignment, exact = search.branch_and_bound(assignment)
             method = "branch-and-bound"

@@ -151,6 +151,19 @@ def compare(
         raise InputError(problems[:20], Text.of("under rule set {name}", name=rules_b.name))
     res_a = replay(rules_a, games, initial=initial, as_of=as_of)
     res_b = replay(rules_b, games, initial=initial, as_of=as_of)
+    return compare_results(games, res_a, res_b, initial=initial, movers=movers)
+
+
+def compare_results(
+    games: Sequence[GameRecord],
+    res_a: ReplayResult,
+    res_b: ReplayResult,
+    *,
+    initial: Mapping[PoolKey, PoolState] | None = None,
+    movers: int = 10,
+) -> Comparison:
+    """Compare two replays of ``games`` already computed (by :func:`compare`, or by a league)."""
+    rules_a, rules_b = res_a.rules, res_b.rules
     st_a, st_b = res_a.standings(), res_b.standings()
     rank_a, rank_b = _ranks(st_a), _ranks(st_b)
     by_a = {(r.player, r.mode, r.role): r for r in st_a}

@@ -341,7 +341,14 @@ def evaluate(
     baselines: bool = True,
 ) -> Evaluation:
     """Score ``rules`` (and the baselines) on ``games`` (already valid under ``rules``)."""
-    result = replay(rules, games, initial=initial)
+    return evaluate_result(games, replay(rules, games, initial=initial), baselines=baselines)
+
+
+def evaluate_result(
+    games: Sequence[GameRecord], result: ReplayResult, *, baselines: bool = True
+) -> Evaluation:
+    """Score a replay already computed (by :func:`evaluate`, or by a league) and the baselines."""
+    rules = result.rules
     rated = rated_games(result, games)
     models = [metrics(rules.name, rule_set_samples(rules, rated))]
     if baselines:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 
+from eloleague.engine import GLOBAL_ROLE, standings
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text
 from eloleague.records import PoolKey, PoolState, normalise_name
+from eloleague.rules.model import RuleSet
 
 
 class ToolError(EloleagueError):
@@ -57,3 +59,29 @@ def resolve_player(name: str, known: Iterable[str], *, allow_new: bool = False) 
         Text.of('unknown player "{name}" (no player with a close name in this league)',
                 name=wanted)
     )
+
+
+def player_ratings(
+    rules: RuleSet,
+    pools: Mapping[PoolKey, PoolState],
+    names: Iterable[str],
+    *,
+    mode: str = "",
+    allow_new: bool = False,
+) -> dict[str, float]:
+    """Each named player's rating in ``mode`` (his global rating across roles when the rule set
+    pools by role, RULES §3.3), resolved as :func:`resolve_player` does; newcomers (with
+    ``allow_new``) stand at the start rating. A name given twice is an error."""
+    known = known_players(pools)
+    rows = {
+        r.player: r.rating
+        for r in standings(rules, pools)
+        if r.mode == mode and r.role in ("", GLOBAL_ROLE)
+    }
+    out: dict[str, float] = {}
+    for name in names:
+        player = resolve_player(name, known, allow_new=allow_new)
+        if player in out:
+            raise ToolError(Text.of('player "{name}" is given twice', name=player))
+        out[player] = rows.get(player, rules.start_rating)
+    return out

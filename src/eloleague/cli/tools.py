@@ -1,0 +1,439 @@
+"""``eloleague predict | balance | compare | evaluate``: the officer and referee tools (issue 6).
+
+Thin shells over :mod:`eloleague.tools`: read the league (``--db``/``--league``) or files
+(``--games``/``--rules``/``--initial``), call the library, print with Rich.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from eloleague.cli import app
+from eloleague.errors import EloleagueError, InputError
+from eloleague.i18n import Text, Translate, pick_language, render, translator
+from eloleague.io import validate_games
+from eloleague.io.ratings_csv import format_number
+from eloleague.records import Participant
+from eloleague.rules import load_rules
+from eloleague.rules.model import Rounding, RuleSet
+from eloleague.tools.balance import Balance, balance
+from eloleague.tools.compare import Comparison, compare_results
+from eloleague.tools.evaluate import Evaluation, evaluate_result
+from eloleague.tools.players import ToolError, known_players, player_ratings, resolve_player
+from eloleague.tools.predict import Prediction, predict
+from eloleague.tools.report import comparison_svg, evaluation_html
+from eloleague.tools.source import Source, open_source
+
+Db = Annotated[str | None, typer.Option("--db", help="League database URL or SQLite file "
+                                        "(default: $ELOLEAGUE_DB or ./eloleague.db).")]
+LeagueName = Annotated[str | None, typer.Option("--league", help="League name in the database.")]
+Games = Annotated[Path | None, typer.Option("--games", help="Without a database: a games file "
+                                            "(.jsonl, .csv, .xlsx).")]
+Initial = Annotated[Path | None, typer.Option("--initial", help="Ratings before the first game "
+                                              "(CSV with the columns of `rate`).")]
+Lang = Annotated[str | None, typer.Option("--lang", help="fr or en (default: $ELOLEAGUE_LANG, "
+                                          "$LANG).")]
+
+
+def _source(db: str | None, league: str | None, games: Path | None, rules: str | None,
+            initial: Path | None) -> Source:
+    return open_source(db=db, league=league, games=games, rules=rules, initial=initial)
+
+
+def _fail(exc: EloleagueError, lang: str) -> EloleagueError:
+    if isinstance(exc, ToolError):
+        return EloleagueError(render(exc.text, lang, "tools"))
+    return exc
+
+
+def _shown(rules: RuleSet) -> Rounding:
+    return rules.shown or Rounding(mode="half_up", decimals=1)
+
+
+def _signed(value: float, rules: RuleSet) -> str:
+    text = format_number(abs(value), _shown(rules))
+    return ("+" if value > 0 else "-" if value < 0 and text.strip("0.") else "") + text
+
+
+def _outcome_name(rules: RuleSet, label: str, lang: str, _: Translate) -> str:
+    outcome = rules.outcomes.get(label)
+    if outcome is None:
+        if label.startswith("rank "):
+            return _("rank {n}").format(n=label.removeprefix("rank "))
+        return _(label)
+    return (outcome.fr if lang == "fr" else outcome.en) or label
+
+
+def _parse_participant(token: str, rules: RuleSet) -> Participant:
+    if rules.roles and ":" in token:
+        name, role = token.rsplit(":", 1)
+        return Participant(name.strip(), role.strip())
+    return Participant(token.strip())
+
+
+def _check_games(rules: RuleSet, src: Source) -> None:
+    problems = validate_games(rules, src.games)
+    if problems:
+        raise InputError(problems[:20], Text.of("under rule set {name}", name=rules.name))
+
+
+# predict -------------------------------------------------------------------------------------
+
+
+def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
+    _ = translator(lang, "tools")
+    rules = pred.rules
+    for s, side in enumerate(pred.sides, start=1):
+        label = _("expected score") if rules.method != "ffa_rank" else _("expected share")
+        console.print(
+            f"{_('side')} {s}: [bold]{', '.join(side.players)}[/] "
+            f"({_('mean')} {format_number(side.mean, _shown(rules))}) — {label} "
+            f"[bold]{100 * side.expected:.{1 if rules.probability_decimals is None else 0}f} %[/]"
+        )
+    table = Table(title=f"{rules.name}: {_('rating change by result')}", title_justify="left")
+    table.add_column(_("result"))
+    for p in pred.players:
+        head = (f"{p.key.player}{' (' + p.key.role + ')' if p.key.role else ''}\n"
+                f"{format_number(p.rating, _shown(rules))}, {p.games} {_('games')}, "
+                f"K {p.k:g}, P {p.expected:.{2 if rules.probability_decimals else 3}f}")
+        table.add_column(head, justify="right")
+    for scenario in pred.scenarios:
+        row = [_outcome_name(rules, scenario, lang, _)]
+        for p in pred.players:
+            c = p.change(scenario)
+            mark = " ⊘" if "cap" in c.fired else ""
+            row.append(_signed(c.delta, rules) + mark)
+        table.add_row(*row)
+    console.print(table)
+    if any("cap" in c.fired for p in pred.players for c in p.changes):
+        console.print(f"⊘ {_('no gain: the gain cap applies (lead over the other side)')}")
+
+
+def prediction_json(pred: Prediction) -> dict[str, object]:
+    """The prediction as plain JSON data (also what the API returns)."""
+    return {
+        "rules": pred.rules.name,
+        "date": pred.date.isoformat(),
+        "sides": [{"players": list(s.players), "mean": s.mean, "expected": s.expected}
+                  for s in pred.sides],
+        "players": [
+            {"player": p.key.player, "mode": p.key.mode, "role": p.key.role, "side": p.side + 1,
+             "rating": p.rating, "games": p.games, "k": p.k, "expected": p.expected,
+             "changes": {c.scenario: {"delta": c.delta, "after": c.after, "fired": list(c.fired)}
+                         for c in p.changes}}
+            for p in pred.players
+        ],
+    }
+
+
+@app.command("predict")
+def predict_cmd(
+    players: Annotated[list[str] | None, typer.Argument(
+        help="Two players (a duel), or for free-for-all rule sets every player as NAME:ROLE.")]
+    = None,
+    team: Annotated[list[str] | None, typer.Option(
+        "--team", "-t", help="A side as comma-separated names (repeat: --team A,B --team C,D).")]
+    = None,
+    mode: Annotated[str, typer.Option("--mode", help="Rating mode (Diplomacy: classic, blitz).")]
+    = "",
+    new: Annotated[bool, typer.Option("--new", help="Accept unknown names as newcomers.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+    = False,
+    db: Db = None,
+    league: LeagueName = None,
+    games: Games = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="With --games/--initial: "
+                                              "the rule set (preset or .toml).")] = None,
+    initial: Initial = None,
+    lang: Lang = None,
+) -> None:
+    """Each side's expected score and every result's rating change, as the league would record it.
+
+    Example: [bold]eloleague predict "Alice Martin" "Bruno Petit" --games results.jsonl
+    --rules bataille-empire[/]; teams: [bold]--team A,B --team C,D[/]; Diplomacy:
+    [bold]eloleague predict Ana:France Ben:Turkey ... --mode classic[/].
+    """
+    language = pick_language(lang)
+    try:
+        src = _source(db, league, games, rules, initial)
+        rule_set = src.rules
+        if team:
+            sides = [[_parse_participant(n, rule_set) for n in t.split(",") if n.strip()]
+                     for t in team]
+        elif rule_set.method == "ffa_rank":
+            sides = [[_parse_participant(n, rule_set)] for n in players or []]
+        else:
+            names = players or []
+            if len(names) != 2:
+                raise ToolError(Text.of(
+                    "give two players, or the sides with --team A,B --team C,D"))
+            sides = [[Participant(n)] for n in names]
+        result = src.replay()
+        known = known_players(result.pools)
+        sides = [[Participant(resolve_player(p.name, known, allow_new=new), p.role) for p in s]
+                 for s in sides]
+        pred = predict(rule_set, result.pools, sides, mode=mode,
+                       date=result.as_of or dt.date.today())
+    except EloleagueError as exc:
+        raise _fail(exc, language) from None
+    if as_json:
+        typer.echo(json.dumps(prediction_json(pred), ensure_ascii=False, indent=1))
+    else:
+        _print_prediction(pred, language, Console())
+
+
+# balance -------------------------------------------------------------------------------------
+
+
+def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> None:
+    _ = translator(lang, "tools")
+    for i, t in enumerate(b.teams, start=1):
+        members = ", ".join(f"{p} ({format_number(r, _shown(rules))})"
+                            for p, r in zip(t.players, t.ratings, strict=True))
+        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} "
+                      f"[bold]{t.mean:.1f}[/]: {members}")
+    if len(b.teams) == 2:
+        console.print(f"{_('expected score of team 1 against team 2')}: "
+                      f"[bold]{100 * b.expected:.1f} %[/]")
+    else:
+        console.print(f"{_('expected score of the strongest team against the weakest')}: "
+                      f"[bold]{100 * b.expected:.1f} %[/]")
+    console.print(f"{_('spread of the team means')}: {b.spread:.2f}")
+    if b.exact:
+        console.print(_("This split is the most even possible ({method}).")
+                      .format(method=b.method))
+    else:
+        console.print(_("Search: {method}; the best split is at most {bound:.2f} rating points "
+                        "more even.").format(method=b.method, bound=b.bound))
+
+
+def _pairs(values: list[str] | None) -> list[list[str]]:
+    return [[n.strip() for n in v.split(",") if n.strip()] for v in values or []]
+
+
+@app.command("balance")
+def balance_cmd(
+    players: Annotated[list[str], typer.Argument(help="The players to split.")],
+    teams: Annotated[int | None, typer.Option("--teams", help="Number of teams (default 2).")]
+    = None,
+    sizes: Annotated[str | None, typer.Option("--sizes", help="Team sizes, e.g. 3,3 or 4,3.")]
+    = None,
+    together: Annotated[list[str] | None, typer.Option(
+        "--together", help="Players who play in the same team: A,B (repeatable).")] = None,
+    apart: Annotated[list[str] | None, typer.Option(
+        "--apart", help="Players who play in different teams: C,D (repeatable).")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="Rating mode.")] = "",
+    new: Annotated[bool, typer.Option("--new", help="Accept unknown names as newcomers.")] = False,
+    db: Db = None,
+    league: LeagueName = None,
+    games: Games = None,
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="With --games/--initial: "
+                                              "the rule set (preset or .toml).")] = None,
+    initial: Initial = None,
+    lang: Lang = None,
+) -> None:
+    """Split players into teams as even as possible (team strength: mean rating).
+
+    Example: [bold]eloleague balance Ana Ben Chloé David Eve Fanny --teams 2 --apart Ana,Ben[/]
+    """
+    language = pick_language(lang)
+    try:
+        src = _source(db, league, games, rules, initial)
+        if src.rules.method == "ffa_rank":
+            raise ToolError(Text.of("balance splits players into teams; rule set {name} rates "
+                                    "free-for-all games", name=src.rules.name))
+        size_list = None
+        if sizes:
+            try:
+                size_list = [int(x) for x in sizes.split(",")]
+            except ValueError:
+                raise ToolError(Text.of("--sizes takes whole numbers separated by commas, "
+                                            "e.g. 3,3")) from None
+        result = src.replay()
+        ratings = player_ratings(src.rules, result.pools, players, mode=mode, allow_new=new)
+        known = list(ratings)
+        groups_t = [[resolve_player(n, known) for n in g] for g in _pairs(together)]
+        groups_a = [[resolve_player(n, known) for n in g] for g in _pairs(apart)]
+        b = balance(ratings, teams=teams, sizes=size_list, together=groups_t, apart=groups_a,
+                    scale=src.rules.scale)
+    except EloleagueError as exc:
+        raise _fail(exc, language) from None
+    _print_balance(b, src.rules, language, Console())
+
+
+# compare -------------------------------------------------------------------------------------
+
+
+def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) -> None:
+    _ = translator(lang, "tools")
+    a, b = c.rules_a, c.rules_b
+
+    def num(value: float | None, rules: RuleSet) -> str:
+        return "–" if value is None else format_number(value, _shown(rules))
+
+    if c.identical:
+        console.print(_("No change: every rating and rank is the same under {a} and {b}.")
+                      .format(a=a.name, b=b.name))
+    else:
+        console.print(_("{n} of the ledger's rating changes differ.")
+                      .format(n=c.changed_entries))
+    table = Table(title=f"{a.name} → {b.name}", title_justify="left")
+    show_mode = any(r.mode for r in c.rows)
+    show_role = any(r.role for r in c.rows)
+    table.add_column(_("player"))
+    if show_mode:
+        table.add_column(_("mode"))
+    if show_role:
+        table.add_column(_("role"))
+    for col in (f"{_('rank')} A", f"{_('rating')} A", f"{_('rank')} B", f"{_('rating')} B",
+                "Δ", _("places")):
+        table.add_column(col, justify="right", no_wrap=True)
+    rows = sorted(c.rows, key=lambda r: (r.rank_a or 10**9, r.player))
+    for r in rows[:limit] if limit else rows:
+        delta = "" if r.delta is None else _signed(r.delta, b)
+        places = "" if not r.rank_change else f"{r.rank_change:+d}"
+        cells = [r.player]
+        if show_mode:
+            cells.append(r.mode)
+        if show_role:
+            cells.append(r.role)
+        cells += [str(r.rank_a or "–"), num(r.rating_a, a), str(r.rank_b or "–"),
+                  num(r.rating_b, b), delta, places]
+        table.add_row(*cells)
+    console.print(table)
+    if c.movers:
+        movers = Table(title=_("Biggest movers"), title_justify="left")
+        movers.add_column(_("player"))
+        movers.add_column(_("places"), justify="right")
+        movers.add_column("Δ", justify="right")
+        for r in c.movers:
+            movers.add_row(r.player + (f" ({r.role})" if r.role else ""),
+                           f"{r.rank_change or 0:+d}",
+                           "" if r.delta is None else _signed(r.delta, b))
+        console.print(movers)
+    seasons = Table(title=_("Mean rating per season"), title_justify="left")
+    seasons.add_column(_("season end"))
+    seasons.add_column(a.name, justify="right")
+    seasons.add_column(b.name, justify="right")
+    seasons.add_column("", justify="left")
+    values = [v for s in c.seasons for v in (s.mean_a, s.mean_b) if v is not None]
+    low, high = (min(values), max(values)) if values else (0.0, 1.0)
+    span = (high - low) or 1.0
+    for s in c.seasons:
+        bar_a = "█" * (1 + int(20 * ((s.mean_a or low) - low) / span))
+        bar_b = "█" * (1 + int(20 * ((s.mean_b or low) - low) / span))
+        seasons.add_row(s.end.isoformat(), num(s.mean_a, a), num(s.mean_b, b),
+                        f"[blue]{bar_a}[/]\n[red]{bar_b}[/]")
+    console.print(seasons)
+
+
+@app.command("compare")
+def compare_cmd(
+    rules: Annotated[str, typer.Option("--rules", "-r", help="The other rule set: a preset or a "
+                                       ".toml file.")],
+    base: Annotated[str | None, typer.Option("--base", help="With --games: the rule set the "
+                                             "history is rated with today.")] = None,
+    chart: Annotated[Path | None, typer.Option("--chart", help="Write the mean rating per "
+                                               "season as an SVG chart.")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="Rows of the side-by-side table "
+                                       "(0: all).")] = 0,
+    movers: Annotated[int, typer.Option("--movers", help="How many biggest movers.")] = 10,
+    db: Db = None,
+    league: LeagueName = None,
+    games: Games = None,
+    initial: Initial = None,
+    lang: Lang = None,
+) -> None:
+    """Replay the whole history under another rule set and show what would change (nothing is
+    written).
+
+    Example: [bold]eloleague compare --rules bataille-empire-en --chart inflation.svg[/];
+    without a database: [bold]eloleague compare --games results.jsonl --base bataille-empire
+    --rules bataille-empire-en[/]
+    """
+    language = pick_language(lang)
+    try:
+        src = _source(db, league, games, base, initial)
+        other = load_rules(rules)
+        res_a = src.replay()
+        _check_games(other, src)
+        res_b = src.replay(other)
+        comparison = compare_results(src.games, res_a, res_b, initial=src.initial,
+                                     movers=movers)
+    except EloleagueError as exc:
+        raise _fail(exc, language) from None
+    _print_comparison(comparison, language, Console(), limit)
+    if chart is not None:
+        chart.write_text(comparison_svg(comparison, language), "utf-8")
+
+
+# evaluate ------------------------------------------------------------------------------------
+
+
+def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
+    _ = translator(lang, "tools")
+    console.print(_("{n} rated games, each predicted from the ratings just before it.")
+                  .format(n=e.games))
+    table = Table(title=_("How well each model predicts results"), title_justify="left")
+    for col in (_("model"), _("predictions"), _("log loss"), _("Brier score"), _("accuracy")):
+        table.add_column(col, justify="left" if col == _("model") else "right")
+    for m in e.models:
+        table.add_row(m.name, str(m.samples), f"{m.log_loss:.4f}", f"{m.brier:.4f}",
+                      "–" if m.accuracy is None else f"{100 * m.accuracy:.1f} %")
+    console.print(table)
+    cal = Table(title=_("Calibration of {rules}").format(rules=e.rules.name),
+                title_justify="left")
+    for col in (_("predicted"), _("mean predicted"), _("observed"), _("count")):
+        cal.add_column(col, justify="right")
+    for b in e.models[0].calibration:
+        if b.count:
+            observed = "–" if math.isnan(b.observed) else f"{b.observed:.3f}"
+            cal.add_row(f"{b.low:.1f}–{b.high:.1f}", f"{b.predicted:.3f}", observed,
+                        str(b.count))
+    console.print(cal)
+    console.print(_("Lower log loss and Brier score are better (a coin toss: 0.693 and 0.25)."))
+
+
+@app.command("evaluate")
+def evaluate_cmd(
+    rules: Annotated[str | None, typer.Option("--rules", "-r", help="The rule set to evaluate "
+                                              "(default: the league's; with --games: "
+                                              "required).")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Write an HTML report with "
+                                                "the calibration plot.")] = None,
+    baselines: Annotated[bool, typer.Option("--baselines/--no-baselines",
+                                            help="Also score Elo, Glicko-2 and OpenSkill.")]
+    = True,
+    db: Db = None,
+    league: LeagueName = None,
+    games: Games = None,
+    initial: Initial = None,
+    lang: Lang = None,
+) -> None:
+    """How well a rule set predicts results before they happen: log loss, Brier score,
+    accuracy and calibration, next to Elo, Glicko-2 and OpenSkill on the same games.
+
+    Example: [bold]eloleague evaluate --games results.jsonl --rules adlg --report eval.html[/]
+    """
+    language = pick_language(lang)
+    try:
+        src = _source(db, league, games, rules, initial)
+        chosen = None
+        if rules is not None and games is None and initial is None:
+            chosen = load_rules(rules)
+            _check_games(chosen, src)
+        result = src.replay(chosen)
+        evaluation = evaluate_result(src.games, result, baselines=baselines)
+    except EloleagueError as exc:
+        raise _fail(exc, language) from None
+    _print_evaluation(evaluation, language, Console())
+    if report is not None:
+        report.write_text(evaluation_html(evaluation, language), "utf-8")

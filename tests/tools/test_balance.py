@@ -1,0 +1,157 @@
+"""balance: brute-force optimum on random leagues, constraints, impossible requests (issue 6)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eloleague.engine import expected
+from eloleague.tools.balance import balance, default_sizes
+from eloleague.tools.players import ToolError
+from tests.conftest import REPLAY, run_cli
+from tests.tools.helpers import write_initial
+
+
+def _splits(items: Sequence[str], sizes: Sequence[int]) -> Iterator[list[tuple[str, ...]]]:
+    if not sizes:
+        yield []
+        return
+    for combo in itertools.combinations(items, sizes[0]):
+        rest = [x for x in items if x not in combo]
+        for tail in _splits(rest, sizes[1:]):
+            yield [combo, *tail]
+
+
+def _spread(ratings: dict[str, float], teams: Sequence[Sequence[str]]) -> float:
+    means = [sum(ratings[p] for p in t) / len(t) for t in teams]
+    return max(means) - min(means)
+
+
+def brute_force(ratings: dict[str, float], sizes: Sequence[int],
+                together: Sequence[Sequence[str]] = (),
+                apart: Sequence[Sequence[str]] = ()) -> float:
+    best = float("inf")
+    for split in _splits(sorted(ratings), sizes):
+        team_of = {p: i for i, t in enumerate(split) for p in t}
+        if any(len({team_of[p] for p in g}) != 1 for g in together):
+            continue
+        if any(len({team_of[p] for p in g}) != len(g) for g in apart):
+            continue
+        best = min(best, _spread(ratings, split))
+    return best
+
+
+def _league(rng: random.Random, n: int, whole: bool) -> dict[str, float]:
+    return {f"P{i:02d}": float(rng.randint(600, 1800)) if whole else rng.uniform(600, 1800)
+            for i in range(n)}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_two_teams_match_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    n = rng.randint(8, 16)
+    ratings = _league(rng, n, whole=seed % 2 == 0)
+    result = balance(ratings, teams=2, scale=500)
+    assert result.exact
+    assert result.spread == pytest.approx(brute_force(ratings, default_sizes(n, 2)), abs=1e-9)
+    assert sorted(p for t in result.teams for p in t.players) == sorted(ratings)
+    assert result.expected == pytest.approx(
+        expected(result.teams[0].mean, result.teams[1].mean, 500))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_more_teams_match_brute_force(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    teams = rng.choice([3, 4])
+    n = rng.randint(8, 12 if teams == 3 else 11)
+    ratings = _league(rng, n, whole=seed % 2 == 0)
+    result = balance(ratings, teams=teams)
+    assert result.exact
+    assert result.spread == pytest.approx(
+        brute_force(ratings, default_sizes(n, teams)), abs=1e-9)
+    assert [len(t.players) for t in result.teams] == default_sizes(n, teams)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.data())
+def test_constraints_hold_and_stay_optimal(data: st.DataObject) -> None:
+    n = data.draw(st.integers(8, 12))
+    teams = data.draw(st.sampled_from([2, 2, 3]))
+    ratings = {f"P{i:02d}": float(data.draw(st.integers(700, 1500))) for i in range(n)}
+    names = sorted(ratings)
+    shuffled = data.draw(st.permutations(names))
+    together = [list(shuffled[:2])]
+    apart = [list(shuffled[2:2 + teams])]
+    sizes = default_sizes(n, teams)
+    result = balance(ratings, teams=teams, together=together, apart=apart)
+    team_of = {p: i for i, t in enumerate(result.teams) for p in t.players}
+    assert team_of[together[0][0]] == team_of[together[0][1]]
+    assert len({team_of[p] for p in apart[0]}) == teams
+    assert result.exact
+    assert result.spread == pytest.approx(brute_force(ratings, sizes, together, apart), abs=1e-9)
+
+
+def test_sizes_are_respected() -> None:
+    rng = random.Random(7)
+    ratings = _league(rng, 10, whole=True)
+    result = balance(ratings, sizes=[6, 4])
+    assert [len(t.players) for t in result.teams] == [6, 4]
+    assert result.spread == pytest.approx(brute_force(ratings, [6, 4]), abs=1e-9)
+
+
+def test_beyond_the_exact_limit_the_bound_holds() -> None:
+    rng = random.Random(3)
+    for n, teams in ((30, 2), (40, 4), (27, 3)):
+        ratings = _league(rng, n, whole=False)
+        result = balance(ratings, teams=teams)
+        assert not result.exact and result.method == "heuristic"
+        # Dealt by sorted blocks: the spread is within the stated bound of zero, hence of the optimum.
+        assert 0 <= result.spread <= result.bound + 1e-9
+        assert result.bound < 40
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"together": [["P00", "P01", "P02", "P03", "P04"]]}, "must play together, that is 5"),
+        ({"apart": [["P00", "P01", "P02"]]}, "only 2 teams"),
+        ({"together": [["P00", "P01"]], "apart": [["P01", "P00"]]}, "both together and apart"),
+        ({"sizes": [5, 4]}, "add up to 9, but 8 players"),
+        ({"sizes": [4, 4], "teams": 3}, "gives 2 team sizes but --teams asks for 3"),
+        ({"teams": 9}, "8 players cannot make 9 teams"),
+        ({"together": [["P00", "Nobody"]]}, '"Nobody" (in --together) is not among'),
+        ({"apart": [["P00", "P01"], ["P01", "P02"], ["P00", "P02"]]}, "odd number"),
+        ({"together": [["P00", "P01", "P02", "P03"], ["P04", "P05"]],
+          "apart": [["P00", "P06"], ["P04", "P06"]], "sizes": [3, 5]}, "no split"),
+        ({"together": [["P00", "P01", "P02", "P03"], ["P04", "P05"]],
+          "apart": [["P06", "P07"]], "sizes": [4, 2, 2]}, "no split"),
+    ],
+)
+def test_impossible_requests_are_explained(kwargs: dict[str, object], message: str) -> None:
+    ratings = {f"P{i:02d}": 1000.0 + i for i in range(8)}
+    with pytest.raises(ToolError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        balance(ratings, **kwargs)  # type: ignore[arg-type]
+
+
+def test_cli_balance(tmp_path: Path) -> None:
+    initial = write_initial(tmp_path / "r.csv", {"A": (1400, 9), "B": (1300, 9), "C": (1100, 9),
+                                                  "D": (1000, 9), "E": (900, 9), "F": (800, 9)})
+    out = run_cli("balance", "A", "B", "C", "D", "E", "F", "--apart", "A,B", "--rules",
+                  "bataille-empire", "--initial", str(initial))
+    assert out.returncode == 0, out.stderr
+    assert "team 1" in out.stdout and "team 2" in out.stdout
+    assert "most even possible" in out.stdout
+    assert "mean 1083.3" in out.stdout or "mean 1100.0" in out.stdout
+    bad = run_cli("balance", "A", "B", "C", "--together", "A,B,C", "--rules", "bataille-empire",
+                  "--initial", str(initial))
+    assert bad.returncode == 2
+    assert "must play together, that is 3 players, but the largest team has 2 places" in bad.stderr
+    ffa = run_cli("balance", "x", "y", "--rules", "diplomacy", "--games",
+                  str(REPLAY / "diplomacy.jsonl"))
+    assert ffa.returncode == 2 and "free-for-all" in ffa.stderr

@@ -1,0 +1,125 @@
+"""predict: the seeds' tables, computed through the engine (issue 6, RULES.md §5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from eloleague.errors import InputError
+from eloleague.records import Participant, PoolKey, PoolState
+from eloleague.rules import load_rules
+from eloleague.tools.players import ToolError
+from eloleague.tools.predict import predict
+from tests.conftest import run_cli
+from tests.tools.helpers import write_initial
+
+SEED_000 = {PoolKey("A"): PoolState(1000, 0), PoolKey("B"): PoolState(1200, 20)}
+# RULES §5 / seed 000: A's and B's change for each of their own results.
+TABLE_000 = {
+    "defeat": (-8, -43),
+    "draw": (7, -13),
+    "marginal_victory": (22, 17),
+    "decisive_victory": (29, 32),
+    "overwhelming_victory": (37, 47),
+}
+
+
+def _duel(a: str = "A", b: str = "B") -> list[list[Participant]]:
+    return [[Participant(a)], [Participant(b)]]
+
+
+def test_seed_000_table() -> None:
+    pred = predict(load_rules("bataille-empire"), SEED_000, _duel())
+    a, b = pred.players
+    assert (a.k, b.k) == (30, 60)
+    assert (a.expected, b.expected) == (0.28, 0.72)
+    assert [s.expected for s in pred.sides] == [0.28, 0.72]
+    assert pred.scenarios == tuple(TABLE_000)
+    for label, (da, db) in TABLE_000.items():
+        assert a.change(label).delta == da
+        assert b.change(label).delta == db
+        assert a.change(label).after == 1000 + da
+
+
+def test_seed_001_adlg() -> None:
+    pred = predict(load_rules("adlg"), SEED_000, _duel())
+    a, b = pred.players
+    assert (a.change("victory").delta, b.change("defeat").delta) == (35, -21)
+    assert (a.change("defeat").delta, b.change("victory").delta) == (-14, 8)
+    assert pred.sides[0].expected == pytest.approx(0.2847, abs=1e-4)
+
+
+def test_card_battle_teams_and_terms() -> None:
+    rules = load_rules("card-battle")
+    pred = predict(rules, {}, _duel())
+    assert pred.players[0].change("3-1").delta == pytest.approx(12)
+    assert pred.players[1].change("1-3").delta == pytest.approx(-4)
+    # Teams: side strength is the mean; P of the side is E(mean, mean).
+    pools = {PoolKey("A"): PoolState(1100, 5), PoolKey("B"): PoolState(900, 5),
+             PoolKey("C"): PoolState(1000, 5)}
+    team = predict(rules, pools, [[Participant("A"), Participant("B")], [Participant("C")]])
+    assert team.sides[0].mean == 1000
+    assert team.sides[0].expected == pytest.approx(0.5)
+
+
+def test_gain_cap_shows_in_the_table() -> None:
+    pools = {PoolKey("A"): PoolState(1600, 20), PoolKey("B"): PoolState(1000, 20)}
+    fr = predict(load_rules("bataille-empire"), pools, _duel())
+    en = predict(load_rules("bataille-empire-en"), pools, _duel())
+    assert fr.players[0].change("marginal_victory").delta == 0
+    assert "cap" in fr.players[0].change("marginal_victory").fired
+    assert en.players[0].change("marginal_victory").delta > 0
+
+
+def test_diplomacy_ranks_match_seed_003() -> None:
+    rules = load_rules("diplomacy")
+    sides = [[Participant(f"P{i}", role)] for i, role in enumerate(rules.roles)]
+    pred = predict(rules, {}, sides, mode="classic")
+    expected = [204.912, 90.406, 14.069, -36.822, -70.750, -93.368, -108.447]
+    for player in pred.players:
+        assert player.k == 39.5
+        assert player.expected == pytest.approx(1 / 7)
+        for rank, delta in enumerate(expected, start=1):
+            assert player.change(f"rank {rank}").delta == pytest.approx(delta, abs=1e-3)
+    assert sum(s.expected for s in pred.sides) == pytest.approx(1)
+
+
+def test_a_game_the_league_would_refuse_is_refused() -> None:
+    with pytest.raises(InputError, match="at most 1 per side"):
+        predict(load_rules("adlg"), {}, [[Participant("A"), Participant("C")], [Participant("B")]])
+    with pytest.raises(InputError, match="not be rated"):
+        rules = load_rules("diplomacy")
+        predict(rules, {}, [[Participant("A", "France")], [Participant("B", "Turkey")]])
+    with pytest.raises(ToolError):
+        predict(load_rules("adlg"), {}, [[Participant("A")]])
+
+
+def test_cli_prints_the_seed_table(tmp_path: Path) -> None:
+    initial = write_initial(tmp_path / "r.csv", {"A": (1000, 0), "B": (1200, 20)})
+    out = run_cli("predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial))
+    assert out.returncode == 0, out.stderr
+    assert "28 %" in out.stdout and "72 %" in out.stdout
+    rows = {line.split("│")[1].strip(): line for line in out.stdout.splitlines()
+            if line.startswith("│")}
+    assert "-8" in rows["Defeat"] and "-43" in rows["Defeat"]
+    assert "+37" in rows["Overwhelming victory"] and "+47" in rows["Overwhelming victory"]
+    fr = run_cli("predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial),
+                 "--lang", "fr")
+    assert "Victoire écrasante" in fr.stdout
+
+
+def test_cli_json_and_unknown_names(tmp_path: Path) -> None:
+    initial = write_initial(tmp_path / "r.csv", {"Alice Martin": (1000, 0), "B": (1200, 20)})
+    out = run_cli("predict", "Alice Martin", "B", "--rules", "adlg", "--initial", str(initial),
+                  "--json")
+    data = json.loads(out.stdout)
+    assert data["players"][0]["changes"]["victory"]["delta"] == 35
+    bad = run_cli("predict", "Alice Martn", "B", "--rules", "adlg", "--initial", str(initial))
+    assert bad.returncode == 2
+    assert 'unknown player "Alice Martn"; did you mean: Alice Martin?' in bad.stderr
+    assert "Traceback" not in bad.stderr
+    new = run_cli("predict", "Zoé", "B", "--new", "--rules", "adlg", "--initial", str(initial),
+                  "--json")
+    assert json.loads(new.stdout)["players"][0]["rating"] == 1000
