@@ -1,0 +1,70 @@
+"""``eloleague template``: the referee's results workbook for a rule set (docs/sheets.md).
+
+A thin shell over :func:`eloleague.io.sheets.write_template`; with ``--league`` the league's rule
+set and registered players (for the drop-downs) come from the database.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from eloleague.cli import app
+from eloleague.errors import EloleagueError
+from eloleague.i18n import pick_language
+from eloleague.io.sheets import write_template
+from eloleague.rules import load_rules
+
+
+@app.command()
+def template(
+    out: Annotated[Path, typer.Argument(help="The workbook to write (.xlsx).")],
+    rules: Annotated[
+        str | None,
+        typer.Option("--rules", "-r", help="A preset name or a .toml rule file (default: the "
+                     "league's rule set)."),
+    ] = None,
+    league: Annotated[
+        str | None,
+        typer.Option("--league", help="Take the rule set and the registered players of this league."),
+    ] = None,
+    db: Annotated[
+        str | None,
+        typer.Option("--db", envvar="ELOLEAGUE_DB", help="League database URL or SQLite file "
+                     "(default: $ELOLEAGUE_DB or ./eloleague.db)."),
+    ] = None,
+    lang: Annotated[
+        str | None, typer.Option("--lang", help="fr or en: the referee's language (default: $LANG).")
+    ] = None,
+) -> None:
+    """Write the results workbook a referee fills in at the end of an event.
+
+    Example: [bold]eloleague template --league "Ligue du Rhône" --lang fr austerlitz.xlsx[/]
+
+    Without a database: [bold]eloleague template --rules adlg --lang en results.xlsx[/]
+    """
+    if out.suffix.lower() != ".xlsx":
+        raise EloleagueError(f"{out}: the template is an Excel workbook: give a name ending in .xlsx")
+    if lang is not None and lang not in ("fr", "en"):
+        raise EloleagueError(f"--lang {lang!r}: choose fr or en")
+    chosen = pick_language(lang)
+    players: list[str] = []
+    name = None
+    if league is not None or (rules is None):
+        from eloleague.league import League
+
+        opened = League.open(db, league)
+        rule_set = opened.rules
+        if rules is not None and load_rules(rules).name != rule_set.name:
+            raise EloleagueError(
+                f"league {opened.name!r} uses the rule set {rule_set.name!r}, not "
+                f"{load_rules(rules).name!r}: leave out --rules to use the league's"
+            )
+        players = opened.players()
+        name = opened.name
+    else:
+        rule_set = load_rules(rules)
+    write_template(out, rule_set, name, players, chosen)
+    typer.echo(f"{out}: {rule_set.name}, {len(players)} registered player(s), language {chosen}")
