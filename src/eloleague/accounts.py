@@ -1,0 +1,201 @@
+"""Officers' and referees' accounts and the API tokens of programs (issue 5, "officers and referees").
+
+The schema belongs to the store (``users``, ``api_tokens`` in :mod:`eloleague.store.tables`); the
+logic is here. Passwords are hashed with argon2id (argon2-cffi); API tokens are random 256-bit
+strings shown once and stored as their SHA-256 digest (a token is as strong as a key, so a fast
+digest is enough and lets a request find its token by an indexed lookup).
+
+Roles: ``officer`` may do everything; ``referee`` may upload results, which wait for an officer's
+review before they count.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from eloleague.errors import EloleagueError
+from eloleague.store.db import read, write
+from eloleague.store.tables import api_tokens, users
+
+Role = Literal["officer", "referee"]
+ROLES: tuple[str, ...] = get_args(Role)
+MIN_PASSWORD_LENGTH = 8
+TOKEN_PREFIX = "elo_"
+
+_hasher = PasswordHasher()
+# Verifying against this hash when the user does not exist keeps the timing of a failed login
+# the same whether the name exists or not.
+_DUMMY_HASH = _hasher.hash("not a password of anyone")
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """An account: its id, name and role."""
+
+    id: int
+    name: str
+    role: str
+
+    @property
+    def is_officer(self) -> bool:
+        """Officers may do everything (publish, correct, delete, close seasons)."""
+        return self.role == "officer"
+
+
+def hash_password(password: str) -> str:
+    """An argon2id hash of ``password`` (salted, with argon2-cffi's current parameters)."""
+    return _hasher.hash(password)
+
+
+def check_password_rules(password: str) -> None:
+    """Refuse passwords that are too short, with a message saying what is needed."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise EloleagueError(
+            f"the password is too short: use at least {MIN_PASSWORD_LENGTH} characters"
+        )
+
+
+def add_user(engine: Engine, name: str, password: str, role: str) -> User:
+    """Create an account; raises :class:`EloleagueError` for a taken name, bad role or password."""
+    name = name.strip()
+    if not name:
+        raise EloleagueError("the user name is empty")
+    if role not in ROLES:
+        raise EloleagueError(f"unknown role {role!r}: expected one of {', '.join(ROLES)}")
+    check_password_rules(password)
+    try:
+        with write(engine) as conn:
+            pk = conn.execute(
+                insert(users).values(
+                    name=name,
+                    password_hash=hash_password(password),
+                    role=role,
+                    created_at=dt.datetime.now(dt.UTC),
+                )
+            ).inserted_primary_key
+    except IntegrityError:
+        raise EloleagueError(f"a user named {name!r} already exists") from None
+    assert pk is not None
+    return User(int(pk[0]), name, role)
+
+
+def set_password(engine: Engine, name: str, password: str) -> None:
+    """Give ``name`` a new password."""
+    check_password_rules(password)
+    with write(engine) as conn:
+        done = conn.execute(
+            update(users).where(users.c.name == name).values(password_hash=hash_password(password))
+        ).rowcount
+    if not done:
+        raise EloleagueError(f"no user named {name!r}")
+
+
+def get_user(engine: Engine, user_id: int) -> User | None:
+    """The account with id ``user_id``, if it still exists."""
+    with read(engine) as conn:
+        row = conn.execute(
+            select(users.c.id, users.c.name, users.c.role).where(users.c.id == user_id)
+        ).first()
+    return User(row.id, row.name, row.role) if row else None
+
+
+def find_user(engine: Engine, name: str) -> User | None:
+    """The account named ``name``."""
+    with read(engine) as conn:
+        row = conn.execute(
+            select(users.c.id, users.c.name, users.c.role).where(users.c.name == name.strip())
+        ).first()
+    return User(row.id, row.name, row.role) if row else None
+
+
+def list_users(engine: Engine) -> list[User]:
+    """Every account, by name."""
+    with read(engine) as conn:
+        rows = conn.execute(select(users.c.id, users.c.name, users.c.role).order_by(users.c.name))
+        return [User(r.id, r.name, r.role) for r in rows]
+
+
+def authenticate(engine: Engine, name: str, password: str) -> User | None:
+    """The account if ``password`` is right, else ``None`` (same work whether the name exists)."""
+    with read(engine) as conn:
+        row = conn.execute(select(users).where(users.c.name == name.strip())).first()
+    stored = row.password_hash if row else _DUMMY_HASH
+    try:
+        _hasher.verify(stored, password)
+    except (VerifyMismatchError, VerificationError, InvalidHashError):
+        return None
+    if row is None:
+        return None
+    if _hasher.check_needs_rehash(stored):
+        with write(engine) as conn:
+            conn.execute(
+                update(users).where(users.c.id == row.id).values(password_hash=hash_password(password))
+            )
+    return User(row.id, row.name, row.role)
+
+
+# API tokens -------------------------------------------------------------------------------------
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_token(engine: Engine, user_name: str, label: str = "") -> str:
+    """A new API token for ``user_name``: returned once, only its digest is stored."""
+    user = find_user(engine, user_name)
+    if user is None:
+        raise EloleagueError(f"no user named {user_name!r}: create it with `eloleague user add`")
+    token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    with write(engine) as conn:
+        conn.execute(
+            insert(api_tokens).values(
+                user_id=user.id,
+                token_hash=_digest(token),
+                label=label,
+                created_at=dt.datetime.now(dt.UTC),
+            )
+        )
+    return token
+
+
+def user_for_token(engine: Engine, token: str) -> User | None:
+    """The account a bearer token belongs to (and note when it was used), or ``None``."""
+    if not token.startswith(TOKEN_PREFIX):
+        return None
+    digest = _digest(token)
+    with read(engine) as conn:
+        row = conn.execute(
+            select(api_tokens.c.id, api_tokens.c.token_hash, users.c.id.label("uid"), users.c.name,
+                   users.c.role)
+            .select_from(api_tokens.join(users, api_tokens.c.user_id == users.c.id))
+            .where(api_tokens.c.token_hash == digest)
+        ).first()
+    if row is None or not hmac.compare_digest(row.token_hash, digest):
+        return None
+    with write(engine) as conn:
+        conn.execute(
+            update(api_tokens)
+            .where(api_tokens.c.id == row.id)
+            .values(last_used_at=dt.datetime.now(dt.UTC))
+        )
+    return User(row.uid, row.name, row.role)
+
+
+def revoke_tokens(engine: Engine, user_name: str) -> int:
+    """Remove every token of ``user_name``; returns how many there were."""
+    user = find_user(engine, user_name)
+    if user is None:
+        raise EloleagueError(f"no user named {user_name!r}")
+    with write(engine) as conn:
+        return int(conn.execute(delete(api_tokens).where(api_tokens.c.user_id == user.id)).rowcount)

@@ -1,0 +1,229 @@
+"""The officers' and referees' pages: sign in, upload a result sheet, review, confirm, correct,
+delete a game, close a season. Every form carries a CSRF token (:func:`checked_form`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from starlette.datastructures import UploadFile
+from starlette.responses import RedirectResponse, Response
+
+from eloleague import accounts
+from eloleague.errors import EloleagueError, InputError
+from eloleague.i18n import Text
+from eloleague.web import uploads, views
+from eloleague.web.errors import WebError, as_web_error, error_body, translate
+from eloleague.web.pages import page_lang, render_page
+from eloleague.web.security import checked_form, log_in, log_out, require_user
+
+router = APIRouter(include_in_schema=False)
+
+
+def _league_url(name: str) -> str:
+    return f"/leagues/{quote(name, safe='')}"
+
+
+@router.get("/login")
+def login_form(request: Request) -> Response:
+    return render_page(request, "login.html", {"next": request.query_params.get("next", "")})
+
+
+@router.post("/login")
+async def login(request: Request) -> Response:
+    form = await checked_form(request)
+    name = str(form.get("name", ""))
+    password = str(form.get("password", ""))
+    user = accounts.authenticate(request.app.state.engine, name, password)
+    if user is None:
+        return render_page(
+            request, "login.html",
+            {"failed": True, "name": name, "next": str(form.get("next", ""))}, status=401,
+        )
+    log_in(request, user)
+    target = str(form.get("next") or "/admin")
+    if not target.startswith("/") or target.startswith("//"):
+        target = "/admin"
+    return RedirectResponse(target, status_code=303)
+
+
+@router.post("/logout")
+async def logout(request: Request) -> Response:
+    await checked_form(request)
+    log_out(request)
+    return RedirectResponse("/", status_code=303)
+
+
+@router.get("/admin")
+def dashboard(request: Request) -> Response:
+    if request.session.get("uid") is None:
+        return RedirectResponse("/login?next=/admin", status_code=303)
+    user = require_user(request)
+    engine = request.app.state.engine
+    leagues = []
+    for item in views.leagues(engine)["leagues"]:
+        league = views.open_league(engine, item["name"])
+        leagues.append({"name": league.name, "pending": uploads.pending(league)})
+    return render_page(request, "admin.html", {"leagues": leagues, "me": user})
+
+
+@router.get("/leagues/{league}/upload")
+def upload_form(request: Request, league: str) -> Response:
+    if request.session.get("uid") is None:
+        return RedirectResponse(f"/login?next={_league_url(league)}/upload", status_code=303)
+    require_user(request)
+    found = views.open_league(request.app.state.engine, league)
+    return render_page(request, "upload.html", {"league": found.name})
+
+
+@router.post("/leagues/{league}/upload")
+async def upload(request: Request, league: str) -> Response:
+    user = require_user(request)
+    form = await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    sheet = form.get("sheet")
+    lang = page_lang(request)
+    if not isinstance(sheet, UploadFile) or not sheet.filename:
+        return render_page(request, "upload.html", {
+            "league": found.name,
+            "error": error_body(WebError(400, "no_file", Text.of("choose a file to send")),
+                                lang)["error"],
+        }, status=400)
+    limit = request.app.state.settings.max_upload_bytes
+    content = await sheet.read(limit + 1)
+    if len(content) > limit:
+        return render_page(request, "upload.html", {
+            "league": found.name,
+            "error": error_body(WebError(413, "too_large", Text.of(
+                "the file is larger than {n} bytes", n=limit)), lang)["error"],
+        }, status=413)
+    try:
+        records = uploads.read_upload(found, sheet.filename, content)
+        report = uploads.preview(found, records, uploads.safe_name(sheet.filename), content,
+                                 user.name)
+    except (InputError, EloleagueError) as exc:
+        return render_page(request, "upload.html", {
+            "league": found.name, "filename": uploads.safe_name(sheet.filename),
+            "error": error_body(as_web_error(exc), lang)["error"],
+        }, status=422)
+    upload_id = uploads.hold(found, user.id, sheet.filename, content)
+    return render_page(request, "preview.html", {
+        "league": found.name, "upload_id": upload_id, "filename": uploads.safe_name(sheet.filename),
+        "report": uploads.report_dict(found, report, lang),
+    })
+
+
+@router.get("/leagues/{league}/uploads/{upload_id}")
+def review(request: Request, league: str, upload_id: int) -> Response:
+    user = require_user(request)
+    found = views.open_league(request.app.state.engine, league)
+    try:
+        item, content = uploads.load(found, upload_id)
+        records = uploads.read_upload(found, item.filename, content)
+        report = uploads.preview(found, records, item.filename, content, user.name)
+    except (InputError, EloleagueError) as exc:
+        raise as_web_error(exc) from None
+    return render_page(request, "preview.html", {
+        "league": found.name, "upload_id": upload_id, "filename": item.filename,
+        "status": item.status, "sender": item.user,
+        "report": uploads.report_dict(found, report, page_lang(request)),
+    })
+
+
+@router.post("/leagues/{league}/uploads/{upload_id}/confirm")
+async def confirm(request: Request, league: str, upload_id: int) -> Response:
+    user = require_user(request, officer=True)
+    await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    report = uploads.confirm(found, upload_id, user.name)
+    request.session["flash"] = translate(report.summary(), page_lang(request))
+    return RedirectResponse(_league_url(found.name), status_code=303)
+
+
+@router.post("/leagues/{league}/uploads/{upload_id}/reject")
+async def reject(request: Request, league: str, upload_id: int) -> Response:
+    require_user(request, officer=True)
+    await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    uploads.reject(found, upload_id)
+    return RedirectResponse("/admin", status_code=303)
+
+
+@router.post("/leagues/{league}/games/{game:path}/delete")
+async def delete_game(request: Request, league: str, game: str) -> Response:
+    require_user(request, officer=True)
+    await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    try:
+        found.delete_game(game)
+    except EloleagueError as exc:
+        raise WebError(404, "not_found", str(exc)) from None
+    request.session["flash"] = translate(Text.of("game {game} deleted", game=game),
+                                         page_lang(request))
+    return RedirectResponse(_league_url(found.name), status_code=303)
+
+
+@router.get("/leagues/{league}/games/{game:path}/edit")
+def edit_form(request: Request, league: str, game: str) -> Response:
+    require_user(request, officer=True)
+    found = views.open_league(request.app.state.engine, league)
+    context = views.explain(found, game)
+    line = _line(context["game"])
+    return render_page(request, "edit.html", {"league": found.name, "game_id": game, "line": line})
+
+
+def _line(game: dict[str, Any]) -> str:
+    out: dict[str, Any] = {"id": game["id"], "date": game["date"]}
+    for key in ("event", "round"):
+        if game[key] is not None:
+            out[key] = game[key]
+    if game["mode"]:
+        out["mode"] = game["mode"]
+    if not game["rated"]:
+        out["rated"] = False
+    out["sides"] = [
+        {
+            "players": [p["name"] if not p["role"] else p for p in s["players"]],
+            **({"outcome": s["outcome"]} if s["outcome"] is not None else {"score": s["score"]}),
+        }
+        for s in game["sides"]
+    ]
+    return json.dumps(out, ensure_ascii=False)
+
+
+@router.post("/leagues/{league}/games/{game:path}/edit")
+async def edit(request: Request, league: str, game: str) -> Response:
+    user = require_user(request, officer=True)
+    form = await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    line = str(form.get("line", "")).strip()
+    try:
+        records = uploads.games_from_body(found, line.encode(), source=game)
+        uploads.correct(found, game, records, user.name)
+    except (InputError, EloleagueError) as exc:
+        return render_page(request, "edit.html", {
+            "league": found.name, "game_id": game, "line": line,
+            "error": error_body(as_web_error(exc), page_lang(request))["error"],
+        }, status=422)
+    request.session["flash"] = translate(Text.of("game {game} corrected", game=game),
+                                         page_lang(request))
+    return RedirectResponse(_league_url(found.name), status_code=303)
+
+
+@router.post("/leagues/{league}/seasons/close")
+async def close_season(request: Request, league: str) -> Response:
+    user = require_user(request, officer=True)
+    form = await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    try:
+        end = dt.date.fromisoformat(str(form.get("end", "")))
+    except ValueError:
+        raise WebError(400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")) from None
+    found.close_season(end, user=user.name)
+    request.session["flash"] = translate(Text.of("season ending {end} closed", end=end.isoformat()),
+                                         page_lang(request))
+    return RedirectResponse(_league_url(found.name), status_code=303)

@@ -1,0 +1,212 @@
+"""The JSON API under ``/api/v1/``: the same data as each page, and authenticated writes.
+
+Reads are public. Writes need ``Authorization: Bearer <token>``: an officer's token imports,
+corrects, deletes and closes seasons; a referee's token may post results, which wait for an
+officer's review (``202`` with the upload's number). Errors have one shape
+(:mod:`eloleague.web.errors`). OpenAPI: ``/api/v1/openapi.json``, browsable at ``/api/v1/docs``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel
+from starlette.responses import JSONResponse
+
+from eloleague.web import uploads, views
+from eloleague.web.pages import page_lang, ranking_args
+from eloleague.web.rules_words import describe
+from eloleague.web.security import bearer_user
+
+router = APIRouter(prefix="/api/v1")
+
+_GAMES_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "Games in the interchange format (RULES.md §2): JSON Lines, or a JSON "
+        "array of game objects.",
+        "content": {
+            "application/x-ndjson": {"schema": {"type": "string"}},
+            "application/json": {"schema": {"type": "array", "items": {"type": "object"}}},
+        },
+    }
+}
+
+
+class Row(BaseModel):
+    """One ranking row (the columns of ``eloleague ranking --format csv``)."""
+
+    rank: int
+    player: str
+    mode: str
+    role: str
+    rating: int | float
+    games: int
+    title: str
+    trend: int | float | None
+
+
+class RankingOut(BaseModel):
+    """A page of the ranking."""
+
+    league: str
+    page: int
+    per_page: int
+    pages: int
+    total: int
+    trend_since: str | None
+    filters: dict[str, str | None]
+    pools: dict[str, list[str]]
+    rows: list[Row]
+
+
+class ErrorOut(BaseModel):
+    """The one error shape: ``{"error": {"code", "message", "problems": [...]}}``."""
+
+    error: dict[str, Any]
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorOut}, 422: {"model": ErrorOut}, 401: {"model": ErrorOut},
+}
+
+
+class SeasonIn(BaseModel):
+    """The last day of the season to close."""
+
+    end: dt.date
+
+
+@router.get("/leagues", summary="The leagues of this site")
+def leagues(request: Request) -> dict[str, Any]:
+    return views.leagues(request.app.state.engine)
+
+
+@router.get("/leagues/{league}", response_model=RankingOut, responses=_ERRORS,
+            summary="The ranking (filters: mode, role, q, active_since; page, per_page)")
+def ranking(request: Request, league: str) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return views.ranking(found, **ranking_args(request))
+
+
+@router.get("/leagues/{league}/ranking", response_model=RankingOut, responses=_ERRORS,
+            summary="The ranking (same as /leagues/{league})")
+def ranking_alias(request: Request, league: str) -> dict[str, Any]:
+    return ranking(request, league)
+
+
+@router.get("/leagues/{league}/players/{name:path}", responses=_ERRORS,
+            summary="A player: pools, title, history per pool, every change explained")
+def player(request: Request, league: str, name: str) -> dict[str, Any]:
+    return views.player(views.open_league(request.app.state.engine, league), name)
+
+
+@router.get("/leagues/{league}/history/{name:path}", responses=_ERRORS,
+            summary="A player's rating after each change, per pool")
+def history(request: Request, league: str, name: str) -> dict[str, Any]:
+    return views.history(views.open_league(request.app.state.engine, league), name)
+
+
+@router.get("/leagues/{league}/games/{game:path}", responses=_ERRORS,
+            summary="Explain a game: before, P, K, S, delta and the rules that fired")
+def explain(request: Request, league: str, game: str) -> dict[str, Any]:
+    return views.explain(views.open_league(request.app.state.engine, league), game)
+
+
+@router.get("/leagues/{league}/events", responses=_ERRORS, summary="The league's events")
+def events(request: Request, league: str) -> dict[str, Any]:
+    return views.events(views.open_league(request.app.state.engine, league))
+
+
+@router.get("/leagues/{league}/events/{name:path}", responses=_ERRORS,
+            summary="An event's games, results and rating changes")
+def event(request: Request, league: str, name: str) -> dict[str, Any]:
+    return views.event(views.open_league(request.app.state.engine, league), name)
+
+
+@router.get("/leagues/{league}/rules", responses=_ERRORS, summary="The rule set in words")
+def rules(request: Request, league: str) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return {"league": found.name, "rules": describe(found.rules, page_lang(request)),
+            "toml": found.rules_text}
+
+
+@router.get("/leagues/{league}/titles", responses=_ERRORS, summary="Who holds which title")
+def titles(request: Request, league: str) -> dict[str, Any]:
+    return views.titles(views.open_league(request.app.state.engine, league))
+
+
+# Writes -----------------------------------------------------------------------------------------
+
+
+@router.post("/leagues/{league}/games/preview", responses=_ERRORS, openapi_extra=_GAMES_BODY,
+             summary="Dry run: what posting these games would change (nothing is stored)")
+async def preview(request: Request, league: str) -> dict[str, Any]:
+    user = bearer_user(request)
+    found = views.open_league(request.app.state.engine, league)
+    body = await request.body()
+    records = uploads.games_from_body(found, body)
+    report = uploads.preview(found, records, "api", body, user.name)
+    return uploads.report_dict(found, report, page_lang(request))
+
+
+@router.post("/leagues/{league}/games", responses=_ERRORS, openapi_extra=_GAMES_BODY,
+             summary="Post results (officer: imported at once; referee: held for review)")
+async def post_games(request: Request, league: str) -> JSONResponse:
+    user = bearer_user(request)
+    found = views.open_league(request.app.state.engine, league)
+    body = await request.body()
+    records = uploads.games_from_body(found, body)
+    lang = page_lang(request)
+    if not user.is_officer:
+        report = uploads.preview(found, records, "api", body, user.name)
+        upload_id = uploads.hold(found, user.id, "api.jsonl", _as_jsonl(body))
+        return JSONResponse(
+            {"status": "pending_review", "upload": upload_id,
+             "preview": uploads.report_dict(found, report, lang)},
+            status_code=202,
+        )
+    update = request.query_params.get("update") in ("1", "true", "yes")
+    report = found.import_games(records, source="api", update=update, user=user.name)
+    return JSONResponse({"status": "imported", **uploads.report_dict(found, report, lang)},
+                        status_code=201 if report.changed else 200)
+
+
+def _as_jsonl(body: bytes) -> bytes:
+    text = body.strip()
+    if text.startswith(b"["):
+        import json
+
+        return b"\n".join(json.dumps(x, ensure_ascii=False).encode() for x in json.loads(text))
+    return text
+
+
+@router.put("/leagues/{league}/games/{game:path}", responses=_ERRORS, openapi_extra=_GAMES_BODY,
+            summary="Correct a game (officer): the body is the corrected game")
+async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
+    user = bearer_user(request, officer=True)
+    found = views.open_league(request.app.state.engine, league)
+    records = uploads.games_from_body(found, await request.body(), source=game)
+    report = uploads.correct(found, game, records, user.name)
+    return uploads.report_dict(found, report, page_lang(request))
+
+
+@router.delete("/leagues/{league}/games/{game:path}", responses=_ERRORS,
+               summary="Delete a game (officer); ratings are recomputed")
+def delete(request: Request, league: str, game: str) -> dict[str, Any]:
+    bearer_user(request, officer=True)
+    found = views.open_league(request.app.state.engine, league)
+    views.explain(found, game)  # 404 when there is no such game
+    found.delete_game(game)
+    return {"deleted": game}
+
+
+@router.post("/leagues/{league}/seasons/close", responses=_ERRORS,
+             summary="Close a season (officer): its inactivity adjustments apply now")
+def close_season(request: Request, league: str, season: SeasonIn) -> dict[str, Any]:
+    user = bearer_user(request, officer=True)
+    found = views.open_league(request.app.state.engine, league)
+    found.close_season(season.end, user=user.name)
+    return {"closed": season.end.isoformat()}

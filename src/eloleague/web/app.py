@@ -1,0 +1,49 @@
+"""The web application factory: ``create_app(settings)`` builds everything, nothing at import.
+
+Pages (:mod:`pages`), the officers' area (:mod:`admin`) and the JSON API (:mod:`api`) share one
+database engine, one template environment, one error handler (:mod:`errors`) and signed-cookie
+sessions (Starlette's ``SessionMiddleware``, itsdangerous).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from fastapi import FastAPI
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.staticfiles import StaticFiles
+
+from eloleague.league import engine_for
+from eloleague.web import admin, api, errors, pages
+from eloleague.web.settings import Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new application serving the leagues of ``settings.db`` (schema migrated if needed)."""
+    settings = settings or Settings.from_env()
+    app = FastAPI(
+        title="eloleague",
+        summary="Elo rankings of game communities: ranking, players, events, results.",
+        version="1",
+        openapi_url="/api/v1/openapi.json",
+        docs_url="/api/v1/docs",
+        redoc_url=None,
+    )
+    app.state.settings = settings
+    app.state.engine = engine_for(settings.url)
+    app.state.templates = pages.templates()
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.session_secret(),
+        session_cookie="eloleague_session",
+        max_age=settings.session_max_age,
+        same_site="lax",
+        https_only=settings.https_only_cookies,
+    )
+    static = resources.files("eloleague.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+    app.include_router(api.router)
+    app.include_router(admin.router)
+    app.include_router(pages.router)
+    errors.install(app)
+    return app

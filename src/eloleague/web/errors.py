@@ -1,0 +1,142 @@
+"""One error shape for the whole site (datasette's habit: one handler, one shape).
+
+Every API error is ``{"error": {"code", "message", "problems": [{"location", "message"}]}}``;
+every page error is the ``error.html`` page built from the same values. No traceback ever reaches
+a visitor: anything unexpected becomes a generic 500 and is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from eloleague.errors import EloleagueError, InputError, Problem
+from eloleague.i18n import Text, render
+
+log = logging.getLogger("eloleague.web")
+
+
+class WebError(Exception):
+    """An error to show the visitor or the program: HTTP status, code, message, problems."""
+
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        problems: list[Problem] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.problems = list(problems or [])
+        self.headers = headers
+
+
+def not_found(what: str, **params: object) -> WebError:
+    """A 404 with a translatable message, e.g. ``not_found("no player named {name}", name=n)``."""
+    return WebError(404, "not_found", Text.of(what, **params))
+
+
+def error_body(error: WebError, lang: str) -> dict[str, Any]:
+    """The JSON error shape, in ``lang``."""
+    return {
+        "error": {
+            "code": error.code,
+            "message": translate(error.message, lang),
+            "problems": [
+                {"location": translate(p.location, lang), "message": translate(p.message, lang)}
+                for p in error.problems
+            ],
+        }
+    }
+
+
+def translate(message: str, lang: str) -> str:
+    """A message in ``lang``: web texts first, then the engine's and readers' catalogue."""
+    translated = render(message, lang, "web")
+    if translated == message:
+        translated = render(message, lang, "messages")
+    return translated
+
+
+def as_web_error(exc: Exception) -> WebError:
+    """Any exception as the error the visitor sees."""
+    if isinstance(exc, WebError):
+        return exc
+    if isinstance(exc, InputError):
+        message = Text.of("the input has {count} problem(s); nothing was stored",
+                          count=len(exc.problems))
+        located = [
+            Problem(exc.source + (": " + p.location if p.location else ""), p.message)
+            if exc.source else p
+            for p in exc.problems
+        ]
+        return WebError(422, "invalid_input", message, located)
+    if isinstance(exc, EloleagueError):
+        return WebError(400, "bad_request", str(exc))
+    if isinstance(exc, RequestValidationError):
+        problems = [
+            Problem(".".join(str(x) for x in e.get("loc", ())), str(e.get("msg", "")))
+            for e in exc.errors()
+        ]
+        return WebError(422, "invalid_request", Text.of("the request is not valid"), problems)
+    if isinstance(exc, StarletteHTTPException):
+        codes = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
+        messages = {
+            401: Text.of("sign in first"),
+            403: Text.of("you are not allowed to do this"),
+            404: Text.of("page not found"),
+            405: Text.of("this method is not allowed here"),
+        }
+        return WebError(
+            exc.status_code,
+            codes.get(exc.status_code, "http_error"),
+            messages.get(exc.status_code, str(exc.detail)),
+            headers=dict(exc.headers) if exc.headers else None,
+        )
+    log.exception("internal error", exc_info=exc)
+    return WebError(500, "internal_error", Text.of("internal error: the site could not answer"))
+
+
+def wants_json(request: Request) -> bool:
+    """API paths answer in JSON; pages answer in HTML."""
+    return request.url.path.startswith("/api/")
+
+
+def install(app: FastAPI) -> None:
+    """Route every error through :func:`respond`."""
+
+    async def handler(request: Request, exc: Exception) -> Response:
+        return respond(request, as_web_error(exc))
+
+    for kind in (WebError, EloleagueError, RequestValidationError, StarletteHTTPException,
+                 Exception):
+        app.add_exception_handler(kind, handler)
+
+
+def respond(request: Request, error: WebError) -> Response:
+    """The error as JSON (API) or as the error page."""
+    from eloleague.web.pages import page_lang, render_page
+
+    lang = page_lang(request)
+    if wants_json(request):
+        return JSONResponse(error_body(error, lang), status_code=error.status,
+                            headers=error.headers)
+    body = error_body(error, lang)["error"]
+    try:
+        response = render_page(request, "error.html", {"error": body}, status=error.status)
+    except Exception:  # the error page itself failed: a plain answer, never a traceback
+        log.exception("the error page failed")
+        return Response("error", status_code=error.status, media_type="text/plain")
+    if error.headers:
+        response.headers.update(error.headers)
+    return response

@@ -1,0 +1,38 @@
+"""Ratings as the league publishes them: the rule set's display precision (RULES §6).
+
+The JSON API gives numbers with the same values as ``eloleague ranking --format csv``: whole
+numbers when the rule set rounds deltas to integers, full precision when it rounds nothing.
+"""
+
+from __future__ import annotations
+
+from eloleague.engine.maths import round_float
+from eloleague.rules.model import RuleSet
+
+
+def shown(rules: RuleSet, value: float | None) -> float | int | None:
+    """``value`` at the rule set's display precision (an ``int`` for whole numbers)."""
+    if value is None:
+        return None
+    precision = rules.shown
+    if precision is None:
+        return float(value)
+    rounded = round_float(float(value), precision)
+    if precision.decimals == 0:
+        return int(rounded)
+    return round(rounded, precision.decimals)
+
+
+def plain(value: float | None, decimals: int = 3) -> float | None:
+    """An explanation's number (P, K, S) rounded for reading, or ``None``."""
+    return None if value is None else round(float(value), decimals)
+
+
+def signed(value: float | int | None) -> str:
+    """``+12``, ``-4``, ``0``: a change as pages print it."""
+    if value is None:
+        return ""
+    text = f"{value:g}" if isinstance(value, float) else str(value)
+    if isinstance(value, float) and not value.is_integer():
+        text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return ("+" + text) if value > 0 else text

@@ -1,0 +1,195 @@
+"""The public pages: ranking, player, game, event, rules and titles (server-rendered Jinja2).
+
+Each route builds its context with :mod:`eloleague.web.views` (the same dict the JSON API returns
+under ``/api/v1/``) and renders a template; language, user and CSRF token are added here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Request
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+
+from eloleague.i18n import translator
+from eloleague.web import language, views
+from eloleague.web.chart import ChartPoint, Series, history_svg
+from eloleague.web.numbers import signed
+from eloleague.web.rules_words import describe
+from eloleague.web.security import csrf_token, session_user
+
+router = APIRouter()
+
+
+def templates() -> Environment:
+    """The Jinja2 environment of the site's templates (autoescaped)."""
+    env = Environment(
+        loader=PackageLoader("eloleague.web", "templates"),
+        autoescape=select_autoescape(["html"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["q"] = lambda value: quote(str(value), safe="")
+    env.filters["signed"] = signed
+    return env
+
+
+def page_lang(request: Request) -> str:
+    """The visitor's language (query, cookie, Accept-Language, then the site's default)."""
+    settings = request.app.state.settings
+    return language.choose(request, settings.default_lang)
+
+
+def render_page(
+    request: Request, template: str, context: dict[str, Any], status: int = 200
+) -> HTMLResponse:
+    """Render ``template`` with ``context`` plus language, translator, user and CSRF token."""
+    lang = page_lang(request)
+    gettext = translator(lang, "web")
+    other = "en" if lang == "fr" else "fr"
+    params = dict(request.query_params)
+    params["lang"] = other
+    html = request.app.state.templates.get_template(template).render(
+        {
+            **context,
+            "request": request,
+            "lang": lang,
+            "_": gettext,
+            "user": session_user(request),
+            "csrf_token": csrf_token(request),
+            "switch_url": request.url.path + "?" + urlencode(params),
+            "switch_lang": other,
+            "json_url": _json_twin(request),
+            "flash": request.session.pop("flash", None),
+        }
+    )
+    response = HTMLResponse(html, status_code=status)
+    if request.query_params.get("lang") in ("fr", "en"):
+        response.set_cookie(language.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+    return response
+
+
+def _json_twin(request: Request) -> str | None:
+    path = request.url.path
+    if not path.startswith("/leagues/"):
+        return None
+    query = request.url.query
+    return "/api/v1" + path + ("?" + query if query else "")
+
+
+def _int(value: str | None, default: int, low: int, high: int) -> int:
+    try:
+        number = int(value) if value else default
+    except ValueError:
+        number = default
+    return max(low, min(high, number))
+
+
+def _date(value: str | None) -> dt.date | None:
+    if not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def ranking_args(request: Request) -> dict[str, Any]:
+    """The ranking's filters and page from the query string (bad values fall back to defaults)."""
+    settings = request.app.state.settings
+    q = request.query_params
+    return {
+        "mode": q.get("mode") or None,
+        "role": q.get("role") or None,
+        "search": (q.get("q") or "").strip() or None,
+        "active_since": _date(q.get("active_since")),
+        "page": _int(q.get("page"), 1, 1, 10**9),
+        "per_page": _int(q.get("per_page"), settings.page_size, 1, settings.max_page_size),
+    }
+
+
+@router.get("/", include_in_schema=False)
+def home(request: Request) -> Response:
+    context = views.leagues(request.app.state.engine)
+    if len(context["leagues"]) == 1:
+        name = context["leagues"][0]["name"]
+        return RedirectResponse(f"/leagues/{quote(name, safe='')}", status_code=303)
+    return render_page(request, "home.html", context)
+
+
+@router.get("/leagues/{league}", include_in_schema=False)
+def ranking_page(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = views.ranking(found, **ranking_args(request))
+    today = dt.date.today()
+    context["active_choices"] = [
+        (today - dt.timedelta(days=days)).isoformat() for days in (365, 730)
+    ]
+    context["titled"] = bool(found.rules.titles)
+    return render_page(request, "ranking.html", context)
+
+
+def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
+    gettext = translator(lang, "web")
+    series = [
+        Series(
+            s["name"] or context["player"],
+            float(context["start_rating"]),
+            [
+                ChartPoint(p["date"], float(p["rating"]), float(p["delta"]),
+                           p["game"] or gettext("season adjustment"), p["season"])
+                for p in s["points"]
+            ],
+        )
+        for s in context["history"]
+    ]
+    svg = history_svg(
+        series,
+        title=gettext("Rating history of {player}").format(player=context["player"]),
+        season_label=gettext("season adjustment"),
+        fmt="{:.0f}" if integers else "{:.1f}",
+    )
+    return Markup(svg)  # built from escaped parts in chart.py
+
+
+@router.get("/leagues/{league}/players/{name:path}", include_in_schema=False)
+def player_page(request: Request, league: str, name: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = views.player(found, name)
+    context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers)
+    return render_page(request, "player.html", context)
+
+
+@router.get("/leagues/{league}/games/{game:path}", include_in_schema=False)
+def game_page(request: Request, league: str, game: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    return render_page(request, "game.html", views.explain(found, game))
+
+
+@router.get("/leagues/{league}/events", include_in_schema=False)
+def events_page(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    return render_page(request, "events.html", views.events(found))
+
+
+@router.get("/leagues/{league}/events/{name:path}", include_in_schema=False)
+def event_page(request: Request, league: str, name: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    return render_page(request, "event.html", views.event(found, name))
+
+
+@router.get("/leagues/{league}/rules", include_in_schema=False)
+def rules_page(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = {"league": found.name, "rules": describe(found.rules, page_lang(request))}
+    return render_page(request, "rules.html", context)
+
+
+@router.get("/leagues/{league}/titles", include_in_schema=False)
+def titles_page(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    return render_page(request, "titles.html", views.titles(found))

@@ -1,0 +1,139 @@
+"""A rule set in words, for the rules page (RULES §3-§4: K tiers, outcomes, titles, inactivity).
+
+Each sentence is a translatable :class:`eloleague.i18n.Text` (the ``web`` catalogue); the page and
+its JSON twin give the same sentences in the visitor's language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eloleague.i18n import Text, render
+from eloleague.rules.model import KTier, RuleSet
+
+_METHODS = {
+    "duel": "each player against the mean rating of the opposing side (RULES §3.1)",
+    "team_and_personal": "a team term plus a personal term (RULES §3.2)",
+    "ffa_rank": "free-for-all games ranked by score (RULES §3.3)",
+}
+_ROUNDING = {
+    "none": "not rounded",
+    "half_up": "rounded to the nearest whole number, halves away from zero",
+    "trunc": "truncated towards zero",
+    "half_even": "rounded to the nearest, halves to even",
+}
+_UPDATES = {
+    "per_game": "after every game",
+    "per_event": "at the end of each event (all its games from the ratings it began with)",
+    "per_period": "at the end of each period",
+}
+
+
+def _n(value: float) -> str:
+    return f"{value:g}"
+
+
+def _tier(tier: KTier) -> Text:
+    parts = []
+    if tier.games_below is not None:
+        parts.append(Text.of("fewer than {n} games", n=tier.games_below))
+    if tier.games_at_least is not None:
+        parts.append(Text.of("at least {n} games", n=tier.games_at_least))
+    if tier.rating_below is not None:
+        parts.append(Text.of("a rating below {r}", r=_n(tier.rating_below)))
+    if tier.rating_at_least is not None:
+        parts.append(Text.of("a rating of {r} or more", r=_n(tier.rating_at_least)))
+    return Text.of("K = {k} for {conditions}", k=_n(tier.k), conditions=parts)
+
+
+def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
+    """The rule set as sections of sentences in ``lang``."""
+
+    def _param(value: object) -> object:
+        if isinstance(value, Text):
+            return t(value)
+        if isinstance(value, list):
+            return t(Text.of(" and ")).join(t(v) for v in value)
+        return value
+
+    def t(message: Text | str) -> str:
+        if isinstance(message, Text):
+            params = {k: _param(v) for k, v in message.params.items()}
+            return render(Text(message.template, params), lang, "web")
+        return message
+
+    general = [
+        Text.of("Method: {method}.", method=Text.of(_METHODS[rules.method])),
+        Text.of("A new player starts at {r}.", r=_n(rules.start_rating)),
+        Text.of("Expected score: E = 1 / (1 + 10^((opponent - player) / {d})).",
+                d=_n(rules.scale)),
+        Text.of("Ratings change {when}.", when=Text.of(_UPDATES[rules.updates])),
+    ]
+    if rules.probability_decimals is not None:
+        general.append(Text.of("The expected score P is rounded to {n} decimals.",
+                               n=rules.probability_decimals))
+    general.append(Text.of("Changes are {how}.", how=Text.of(_ROUNDING[rules.delta_rounding.mode])))
+    if rules.gain_cap is not None:
+        general.append(
+            Text.of("A player leading the opposing side by {lead} points or more gains nothing."
+                    if rules.gain_cap.inclusive else
+                    "A player leading the opposing side by more than {lead} points gains nothing.",
+                    lead=_n(rules.gain_cap.lead))
+        )
+    if rules.rating_floor is not None:
+        general.append(Text.of("No rating goes below {r}.", r=_n(rules.rating_floor)))
+    if rules.pools.by_role:
+        general.append(Text.of("Each role has its own rating ({roles}); the global rating is their "
+                               "mean.", roles=", ".join(rules.roles)))
+
+    k = [_tier(tier) for tier in rules.k.tiers]
+    if rules.k.default is not None:
+        k.append(Text.of("otherwise K = {k}", k=_n(rules.k.default)) if k
+                 else Text.of("K = {k}", k=_n(rules.k.default)))
+    if rules.k.linear is not None:
+        lin = rules.k.linear
+        k.append(Text.of("K = max({m}, {s} - games / {p})", m=_n(lin.minimum), s=_n(lin.start),
+                         p=_n(lin.per_games)))
+    if rules.k.count_current_game:
+        k.append(Text.of("the games count includes the game being rated"))
+
+    outcomes = [
+        {
+            "label": label,
+            "name": (o.fr if lang == "fr" else o.en) or label,
+            "score": o.score,
+            "against": [(rules.outcomes[a].fr if lang == "fr" else rules.outcomes[a].en) or a
+                        for a in o.against],
+        }
+        for label, o in rules.outcomes.items()
+    ]
+
+    seasons = []
+    for tier in rules.season.inactivity:
+        seasons.append(Text.of("a rating above {above} loses {penalty} points",
+                               above=_n(tier.above), penalty=_n(tier.penalty)))
+    if rules.season.floor is not None:
+        seasons.append(Text.of("never below {r}", r=_n(rules.season.floor)))
+    season_intro = (
+        Text.of("At the end of each season (ending {end}), a player who played no rated game in it:",
+                end=rules.season.year_end)
+        if seasons else Text.of("No adjustment for inactivity.")
+    )
+    if rules.decay is not None:
+        d = rules.decay
+        seasons.append(Text.of("after {idle} idle days, {points} points are lost every {every} days",
+                               idle=d.idle_days, points=_n(d.points), every=d.every_days))
+
+    return {
+        "name": rules.name,
+        "description": rules.description,
+        "seed": rules.seed,
+        "general": [t(x) for x in general],
+        "k": [t(x) for x in k],
+        "outcomes": outcomes,
+        "seasons": {"intro": t(season_intro), "rules": [t(x) for x in seasons]},
+        "titles": [
+            {"title": x.name, "min_rating": x.min_rating, "min_games": x.min_games}
+            for x in rules.titles
+        ],
+    }

@@ -1,0 +1,75 @@
+"""The web site's settings: which database, the cookie secret, page sizes (issue 5).
+
+Nothing is read at import time: :meth:`Settings.from_env` reads the environment when the app is
+created, so tests build as many apps as they like, each with its own database.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import secrets
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from eloleague.store.db import database_url
+
+log = logging.getLogger("eloleague.web")
+
+SECRET_ENV = "ELOLEAGUE_SECRET"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything :func:`eloleague.web.create_app` needs.
+
+    ``db``: a database URL or a SQLite file path (default: ``ELOLEAGUE_DB`` or ``eloleague.db``).
+    ``secret``: the key that signs session cookies; default ``ELOLEAGUE_SECRET``, else a key kept
+    in ``<database file>.secret`` (created on first start, so restarts keep sessions).
+    ``default_lang``: the language when neither the visitor nor the browser chose one.
+    """
+
+    db: str | None = None
+    secret: str | None = None
+    default_lang: str = "fr"
+    page_size: int = 50
+    max_page_size: int = 1000
+    max_upload_bytes: int = 5_000_000
+    https_only_cookies: bool = False
+    session_max_age: int = 14 * 24 * 3600
+
+    @classmethod
+    def from_env(cls, db: str | None = None, **overrides: object) -> Settings:
+        """Settings from the environment (``ELOLEAGUE_DB``, ``ELOLEAGUE_SECRET``), then ``overrides``."""
+        base = cls(db=db or os.environ.get("ELOLEAGUE_DB"), secret=os.environ.get(SECRET_ENV))
+        return replace(base, **overrides)  # type: ignore[arg-type]
+
+    @property
+    def url(self) -> str:
+        """The database URL."""
+        return database_url(self.db)
+
+    def session_secret(self) -> str:
+        """The cookie-signing key: given, or kept in a file next to the SQLite database."""
+        if self.secret:
+            return self.secret
+        url = make_url(self.url)
+        if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+            path = Path(url.database + ".secret")
+            try:
+                if path.is_file():
+                    text = path.read_text("ascii").strip()
+                    if len(text) >= 32:
+                        return text
+                key = secrets.token_urlsafe(48)
+                path.write_text(key + "\n", "ascii")
+                path.chmod(0o600)
+                return key
+            except OSError as exc:
+                log.warning("cannot keep the session key in %s (%s): sessions end on restart",
+                            path, exc)
+        else:
+            log.warning("%s is not set: sessions end when the server restarts", SECRET_ENV)
+        return secrets.token_urlsafe(48)

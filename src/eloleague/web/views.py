@@ -1,0 +1,296 @@
+"""The data behind every page, as plain JSON-able dicts: each page renders one of these, and the
+JSON API returns the same dict (datasette's habit: every HTML page has a JSON twin).
+
+The functions call the league service (:class:`eloleague.league.League`) and the ranking query
+(:mod:`eloleague.web.ranking`); they hold no rating logic of their own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import Engine
+
+from eloleague.engine import GLOBAL_ROLE, LedgerEntry
+from eloleague.errors import EloleagueError
+from eloleague.league import League
+from eloleague.records import GameRecord
+from eloleague.store.db import read
+from eloleague.web import ranking as ranking_query
+from eloleague.web.errors import WebError, not_found
+from eloleague.web.numbers import plain, shown
+
+Context = dict[str, Any]
+
+
+def open_league(engine: Engine, name: str) -> League:
+    """The league ``name``, or a 404."""
+    if name not in League.names(engine):
+        raise not_found("no league named {name}", name=name)
+    return League.open(engine, name)
+
+
+def _lookup(call: Any, *args: Any) -> Any:
+    """Call a League lookup; its "no such player/game/event" becomes a 404."""
+    try:
+        return call(*args)
+    except EloleagueError as exc:
+        raise WebError(404, "not_found", str(exc)) from None
+
+
+def leagues(engine: Engine) -> Context:
+    """The leagues of the database."""
+    out = []
+    for name in League.names(engine):
+        league = League.open(engine, name)
+        out.append({"name": name, "rules": league.rules.name,
+                    "description": league.rules.description})
+    return {"leagues": out}
+
+
+def _pools(league: League) -> Context:
+    """The pools a visitor can pick: modes and roles present, and the global rows."""
+    with read(league.engine) as conn:
+        from sqlalchemy import select
+
+        from eloleague.store.tables import ratings
+
+        found = conn.execute(
+            select(ratings.c.mode, ratings.c.role)
+            .where(ratings.c.league_id == league.id)
+            .distinct()
+        ).all()
+    modes = sorted({m for m, _ in found})
+    roles = sorted({r for _, r in found if r})
+    if league.rules.pools.by_role:
+        roles = [GLOBAL_ROLE, *roles]
+    return {"modes": modes, "roles": roles}
+
+
+def ranking(
+    league: League,
+    *,
+    mode: str | None = None,
+    role: str | None = None,
+    search: str | None = None,
+    active_since: dt.date | None = None,
+    page: int = 1,
+    per_page: int = 50,
+) -> Context:
+    """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
+    order of RULES §6, each with its ``rank`` and its ``trend`` since the last event began."""
+    wanted = ranking_query.RankingFilter(mode or None, role or None, search or None, active_since)
+    with read(league.engine) as conn:
+        found = ranking_query.ranking_page(conn, league.id, league.rules, wanted, page, per_page)
+    rules = league.rules
+    pages = max(1, -(-found.total // per_page))
+    return {
+        "league": league.name,
+        "filters": {
+            "mode": mode, "role": role, "q": search,
+            "active_since": active_since.isoformat() if active_since else None,
+        },
+        "page": found.page,
+        "per_page": per_page,
+        "pages": pages,
+        "total": found.total,
+        "trend_since": found.last_event_start.isoformat() if found.last_event_start else None,
+        "pools": _pools(league),
+        "rows": [
+            {
+                "rank": r.rank,
+                "player": r.player,
+                "mode": r.mode,
+                "role": r.role,
+                "rating": shown(rules, r.rating),
+                "games": r.games,
+                "title": r.title,
+                "trend": shown(rules, r.trend),
+            }
+            for r in found.rows
+        ],
+    }
+
+
+def _entry(league: League, e: LedgerEntry) -> Context:
+    """One rating change with everything the seeds' example tables show."""
+    rules = league.rules
+    return {
+        "game": e.game or None,
+        "date": e.date.isoformat(),
+        "player": e.key.player,
+        "mode": e.key.mode,
+        "role": e.key.role,
+        "season": e.game == "",
+        "before": shown(rules, e.before),
+        "opponent": plain(e.opponent, 2),
+        "expected": plain(e.expected, 4),
+        "k": plain(e.k, 3),
+        "score": plain(e.score, 5),
+        "outcome": e.outcome,
+        "rank": e.rank,
+        "points": e.points,
+        "raw_delta": plain(e.raw_delta, 3),
+        "delta": shown(rules, e.delta) if rules.shown else plain(e.delta, 3),
+        "after": shown(rules, e.after),
+        "fired": list(e.fired),
+        "warning": e.warning or None,
+    }
+
+
+def _game(league: League, g: GameRecord) -> Context:
+    return {
+        "id": g.id,
+        "date": g.date.isoformat(),
+        "event": g.event,
+        "round": g.round,
+        "mode": g.mode,
+        "rated": g.rated,
+        "sides": [
+            {
+                "players": [{"name": p.name, "role": p.role} for p in s.players],
+                "outcome": s.outcome,
+                "score": s.score,
+            }
+            for s in g.sides
+        ],
+    }
+
+
+def _pool_name(mode: str, role: str) -> str:
+    return " · ".join(x for x in (mode, role) if x) or ""
+
+
+def history(league: League, name: str) -> Context:
+    """A player's rating after each change, per pool (season adjustments flagged)."""
+    report = _lookup(league.player, name)
+    series: dict[tuple[str, str], list[Context]] = defaultdict(list)
+    for e in report.history:
+        series[e.key.mode, e.key.role].append(
+            {
+                "date": e.date.isoformat(),
+                "game": e.game or None,
+                "season": e.game == "",
+                "kind": next(iter(e.fired), "") if e.game == "" else "game",
+                "delta": shown(league.rules, e.delta) if league.rules.shown else e.delta,
+                "rating": shown(league.rules, e.after),
+            }
+        )
+    return {
+        "league": league.name,
+        "player": report.name,
+        "start_rating": shown(league.rules, league.rules.start_rating),
+        "series": [
+            {"mode": mode, "role": role, "name": _pool_name(mode, role), "points": points}
+            for (mode, role), points in series.items()
+        ],
+    }
+
+
+def player(league: League, name: str) -> Context:
+    """A player's pools and title, history per pool, and every game with its explanation."""
+    report = _lookup(league.player, name)
+    rules = league.rules
+    games_by_id = {g.id: g for g in report.games}
+    changes = []
+    for e in reversed(report.history):
+        item = _entry(league, e)
+        g = games_by_id.get(e.game) if e.game else None
+        if g is not None:
+            mine = next((s for s in g.sides if any(p.name == report.name for p in s.players)), None)
+            item["event"] = g.event
+            item["opponents"] = [
+                p.name for s in g.sides if s is not mine for p in s.players
+            ]
+            item["partners"] = [
+                p.name for p in (mine.players if mine else ()) if p.name != report.name
+            ]
+        changes.append(item)
+    return {
+        "league": league.name,
+        "player": report.name,
+        "aliases": report.aliases,
+        "title": report.title,
+        "pools": [
+            {"mode": r.mode, "role": r.role, "rating": shown(rules, r.rating), "games": r.games,
+             "title": r.title}
+            for r in report.standings
+        ],
+        "games": len(report.games),
+        "changes": changes,
+        "history": history(league, report.name)["series"],
+    }
+
+
+def explain(league: League, game_id: str) -> Context:
+    """One game and, for each player, rating before, P, K, S, delta and the rules that fired."""
+    found = _lookup(league.explain, game_id)
+    return {
+        "league": league.name,
+        "game": _game(league, found.game),
+        "unrated_reason": found.unrated_reason,
+        "entries": [_entry(league, e) for e in found.entries],
+    }
+
+
+def events(league: League) -> Context:
+    """Every event, newest first."""
+    return {
+        "league": league.name,
+        "events": [
+            {"name": e.name, "first": e.first.isoformat(), "last": e.last.isoformat(),
+             "games": e.games, "players": e.players}
+            for e in reversed(league.events())
+        ],
+    }
+
+
+def event(league: League, name: str) -> Context:
+    """An event's games, results and rating changes."""
+    report = _lookup(league.event, name)
+    totals: dict[str, float] = defaultdict(float)
+    out = []
+    for g in report.games:
+        for e in g.entries:
+            totals[e.key.player] += e.delta
+        out.append(
+            {
+                "game": _game(league, g.game),
+                "unrated_reason": g.unrated_reason,
+                "entries": [_entry(league, e) for e in g.entries],
+            }
+        )
+    return {
+        "league": league.name,
+        "event": report.name,
+        "games": out,
+        "players": [
+            {"player": p, "delta": shown(league.rules, d) if league.rules.shown else d}
+            for p, d in sorted(totals.items(), key=lambda x: (-x[1], x[0]))
+        ],
+    }
+
+
+def titles(league: League, limit: int = 200) -> Context:
+    """Who holds which title (for rule sets pooled by role: the global rows)."""
+    rules = league.rules
+    rows = league.ranking(role=GLOBAL_ROLE if rules.pools.by_role else None)
+    holders: dict[str, list[Context]] = defaultdict(list)
+    for r in rows:
+        holders[r.title].append({"player": r.player, "mode": r.mode, "role": r.role,
+                                 "rating": shown(rules, r.rating), "games": r.games})
+    return {
+        "league": league.name,
+        "titles": [
+            {
+                "title": t.name,
+                "min_rating": t.min_rating,
+                "min_games": t.min_games,
+                "count": len(holders.get(t.name, [])),
+                "holders": holders.get(t.name, [])[:limit],
+            }
+            for t in rules.titles
+        ],
+    }
