@@ -12,7 +12,8 @@ import sys
 
 import typer
 
-from eloleague.errors import EloleagueError
+from eloleague.errors import EloleagueError, InputError
+from eloleague.i18n import LANGUAGES, pick_language
 
 app = typer.Typer(
     name="eloleague",
@@ -25,18 +26,27 @@ app = typer.Typer(
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    lang: str | None = typer.Option(
+        None, "--lang", help="fr or en (default: ELOLEAGUE_LANG, then LANG).", metavar="LANG"
+    ),
+) -> None:
     """Elo rankings for game communities, with their own rules as data files.
 
     Start with [bold]eloleague rate GAMES.jsonl --rules bataille-empire[/].
     """
+    if lang is not None:
+        if lang not in LANGUAGES:
+            raise typer.BadParameter(f"{lang!r}: choose fr or en", param_hint="--lang")
+        os.environ["ELOLEAGUE_LANG"] = lang
 
 
 # Command modules register on `app` when imported.
+from eloleague.cli import league as _league  # noqa: E402,F401
 from eloleague.cli import rate as _rate  # noqa: E402,F401
 from eloleague.cli import rules as _rules  # noqa: E402,F401
-from eloleague.cli import tools as _tools  # noqa: E402,F401
 from eloleague.cli import sheets as _sheets  # noqa: E402,F401
+from eloleague.cli import tools as _tools  # noqa: E402,F401
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -49,6 +59,8 @@ def main() -> None:
     """Console entry point."""
     try:
         app()
+    except InputError as exc:
+        fail(exc.render(pick_language()))
     except EloleagueError as exc:
         fail(str(exc))
     except KeyboardInterrupt:

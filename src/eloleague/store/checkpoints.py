@@ -9,6 +9,7 @@ with player ids (a rename changes nothing) as compressed msgpack.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import zlib
 from collections.abc import Mapping, Sequence
@@ -43,16 +44,39 @@ class _State(msgspec.Struct, array_like=True):
     eligible: int
     active: list[tuple[dt.date, list[int]]]
     started: bool
+    last_played: list[tuple[int, str, str, dt.date]]
+    decay_spells: list[tuple[int, str, str, float, float]]
+
+
+# The fields of EngineState this module knows how to store: a new engine field must be added here
+# (a checkpoint that silently dropped it would make incremental recomputes differ from a replay).
+KNOWN_FIELDS = frozenset(
+    {"pools", "season_end", "eligible", "active", "started", "last_played", "decay_spells"}
+)
+
+
+def _check_fields() -> None:
+    fields = {f.name for f in dataclasses.fields(EngineState)}
+    if fields != KNOWN_FIELDS:
+        raise RuntimeError(
+            "eloleague.store.checkpoints does not know the engine state fields "
+            f"{sorted(fields ^ KNOWN_FIELDS)}: update encode_state/decode_state"
+        )
 
 
 def encode_state(state: EngineState, ids: Mapping[str, int]) -> bytes:
     """The state as bytes, players by id."""
+    _check_fields()
     raw = _State(
         pools=[(ids[k.player], k.mode, k.role, p.rating, p.games) for k, p in state.pools.items()],
         season_end=state.season_end,
         eligible=state.eligible,
         active=[(day, sorted(ids[n] for n in names)) for day, names in state.active.items()],
         started=state.started,
+        last_played=[(ids[k.player], k.mode, k.role, d) for k, d in state.last_played.items()],
+        decay_spells=[
+            (ids[k.player], k.mode, k.role, a, b) for k, (a, b) in state.decay_spells.items()
+        ],
     )
     return zlib.compress(msgspec.msgpack.encode(raw), 1)
 
@@ -66,6 +90,8 @@ def decode_state(data: bytes, names: Mapping[int, str]) -> EngineState:
         eligible=raw.eligible,
         active={day: frozenset(names[i] for i in ids) for day, ids in raw.active},
         started=raw.started,
+        last_played={PoolKey(names[p], m, r): d for p, m, r, d in raw.last_played},
+        decay_spells={PoolKey(names[p], m, r): (a, b) for p, m, r, a, b in raw.decay_spells},
     )
 
 

@@ -75,7 +75,7 @@ def recompute(
     *,
     since: dt.date | None,
     progress: Progress | None = None,
-    every: int = cps.CHECKPOINT_EVERY,
+    every: int | None = None,
 ) -> Recomputed:
     """Rewrite ledger, ratings and checkpoints for every change dated on or after ``since``
     (``None``: everything, from the first game).
@@ -94,7 +94,7 @@ def recompute(
     records = [g.record for g in stored]
     pks = {g.record.id or "": g.pk for g in stored}
     order = [records[i] for i in processing_order(records)]
-    cuts = cps.cut_points(rules, order, every)
+    cuts = cps.cut_points(rules, order, every or cps.CHECKPOINT_EVERY)
     bounds = [0, *cuts, len(order)]
     as_of = effective_as_of(conn, league_id)
 

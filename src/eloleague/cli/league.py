@@ -1,0 +1,589 @@
+"""The league commands: ``init``, ``import``, ``ranking``, ``player``, ``explain``, ``events``,
+``games``, ``game delete``, ``season close``, ``change-rules``, ``export``, ``backup``, ``leagues``.
+
+A thin shell over :class:`eloleague.league.League`: every command opens the league, calls one
+method and prints the result with Rich (or CSV/JSON). The database is ``--db`` (a file path or a
+URL), else ``ELOLEAGUE_DB``, else ``eloleague.db`` in the current folder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from eloleague.cli import app
+from eloleague.cli.output import print_ranking
+from eloleague.engine import LedgerEntry
+from eloleague.errors import InputError, Problem
+from eloleague.i18n import Text, pick_language, render
+from eloleague.io.games import read_games
+from eloleague.io.ratings_csv import format_number, format_plain, write_ratings
+from eloleague.league import League
+from eloleague.records import GameRecord
+from eloleague.rules.model import RuleSet
+
+DOMAIN = "league"
+PROGRESS_FROM = 50_000  # games: smaller recomputes take well under a second
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db", help="Database: a file path or URL (default: $ELOLEAGUE_DB or eloleague.db)."
+    ),
+]
+LeagueOption = Annotated[
+    str | None,
+    typer.Option("--league", "-l", help="League name (needed when the database holds several)."),
+]
+
+
+class RankingFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class ExportFormat(str, Enum):
+    jsonl = "jsonl"
+    csv = "csv"
+
+
+def _t(message: str, /, **params: object) -> str:
+    """An English message translated for the user's language (domain ``league``)."""
+    return render(Text.of(message, **params), pick_language(), DOMAIN)
+
+
+def _err() -> Console:
+    return Console(stderr=True)
+
+
+def _date(value: str | None, option: str) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(
+            _t("{value} is not a date (expected YYYY-MM-DD)", value=repr(value)),
+            param_hint=option,
+        ) from None
+
+
+@contextmanager
+def _progress(league: League) -> Iterator[None]:
+    """A progress bar on standard error while a large recompute replays games."""
+    bar: Progress | None = None
+    task = None
+
+    def report(done: int, total: int) -> None:
+        nonlocal bar, task
+        if total < PROGRESS_FROM:
+            return
+        if bar is None:
+            bar = Progress(
+                TextColumn(_t("recomputing")),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=_err(),
+                transient=True,
+            )
+            bar.start()
+            task = bar.add_task("replay", total=total)
+        assert task is not None
+        bar.update(task, completed=done)
+
+    league.progress = report
+    try:
+        yield
+    finally:
+        league.progress = None
+        if bar is not None:
+            bar.stop()
+
+
+# Commands ---------------------------------------------------------------------------------------
+
+
+@app.command()
+def init(
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="A preset name or the path of a .toml rule file.")
+    ],
+    league: Annotated[
+        str | None, typer.Option("--league", "-l", help="League name (default: the rules' name).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Create a league in the database (created too if needed), with its rule set.
+
+    Example: [bold]eloleague init --rules bataille-empire --league "Club de Lyon"[/]
+
+    The rule set is stored as its text: a later change of the preset never rewrites the league's
+    history (use [bold]eloleague change-rules[/] to change it explicitly).
+    """
+    name = league or Path(rules).stem
+    created = League.create(db, name, rules)
+    print(
+        _t(
+            'league "{name}" created with rule set {rules}',
+            name=created.name,
+            rules=created.rules.name,
+        )
+    )
+
+
+@app.command("import")
+def import_(
+    files: Annotated[list[Path], typer.Argument(help="Games files: .jsonl, .csv (long format).")],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what would change; write nothing.")
+    ] = False,
+    update: Annotated[
+        bool, typer.Option("--update", help="Replace stored games whose content changed.")
+    ] = False,
+    user: Annotated[
+        str | None, typer.Option("--user", help="Who imports (kept in the log).")
+    ] = None,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Import games: all or nothing, idempotent, then recompute the ratings.
+
+    Example: [bold]eloleague import austerlitz-2025.jsonl --dry-run[/]
+
+    Every file is checked first; any problem stops everything (exit 2, nothing stored). A game
+    already there is skipped; one whose id exists with other content is refused unless --update.
+    Names that look like an existing player are reported as warnings.
+    """
+    lg = League.open(db, league)
+    # Check every file before importing any (all problems at once).
+    problems: list[Problem] = []
+    read: list[tuple[Path, list[GameRecord]]] = []
+    for path in files:
+        try:
+            read.append((path, read_games(path, lg.rules)))
+        except InputError as exc:
+            problems.extend(
+                Problem(f"{exc.source}: {p.location}" if p.location else exc.source, p.message)
+                for p in exc.problems
+            )
+    if problems:
+        raise InputError(problems)
+    err = _err()
+    lang = pick_language()
+    for path, _ in read:
+        with _progress(lg):
+            report = lg.import_file(path, dry_run=dry_run, update=update, user=user)
+        print(render(report.summary(), lang, DOMAIN))
+        if report.already_imported is not None and not report.changed:
+            print(
+                _t(
+                    "this file was already imported on {when}",
+                    when=report.already_imported.strftime("%Y-%m-%d %H:%M"),
+                )
+            )
+        for warning in report.name_warnings:
+            err.print(
+                _t("warning: ") + render(warning.text(), lang, DOMAIN),
+                markup=False,
+                highlight=False,
+            )
+        for note in report.unrated:
+            err.print(_t("warning: ") + render(note, lang, DOMAIN), markup=False, highlight=False)
+        if dry_run and report.rating_changes:
+            _print_changes(lg.rules, report.rating_changes)
+
+
+def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
+    from eloleague.store.reports import RatingChange
+
+    table = Table(title=_t("Rating changes"), title_justify="left")
+    for col in (_t("Player"), _t("Mode"), _t("Role")):
+        table.add_column(col)
+    for col in (_t("Before"), _t("After"), _t("Change"), _t("Games")):
+        table.add_column(col, justify="right")
+    for c in changes:
+        assert isinstance(c, RatingChange)
+        table.add_row(
+            c.key.player,
+            c.key.mode,
+            c.key.role,
+            _shown(rules, c.before) if c.before is not None else _t("new"),
+            _shown(rules, c.after),
+            _signed(rules, c.delta),
+            f"{c.games_before} → {c.games_after}",
+        )
+    Console().print(table)
+
+
+def _shown(rules: RuleSet, value: float | None) -> str:
+    from eloleague.rules.model import Rounding
+
+    return format_number(value, rules.shown or Rounding(mode="half_up", decimals=1))
+
+
+def _signed(rules: RuleSet, value: float) -> str:
+    text = _shown(rules, value)
+    return text if text.startswith("-") else "+" + text
+
+
+@app.command()
+def ranking(
+    mode: Annotated[str | None, typer.Option("--mode", help="Only this mode.")] = None,
+    role: Annotated[str | None, typer.Option("--role", help="Only this role (* global).")] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="The ranking as it stood on YYYY-MM-DD.")
+    ] = None,
+    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
+    active_since: Annotated[
+        str | None,
+        typer.Option("--active-since", help="Only players with a rated game since YYYY-MM-DD."),
+    ] = None,
+    fmt: Annotated[
+        RankingFormat | None,
+        typer.Option("--format", "-f", help="table (default on a terminal), csv or json."),
+    ] = None,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Print the ranking (the CSV has the columns of [bold]eloleague rate[/]).
+
+    Example: [bold]eloleague ranking --top 20 --active-since 2025-01-01[/]
+
+    With --as-of, the games dated on or before that day are rated and the seasons ending before
+    it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
+    """
+    lg = League.open(db, league)
+    rows = lg.ranking(
+        mode=mode,
+        role=role,
+        as_of=_date(as_of, "--as-of"),
+        top=top,
+        active_since=_date(active_since, "--active-since"),
+    )
+    chosen = fmt or (RankingFormat.table if sys.stdout.isatty() else RankingFormat.csv)
+    if chosen is RankingFormat.csv:
+        write_ratings(rows, lg.rules, sys.stdout)  # type: ignore[arg-type]
+    elif chosen is RankingFormat.json:
+        shown = lg.rules.shown
+        data = [
+            {
+                "rank": n,
+                "player": r.player,
+                "mode": r.mode,
+                "role": r.role,
+                "rating": float(format_number(r.rating, shown)) if shown else r.rating,
+                "games": r.games,
+                "title": r.title,
+            }
+            for n, r in enumerate(rows, start=1)
+        ]
+        print(json.dumps(data, ensure_ascii=False, indent=1))
+    else:
+        print_ranking(lg.rules, rows, title=f"{lg.name} ({lg.rules.name})")
+
+
+SPARKS = "▁▂▃▄▅▆▇█"
+
+
+def sparkline(values: Sequence[float], width: int = 60) -> str:
+    """Unicode blocks for a rating history (the last ``width`` values)."""
+    values = list(values)[-width:]
+    if not values:
+        return ""
+    low, high = min(values), max(values)
+    span = high - low or 1.0
+    return "".join(SPARKS[min(7, int((v - low) / span * 7.999))] for v in values)
+
+
+@app.command()
+def player(
+    args: Annotated[
+        list[str],
+        typer.Argument(help="NAME | rename OLD NEW | merge ALIAS INTO", show_default=False),
+    ],
+    last: Annotated[int, typer.Option("--last", min=1, help="How many recent games.")] = 10,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """A player's ratings, title, history and last games; or correct names.
+
+    Examples:
+    [bold]eloleague player "Alice Martin"[/] (ratings per pool, title, sparkline, last games);
+    [bold]eloleague player rename "Alice Matin" "Alice Martin"[/] (fix a spelling; ratings
+    unchanged); [bold]eloleague player merge "A. Martin" "Alice Martin"[/] (two names for one
+    person: games moved, ratings recomputed).
+    """
+    lg = League.open(db, league)
+    if len(args) == 3 and args[0] == "rename":
+        lg.rename_player(args[1], args[2])
+        print(_t('"{old}" renamed "{new}"', old=args[1], new=args[2]))
+        return
+    if len(args) == 3 and args[0] == "merge":
+        with _progress(lg):
+            lg.merge_players(args[1], args[2])
+        print(_t('"{alias}" merged into "{into}"', alias=args[1], into=args[2]))
+        return
+    if len(args) != 1:
+        raise typer.BadParameter(_t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO"))
+    report = lg.player(args[0])
+    console = Console()
+    console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
+    if report.aliases:
+        console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
+    print_ranking(lg.rules, report.standings, title=_t("Ratings"), console=console)
+    games_history = [e for e in report.history]
+    if games_history:
+        console.print(
+            _t("History")
+            + ": "
+            + sparkline([e.after for e in games_history])
+            + "  "
+            + _shown(lg.rules, games_history[0].before)
+            + " → "
+            + _shown(lg.rules, games_history[-1].after),
+            highlight=False,
+        )
+    _print_entries(lg.rules, games_history[-last:], _t("Last changes"), console, with_game=True)
+
+
+def _print_entries(
+    rules: RuleSet,
+    entries: Sequence[LedgerEntry],
+    title: str,
+    console: Console,
+    *,
+    with_game: bool = False,
+    with_player: bool = False,
+) -> None:
+    table = Table(title=title, title_justify="left")
+    if with_game:
+        table.add_column(_t("Game"))
+        table.add_column(_t("Date"))
+    if with_player:
+        table.add_column(_t("Player"))
+    for col in (_t("Before"), "P", "K", "S", _t("Change"), _t("After")):
+        table.add_column(col, justify="right")
+    table.add_column(_t("Rules fired"))
+    for e in entries:
+        cells = []
+        if with_game:
+            cells += [e.game or _t("season"), e.date.isoformat()]
+        if with_player:
+            cells.append(e.key.player + (f" ({e.key.role})" if e.key.role else ""))
+        cells += [
+            _shown(rules, e.before),
+            "" if e.expected is None else f"{e.expected:.3f}",
+            format_plain(e.k),
+            format_plain(e.score),
+            _signed(rules, e.delta),
+            _shown(rules, e.after),
+            ", ".join(e.fired)
+            + (f" [{e.warning}]" if e.warning and e.warning not in e.fired else ""),
+        ]
+        table.add_row(*cells)
+    console.print(table)
+
+
+@app.command()
+def explain(
+    game_id: Annotated[str, typer.Argument(help="The game's id (or #N for games without one).")],
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Explain a game: each player's rating before, P, K, S, the change and the rules that fired.
+
+    Example: [bold]eloleague explain g17[/]
+    """
+    lg = League.open(db, league)
+    found = lg.explain(game_id)
+    g = found.game
+    console = Console()
+    head = f"[bold]{g.id}[/]  {g.date.isoformat()}"
+    if g.event:
+        head += f"  {g.event}" + (f", round {g.round}" if g.round is not None else "")
+    console.print(head, highlight=False)
+    for n, side in enumerate(g.sides, start=1):
+        result = side.outcome if side.outcome is not None else format_plain(side.score)
+        names = ", ".join(p.name + (f" ({p.role})" if p.role else "") for p in side.players)
+        console.print(f"  {_t('side')} {n}: {names} — {result}", highlight=False, markup=False)
+    if found.unrated_reason:
+        console.print(_t("not rated: {reason}", reason=found.unrated_reason), highlight=False)
+        return
+    _print_entries(lg.rules, found.entries, _t("Rating changes"), console, with_player=True)
+
+
+@app.command("events")
+def events_(db: DbOption = None, league: LeagueOption = None) -> None:
+    """List the events: dates, games and players.
+
+    Example: [bold]eloleague events[/]
+    """
+    lg = League.open(db, league)
+    table = Table(title=_t("Events"), title_justify="left")
+    for col in (_t("Event"), _t("First day"), _t("Last day"), _t("Games"), _t("Players")):
+        table.add_column(col)
+    for e in lg.events():
+        table.add_row(e.name, e.first.isoformat(), e.last.isoformat(), str(e.games), str(e.players))
+    Console().print(table)
+
+
+@app.command("games")
+def games_(
+    event: Annotated[str | None, typer.Option("--event", help="Only this event's games.")] = None,
+    player_name: Annotated[
+        str | None, typer.Option("--player", help="Only this player's games.")
+    ] = None,
+    fmt: Annotated[
+        ExportFormat | None, typer.Option("--format", "-f", help="jsonl instead of a table.")
+    ] = None,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """List the games in arrival order.
+
+    Example: [bold]eloleague games --event "Austerlitz 2025"[/]
+    """
+    lg = League.open(db, league)
+    found = lg.games(event=event, player=player_name)
+    if fmt is ExportFormat.jsonl:
+        from eloleague.store.exports import game_object
+        from eloleague.store.games import StoredGame
+
+        for g in found:
+            print(json.dumps(game_object(StoredGame(0, 0, g.id, g)), ensure_ascii=False))
+        return
+    table = Table(title=_t("Games"), title_justify="left")
+    for col in (_t("Game"), _t("Date"), _t("Event"), _t("Sides")):
+        table.add_column(col)
+    for g in found:
+        sides = "  vs  ".join(
+            ", ".join(p.name for p in s.players)
+            + " — "
+            + (s.outcome if s.outcome is not None else format_plain(s.score))
+            for s in g.sides
+        )
+        table.add_row(g.id or "", g.date.isoformat(), g.event or "", sides)
+    Console().print(table)
+
+
+game_app = typer.Typer(help="Correct games.", no_args_is_help=True)
+app.add_typer(game_app, name="game")
+
+
+@game_app.command("delete")
+def game_delete(
+    game_id: Annotated[str, typer.Argument(help="The game's id (or #N).")],
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Delete a game and recompute the ratings from its date.
+
+    Example: [bold]eloleague game delete g17[/]
+    """
+    lg = League.open(db, league)
+    with _progress(lg):
+        lg.delete_game(game_id)
+    print(_t("game {id} deleted", id=game_id))
+
+
+season_app = typer.Typer(help="Seasons (inactivity adjustments).", no_args_is_help=True)
+app.add_typer(season_app, name="season")
+
+
+@season_app.command("close")
+def season_close(
+    end: Annotated[str, typer.Argument(help="The season's last day, YYYY-MM-DD.")],
+    user: Annotated[str | None, typer.Option("--user", help="Who closes it.")] = None,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Close a season now: its inactivity adjustments apply before the next season's first game.
+
+    Example: [bold]eloleague season close 2025-12-31[/]
+
+    Seasons are also closed automatically when a game of a later season is imported (RULES §3.5).
+    """
+    day = _date(end, "END")
+    assert day is not None
+    lg = League.open(db, league)
+    lg.close_season(day, user=user)
+    print(_t("season ending {end} closed", end=day.isoformat()))
+
+
+@app.command("change-rules")
+def change_rules(
+    rules: Annotated[str, typer.Argument(help="A preset name or the path of a .toml rule file.")],
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Replace the league's rule set and recompute every rating.
+
+    Example: [bold]eloleague change-rules my-club.toml[/]
+    """
+    lg = League.open(db, league)
+    with _progress(lg):
+        lg.change_rules(rules)
+    print(_t('league "{name}" now uses rule set {rules}', name=lg.name, rules=lg.rules.name))
+
+
+@app.command()
+def export(
+    file: Annotated[str, typer.Argument(help="Output file, or - for standard output.")],
+    fmt: Annotated[
+        ExportFormat | None,
+        typer.Option("--format", "-f", help="jsonl (lossless, default) or csv (long format)."),
+    ] = None,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Export every game (JSON Lines: lossless; importing it into an empty league gives the same
+    ratings).
+
+    Example: [bold]eloleague export games.jsonl[/]
+    """
+    lg = League.open(db, league)
+    chosen = fmt or (ExportFormat.csv if file.endswith(".csv") else ExportFormat.jsonl)
+    if file == "-":
+        count = (lg.export_csv if chosen is ExportFormat.csv else lg.export_jsonl)(sys.stdout)
+        return
+    with open(file, "w", encoding="utf-8", newline="") as out:
+        count = (lg.export_csv if chosen is ExportFormat.csv else lg.export_jsonl)(out)
+    print(_t("{count} game(s) written to {file}", count=count, file=file))
+
+
+@app.command()
+def backup(
+    file: Annotated[Path, typer.Argument(help="The backup file to create (SQLite).")],
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Copy the whole database into a new SQLite file (a consistent snapshot, safe while in use).
+
+    Example: [bold]eloleague backup backups/league-2025-06-01.db[/]
+    """
+    lg = League.open(db, league)
+    path = lg.backup(file)
+    print(_t("database copied to {file}", file=str(path)))
+
+
+@app.command()
+def leagues(db: DbOption = None) -> None:
+    """List the leagues of the database.
+
+    Example: [bold]eloleague leagues --db club.db[/]
+    """
+    for name in League.names(db):
+        print(name)

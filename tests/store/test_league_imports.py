@@ -1,0 +1,141 @@
+"""Imports: idempotent, all-or-nothing, --update, --dry-run, name warnings (issue 3 §3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from eloleague.errors import InputError
+from eloleague.league import League
+from tests.store.helpers import (
+    assert_equals_full_replay,
+    rate_csv,
+    ranking_csv,
+    read_lines,
+    replay_file,
+    write_lines,
+)
+
+
+@pytest.fixture
+def adlg(db_url: str) -> League:
+    league = League.create(db_url, "adlg", "adlg")
+    league.import_file(replay_file("adlg"))
+    return league
+
+
+def test_importing_the_same_file_again_adds_nothing(adlg: League) -> None:
+    before = ranking_csv(adlg)
+    report = adlg.import_file(replay_file("adlg"))
+    assert (report.added, report.replaced, report.unchanged) == (0, 0, 991)
+    assert report.already_imported is not None
+    assert not report.changed and report.new_players == []
+    assert ranking_csv(adlg) == before
+    assert len(adlg.games()) == 991
+
+
+def test_games_without_ids_are_recognised_by_content(db_url: str, tmp_path: Path) -> None:
+    lines = read_lines(replay_file("bataille-empire"))[:100]
+    for obj in lines:
+        del obj["id"]
+    lines.append(dict(lines[-1]))  # the same game twice (a rematch with the same result)
+    path = write_lines(tmp_path / "noid.jsonl", lines)
+    league = League.create(db_url, "be", "bataille-empire")
+    assert league.import_file(path).added == 101
+    again = league.import_file(path)
+    assert (again.added, again.unchanged) == (0, 101)
+    assert ranking_csv(league) == rate_csv(path, "bataille-empire")
+    assert league.ledger()[0].game == "#1"
+
+
+def test_a_file_with_one_bad_line_is_refused_whole(adlg: League, tmp_path: Path) -> None:
+    before = ranking_csv(adlg)
+    lines = read_lines(replay_file("adlg"))[:5]
+    new = [dict(o, id=f"new{n}", date="2026-01-10") for n, o in enumerate(lines)]
+    new[3]["sides"][0]["outcome"] = "victroy"
+    path = write_lines(tmp_path / "bad.jsonl", new)
+    with pytest.raises(InputError) as caught:
+        adlg.import_file(path)
+    assert 'line 4: side 1: unknown outcome "victroy"' in str(caught.value)
+    assert len(adlg.games()) == 991
+    assert ranking_csv(adlg) == before
+
+
+def test_a_changed_game_needs_update_then_equals_rate_of_the_corrected_file(
+    adlg: League, tmp_path: Path
+) -> None:
+    lines = read_lines(replay_file("adlg"))
+    target = lines[500]
+    a, b = target["sides"][0]["outcome"], target["sides"][1]["outcome"]
+    target["sides"][0]["outcome"], target["sides"][1]["outcome"] = b, a
+    corrected = write_lines(tmp_path / "corrected.jsonl", lines)
+    with pytest.raises(InputError) as caught:
+        adlg.import_file(corrected)
+    assert f'game "{target["id"]}" is already in the league with different content' in str(
+        caught.value
+    )
+    assert "--update" in str(caught.value)
+
+    report = adlg.import_file(corrected, update=True)
+    assert (report.added, report.replaced, report.unchanged) == (0, 1, 990)
+    assert ranking_csv(adlg) == rate_csv(corrected, "adlg")
+    assert_equals_full_replay(adlg)
+
+    del lines[200]
+    deleted_id = read_lines(replay_file("adlg"))[200]["id"]
+    adlg.delete_game(deleted_id)
+    smaller = write_lines(tmp_path / "smaller.jsonl", lines)
+    assert ranking_csv(adlg) == rate_csv(smaller, "adlg")
+    assert_equals_full_replay(adlg)
+
+
+def test_dry_run_reports_without_writing(adlg: League, tmp_path: Path) -> None:
+    before = ranking_csv(adlg)
+    lines = read_lines(replay_file("adlg"))[:4]
+    new = [dict(o, id=f"dry{n}", date="2026-02-01", event="Dry 2026") for n, o in enumerate(lines)]
+    new[0]["sides"][0]["players"] = ["Zoé Nouvelle"]
+    report = adlg.import_file(write_lines(tmp_path / "dry.jsonl", new), dry_run=True)
+    assert report.dry_run and report.added == 4
+    assert report.new_players == ["Zoé Nouvelle"]
+    changed = {c.key.player for c in report.rating_changes}
+    assert "Zoé Nouvelle" in changed and len(changed) >= 5
+    assert ranking_csv(adlg) == before
+    assert len(adlg.games()) == 991 and "Zoé Nouvelle" not in adlg.players()
+
+
+def test_names_like_an_existing_player_are_warned(db_url: str, tmp_path: Path) -> None:
+    league = League.create(db_url, "be", "bataille-empire")
+    first = [{"id": "a", "date": "2025-01-05", "sides": [
+        {"players": ["Alice Martin"], "outcome": "draw"},
+        {"players": ["Bruno Petit"], "outcome": "draw"}]}]
+    league.import_file(write_lines(tmp_path / "one.jsonl", first))
+    names = ["alice martin", "Brunö Petit", "Alice  Martin", "Bruno Peti", "Chloé Roux"]
+    later = [
+        {"id": f"b{n}", "date": "2025-02-05", "sides": [
+            {"players": [name], "outcome": "draw"},
+            {"players": ["Alice Martin" if n % 2 else "Bruno Petit"], "outcome": "draw"}]}
+        for n, name in enumerate(names)
+    ]
+    report = league.import_file(write_lines(tmp_path / "two.jsonl", later))
+    found = {w.name: (w.likely, str(w.reason)) for w in report.name_warnings}
+    assert found == {
+        "alice martin": ("Alice Martin", "differs only by case"),
+        "Brunö Petit": ("Bruno Petit", "differs only by accents"),
+        "Alice  Martin": ("Alice Martin", "differs only by spacing"),
+        "Bruno Peti": ("Bruno Petit", "one letter differs"),
+    }
+    assert set(report.new_players) == set(names)
+
+
+def test_python_callers_get_the_same_validation(db_url: str) -> None:
+    from eloleague.io import parse_jsonl
+
+    league = League.create(db_url, "dip", "diplomacy")
+    data = replay_file("adlg").read_bytes().splitlines()[0] + b"\n"
+    games, problems = parse_jsonl(data)
+    assert not problems
+    with pytest.raises(InputError) as caught:
+        league.import_games(games, source="api")
+    assert "api: line 1" in str(caught.value)
+    assert league.games() == []

@@ -1,0 +1,34 @@
+"""A league's ranking equals `eloleague rate` on the same games (issue 3, "how it will be checked")."""
+
+from __future__ import annotations
+
+import pytest
+
+from eloleague.league import League
+from tests.conftest import PRESETS
+from tests.store.helpers import as_of, rate_csv, ranking_csv, replay_file
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_imported_stream_ranks_as_rate_does(db_url: str, preset: str) -> None:
+    league = League.create(db_url, preset, preset)
+    report = league.import_file(replay_file(preset))
+    games = len(replay_file(preset).read_text("utf-8").splitlines())
+    assert (report.added, report.unchanged, report.replaced) == (games, 0, 0)
+
+    when = as_of(preset)
+    assert ranking_csv(league, when) == rate_csv(replay_file(preset), preset, when)
+    # Without --as-of the stored ratings are those of `rate` without --as-of.
+    assert ranking_csv(league) == rate_csv(replay_file(preset), preset)
+
+    from eloleague.batch import rate_file
+
+    assert league.ledger() == list(rate_file(replay_file(preset), preset).replay.ledger)
+
+
+def test_reopened_league_keeps_rules_and_ratings(db_url: str) -> None:
+    League.create(db_url, "club", "adlg").import_file(replay_file("adlg"))
+    again = League.open(db_url)
+    assert again.name == "club"
+    assert again.rules.name == "adlg" or again.rules.method == "duel"
+    assert ranking_csv(again) == rate_csv(replay_file("adlg"), "adlg")
