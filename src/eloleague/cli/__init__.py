@@ -47,6 +47,7 @@ from eloleague.cli import rate as _rate  # noqa: E402,F401
 from eloleague.cli import rules as _rules  # noqa: E402,F401
 from eloleague.cli import sheets as _sheets  # noqa: E402,F401
 from eloleague.cli import tools as _tools  # noqa: E402,F401
+from eloleague.cli import web as _web  # noqa: E402,F401
 
 
 def fail(message: str, code: int = 2) -> None:

@@ -1,0 +1,126 @@
+"""``eloleague serve``, ``eloleague user add`` and ``eloleague token create``: the web site and its
+accounts (issue 5). Thin shells over :mod:`eloleague.web` and :mod:`eloleague.accounts`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from eloleague import accounts
+from eloleague.cli import app
+from eloleague.errors import EloleagueError
+from eloleague.league import engine_for
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db", help="Database: a file path or URL (default: $ELOLEAGUE_DB or eloleague.db)."
+    ),
+]
+
+user_app = typer.Typer(help="Accounts of officers and referees for the web site.",
+                       no_args_is_help=True)
+token_app = typer.Typer(help="API tokens for programs that post results.", no_args_is_help=True)
+app.add_typer(user_app, name="user")
+app.add_typer(token_app, name="token")
+
+
+@app.command()
+def serve(
+    db: DbOption = None,
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+) -> None:
+    """Serve the ranking site and the JSON API of the database's leagues.
+
+    Example: [bold]eloleague serve --db club.db --port 8000[/] then open http://127.0.0.1:8000/
+
+    Sessions are signed with $ELOLEAGUE_SECRET, or a key kept in DB.secret next to a SQLite file.
+    """
+    from eloleague.web import serve as run
+
+    run(db, host, port)
+
+
+@user_app.command("add")
+def user_add(
+    name: Annotated[str, typer.Argument(help="The account's name (used to sign in).")],
+    role: Annotated[str, typer.Option(help="officer (everything) or referee (uploads for review).")]
+    = "referee",
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password from standard input.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Create an account for the web site (the password is asked twice, or read from stdin).
+
+    Example: [bold]eloleague user add "Claire" --role officer --db club.db[/]
+    """
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    user = accounts.add_user(engine_for(db), name, password, role)
+    typer.echo(f"user {user.name!r} created ({user.role})")
+
+
+@user_app.command("list")
+def user_list(db: DbOption = None) -> None:
+    """List the accounts and their roles.
+
+    Example: [bold]eloleague user list --db club.db[/]
+    """
+    for user in accounts.list_users(engine_for(db)):
+        typer.echo(f"{user.name}\t{user.role}")
+
+
+@user_app.command("password")
+def user_password(
+    name: Annotated[str, typer.Argument(help="The account's name.")],
+    password_stdin: Annotated[
+        bool, typer.Option("--password-stdin", help="Read the password from standard input.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Give an account a new password.
+
+    Example: [bold]eloleague user password "Claire" --db club.db[/]
+    """
+    if password_stdin:
+        password = sys.stdin.readline().rstrip("\r\n")
+    else:
+        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    accounts.set_password(engine_for(db), name, password)
+    typer.echo(f"password of {name!r} changed")
+
+
+@token_app.command("create")
+def token_create(
+    user: Annotated[str, typer.Argument(help="The account the token acts for.")],
+    label: Annotated[str, typer.Option(help="What the token is for (shown in lists).")] = "",
+    db: DbOption = None,
+) -> None:
+    """Create an API token and print it once (send it as 'Authorization: Bearer TOKEN').
+
+    Example: [bold]eloleague token create "Claire" --label "game server" --db club.db[/]
+    """
+    token = accounts.create_token(engine_for(db), user, label)
+    typer.echo(token)
+
+
+@token_app.command("revoke")
+def token_revoke(
+    user: Annotated[str, typer.Argument(help="The account whose tokens end.")],
+    db: DbOption = None,
+) -> None:
+    """Revoke every API token of an account.
+
+    Example: [bold]eloleague token revoke "Claire" --db club.db[/]
+    """
+    count = accounts.revoke_tokens(engine_for(db), user)
+    if count == 0:
+        raise EloleagueError(f"{user!r} has no API token")
+    typer.echo(f"{count} token(s) revoked")
