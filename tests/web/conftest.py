@@ -1,0 +1,122 @@
+"""Web fixtures: a league database built once per session (real SQLite, real imports), copied for
+tests that write; accounts and tokens; the app in-process and a real Uvicorn server on loopback."""
+
+from __future__ import annotations
+
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from eloleague import accounts
+from eloleague.league import League, engine_for
+from eloleague.web import Settings, create_app
+from tests.conftest import REPLAY
+
+BE = "Bataille Empire"
+DIPLO = "Diplomatie"
+PASSWORD = "correct horse battery"
+
+
+@dataclass(frozen=True)
+class Site:
+    """A database with two leagues, an officer and a referee, and their API tokens."""
+
+    db: Path
+    officer_token: str
+    referee_token: str
+
+    @property
+    def url(self) -> str:
+        return f"sqlite:///{self.db}"
+
+
+def _build(path: Path) -> Site:
+    be = League.create(str(path), BE, "bataille-empire")
+    be.import_file(REPLAY / "bataille-empire.jsonl")
+    diplo = League.create(str(path), DIPLO, "diplomacy")
+    diplo.import_file(REPLAY / "diplomacy.jsonl")
+    engine = engine_for(str(path))
+    accounts.add_user(engine, "Claire", PASSWORD, "officer")
+    accounts.add_user(engine, "Rémi", PASSWORD, "referee")
+    return Site(path, accounts.create_token(engine, "Claire"), accounts.create_token(engine, "Rémi"))
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    return _build(tmp_path_factory.mktemp("site") / "league.db")
+
+
+def copy_site(site: Site, target: Path) -> Site:
+    """A private copy of the database (SQLite's backup API: the WAL is included)."""
+    with sqlite3.connect(site.db) as src, sqlite3.connect(target) as dst:
+        src.backup(dst)
+    return Site(target, site.officer_token, site.referee_token)
+
+
+@pytest.fixture
+def site(built_site: Site, tmp_path: Path) -> Site:
+    """A database of one's own (for tests that write)."""
+    return copy_site(built_site, tmp_path / "league.db")
+
+
+def make_client(site: Site) -> TestClient:
+    app = create_app(Settings(db=str(site.db), secret="test-secret-" + "x" * 32))
+    return TestClient(app, raise_server_exceptions=False)
+
+
+@pytest.fixture
+def client(site: Site) -> TestClient:
+    """The app in-process, on a private database."""
+    return make_client(site)
+
+
+@pytest.fixture(scope="session")
+def read_client(built_site: Site) -> TestClient:
+    """The app in-process, on the shared database (tests that only read)."""
+    return make_client(built_site)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """A real Uvicorn server in a thread, on a free loopback port."""
+
+    def __init__(self, site: Site) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        app = create_app(Settings(db=str(site.db), secret="live-secret-" + "y" * 32))
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+@pytest.fixture
+def live(site: Site) -> Iterator[LiveServer]:
+    """A real server on a private database."""
+    with LiveServer(site) as server:
+        yield server

@@ -1,0 +1,41 @@
+"""Every English text of the web site has its French translation in locale/fr/.../web.po."""
+
+from __future__ import annotations
+
+import ast
+import re
+from importlib import resources
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+WEB = Path(resources.files("eloleague.web"))  # type: ignore[arg-type]
+
+
+def _msgids() -> set[str]:
+    ids: set[str] = set()
+    for page in (WEB / "templates").glob("*.html"):
+        ids |= set(re.findall(r"_\('((?:[^'\\]|\\.)*)'\)", page.read_text("utf-8")))
+    for module in WEB.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "of"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                ids.add(node.args[0].value)
+    return ids
+
+
+def test_every_web_text_is_translated() -> None:
+    path = WEB.parent / "locale" / "fr" / "LC_MESSAGES" / "web.po"
+    with path.open("rb") as handle:
+        catalogue = {m.id: m.string for m in read_po(handle) if m.id}
+    ids = _msgids()
+    assert len(ids) > 100
+    missing = sorted(i for i in ids if not catalogue.get(i))
+    assert missing == []
+    for msgid, text in catalogue.items():  # placeholders survive translation
+        assert set(re.findall(r"\{\w+\}", str(msgid))) == set(re.findall(r"\{\w+\}", str(text)))
