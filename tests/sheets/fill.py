@@ -51,15 +51,27 @@ def header_columns(ws: Worksheet) -> tuple[int, dict[str, int]]:
     raise AssertionError("no header row")
 
 
-def fill_event(book: Workbook, lang: str, name: str | None, start: dt.date | None,
-               end: dt.date | None, place: str = "Lyon", referee: str = "Rémi Arbitre") -> None:
+def fill_event(
+    book: Workbook,
+    lang: str,
+    name: str | None,
+    start: dt.date | None,
+    end: dt.date | None,
+    place: str = "Lyon",
+    referee: str = "Rémi Arbitre",
+) -> None:
     ws = book[words(lang)["event"]]
     for row, value in ((2, name), (3, start), (4, end), (5, place), (6, referee)):
         ws.cell(row=row, column=2, value=value)
 
 
-def fill_two_sided(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], lang: str,
-                   table_of: Iterable[int] | None = None) -> None:
+def fill_two_sided(
+    book: Workbook,
+    rules: RuleSet,
+    games: Sequence[GameRecord],
+    lang: str,
+    table_of: Iterable[int] | None = None,
+) -> None:
     ws = book[words(lang)["results"]]
     header, cols = header_columns(ws)
     player = "Joueur" if lang == "fr" else "Player"
@@ -72,8 +84,11 @@ def fill_two_sided(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], 
         for side, letter in zip(game.sides, "AB", strict=True):
             for n, p in enumerate(side.players, start=1):
                 ws.cell(row=row, column=cols[f"{player} {letter}{n}"], value=p.name)
-        ws.cell(row=row, column=cols["Résultat" if lang == "fr" else "Result"],
-                value=result_text(rules, game, lang))
+        ws.cell(
+            row=row,
+            column=cols["Résultat" if lang == "fr" else "Result"],
+            value=result_text(rules, game, lang),
+        )
 
 
 def fill_ffa(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], lang: str) -> None:
@@ -86,8 +101,11 @@ def fill_ffa(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], lang: 
         ws.cell(row=row, column=cols["Partie" if fr else "Game"], value=game.id)
         ws.cell(row=row, column=cols["Date"], value=game.date)
         ws.cell(row=row, column=cols["Mode"], value=game.mode)
-        ws.cell(row=row, column=cols["Classée" if fr else "Rated"],
-                value=words(lang)["yes" if game.rated else "no"])
+        ws.cell(
+            row=row,
+            column=cols["Classée" if fr else "Rated"],
+            value=words(lang)["yes" if game.rated else "no"],
+        )
         by_role = {p.role: (p.name, side.score) for side in game.sides for p in side.players}
         for i, role in enumerate(rules.roles, start=1):
             assert ws.cell(row=row + i, column=cols["Rôle" if fr else "Role"]).value == role
@@ -98,8 +116,13 @@ def fill_ffa(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], lang: 
         row += len(rules.roles) + 2  # the template's blocks: a first row, the roles, a blank row
 
 
-def filled_workbook(rules: RuleSet, games: Sequence[GameRecord], lang: str = "fr",
-                    event: str | None = None, players: Iterable[str] = ()) -> Workbook:
+def filled_workbook(
+    rules: RuleSet,
+    games: Sequence[GameRecord],
+    lang: str = "fr",
+    event: str | None = None,
+    players: Iterable[str] = (),
+) -> Workbook:
     """A template for ``rules`` filled with ``games`` (one event, or none)."""
     book = build_template(rules, "Ligue test", players, lang)
     dates = [g.date for g in games]

@@ -26,8 +26,12 @@ DAY1, DAY2 = dt.date(2025, 3, 1), dt.date(2025, 3, 2)
 
 
 def duel(day: dt.date, rnd: int, a: list[str], b: list[str], oa: str, ob: str) -> GameRecord:
-    return GameRecord(day, (Side(tuple(map(Participant, a)), oa), Side(tuple(map(Participant, b)), ob)),
-                      event="Austerlitz 2025", round=rnd)
+    return GameRecord(
+        day,
+        (Side(tuple(map(Participant, a)), oa), Side(tuple(map(Participant, b)), ob)),
+        event="Austerlitz 2025",
+        round=rnd,
+    )
 
 
 GAMES = [
@@ -62,7 +66,11 @@ def problems(data: bytes, lang: str, rules: object = BE) -> list[str]:
 def test_the_clean_workbook_imports() -> None:
     games, found, warnings = parse_workbook(to_bytes(workbook()), BE)
     assert found == [] and warnings == []
-    assert [g.origin for g in games] == ["Résultats, ligne 3", "Résultats, ligne 4", "Résultats, ligne 5"]
+    assert [g.origin for g in games] == [
+        "Résultats, ligne 3",
+        "Résultats, ligne 4",
+        "Résultats, ligne 5",
+    ]
     assert games[0].event == "Austerlitz 2025"
     assert games[0].sides[1].players == (Participant("Bruno Petit"), Participant("Chloé Roux"))
     assert games[2].id == "Austerlitz 2025 R2 T3"
@@ -113,8 +121,9 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
         lambda b: results(b).__setitem__("H4", "#REF!"),
         "Résultats, ligne 4, colonne H: erreur de formule #REF! : remplacez la formule par sa "
         "valeur",
-        "Résultats, row 4, column H: formula error #REF! : replace the formula by its value"
-        .replace(" :", ":"),
+        "Résultats, row 4, column H: formula error #REF! : replace the formula by its value".replace(
+            " :", ":"
+        ),
     ),
     (
         "a merged cell",
@@ -172,7 +181,10 @@ def test_engine_checks_come_in_the_referees_language() -> None:
 def test_a_workbook_of_another_rule_set_is_refused() -> None:
     data = to_bytes(workbook())
     (fr,) = problems(data, "fr", load_rules("bataille-empire-en"))
-    assert "ce classeur a été fait pour les règles « bataille-empire », pas « bataille-empire-en »" in fr
+    assert (
+        "ce classeur a été fait pour les règles « bataille-empire », pas « bataille-empire-en »"
+        in fr
+    )
     (en,) = problems(data, "en", load_rules("adlg"))
     assert 'this workbook was made for the rule set "bataille-empire", not "adlg"' in en
     assert "eloleague template --rules adlg" in en
@@ -196,12 +208,12 @@ def test_a_name_close_to_a_registered_one_is_a_warning() -> None:
 def test_hand_edits_still_import() -> None:
     def edit(book: Workbook) -> None:
         ws = results(book)
-        ws["A3"] = "01/03/2025"          # a date typed as text, day first
-        ws["A4"] = "2025-03-01"          # an ISO date typed as text
-        ws["D3"] = "Alice Martin   "     # trailing spaces
-        ws["L4"] = "  match NUL "        # the result retyped
-        ws.insert_rows(4)                # a blank row in the middle
-        ws.title = "Feuil1"              # a renamed sheet
+        ws["A3"] = "01/03/2025"  # a date typed as text, day first
+        ws["A4"] = "2025-03-01"  # an ISO date typed as text
+        ws["D3"] = "Alice Martin   "  # trailing spaces
+        ws["L4"] = "  match NUL "  # the result retyped
+        ws.insert_rows(4)  # a blank row in the middle
+        ws.title = "Feuil1"  # a renamed sheet
         book.worksheets[1].title = "Infos"
 
     games, found, warnings = parse_workbook(spoil(edit), BE)
@@ -231,34 +243,65 @@ def test_a_sheet_without_its_stamp_is_found_by_its_header() -> None:
 def test_an_ffa_block_with_problems() -> None:
     game = GameRecord(
         DAY1,
-        tuple(Side((Participant(f"P{i}", role),), score=float(i)) for i, role in enumerate(DIPLO.roles)),
-        id="d1", mode="classic",
+        tuple(
+            Side((Participant(f"P{i}", role),), score=float(i))
+            for i, role in enumerate(DIPLO.roles)
+        ),
+        id="d1",
+        mode="classic",
     )
     book = filled_workbook(DIPLO, [game], "fr")
-    ws = results(book)  # A game, B date, C mode, D rated, E role, F player, G score; block rows 3-10
-    ws["G5"] = "douze"                      # a non-numeric score (France)
-    ws["F6"] = None                          # an empty player cell with a score (Germany)
+    ws = results(
+        book
+    )  # A game, B date, C mode, D rated, E role, F player, G score; block rows 3-10
+    ws["G5"] = "douze"  # a non-numeric score (France)
+    ws["F6"] = None  # an empty player cell with a score (Germany)
     ws.insert_rows(11)
-    ws["E11"], ws["F11"], ws["G11"] = "England", "P9", 3   # an eighth player: role twice
+    ws["E11"], ws["F11"], ws["G11"] = "England", "P9", 3  # an eighth player: role twice
     data = to_bytes(book)
     fr, en = problems(data, "fr", DIPLO), problems(data, "en", DIPLO)
-    assert "Résultats, ligne 5, colonne G: « douze » n'est pas un nombre : le score doit être numérique" in fr
+    assert (
+        "Résultats, ligne 5, colonne G: « douze » n'est pas un nombre : le score doit être numérique"
+        in fr
+    )
     assert "Résultats, row 5, column G: « douze » is not a number: the score must be numeric" in en
-    assert "Résultats, ligne 6, colonne F: case joueur vide : le score « 2 » n'a pas de joueur" in fr
+    assert (
+        "Résultats, ligne 6, colonne F: case joueur vide : le score « 2 » n'a pas de joueur" in fr
+    )
     assert "Résultats, row 6, column F: empty player cell: the score « 2 » has no player" in en
-    assert any(p.startswith("Résultats, ligne 3, colonne E: mauvais nombre de rôles : la partie « d1 » "
-                            "a 8 joueurs mais les règles ont 7 rôles") for p in fr), fr
-    assert any(p.startswith("Résultats, row 3, column E: wrong number of roles: game « d1 » has 8 "
-                            "players but the rule set has 7 roles") for p in en), en
-    assert any(p.startswith("Résultats, row 11, column E: role « England » appears twice in game "
-                            "« d1 » (rows 4 and 11)") for p in en), en
+    assert any(
+        p.startswith(
+            "Résultats, ligne 3, colonne E: mauvais nombre de rôles : la partie « d1 » "
+            "a 8 joueurs mais les règles ont 7 rôles"
+        )
+        for p in fr
+    ), fr
+    assert any(
+        p.startswith(
+            "Résultats, row 3, column E: wrong number of roles: game « d1 » has 8 "
+            "players but the rule set has 7 roles"
+        )
+        for p in en
+    ), en
+    assert any(
+        p.startswith(
+            "Résultats, row 11, column E: role « England » appears twice in game "
+            "« d1 » (rows 4 and 11)"
+        )
+        for p in en
+    ), en
 
 
 def test_an_incomplete_ffa_game_is_kept_unrated_not_refused() -> None:
     game = GameRecord(
         DAY1,
-        tuple(Side((Participant(f"P{i}", role),), score=float(i)) for i, role in enumerate(DIPLO.roles[:6])),
-        id="d2", mode="blitz", rated=False,
+        tuple(
+            Side((Participant(f"P{i}", role),), score=float(i))
+            for i, role in enumerate(DIPLO.roles[:6])
+        ),
+        id="d2",
+        mode="blitz",
+        rated=False,
     )
     games, found, _ = parse_workbook(to_bytes(filled_workbook(DIPLO, [game], "en")), DIPLO)
     assert found == [] and len(games) == 1 and not games[0].rated and len(games[0].sides) == 6

@@ -32,13 +32,15 @@ def stream(preset: str) -> list[GameRecord]:
     return games
 
 
-def chunks(rules: RuleSet, games: Sequence[GameRecord]) -> Iterator[tuple[str | None, list[GameRecord]]]:
+def chunks(
+    rules: RuleSet, games: Sequence[GameRecord]
+) -> Iterator[tuple[str | None, list[GameRecord]]]:
     """Consecutive games of one event, at most one template's capacity each."""
     size = FFA_BLOCKS if rules.method == "ffa_rank" else DUEL_ROWS
     for event, group in itertools.groupby(games, key=lambda g: g.event):
         items = list(group)
         for start in range(0, len(items), size):
-            yield event, items[start:start + size]
+            yield event, items[start : start + size]
 
 
 def expected_rows(preset: str) -> list[dict[str, str]]:
@@ -54,7 +56,10 @@ def assert_same_ratings(preset: str, games: list[GameRecord]) -> None:
     assert len(rows) == len(expected)
     for got, want in zip(rows, expected, strict=True):
         assert (got.player, got.mode, got.role, str(got.games)) == (
-            want["player"], want["mode"], want["role"], want["games"]
+            want["player"],
+            want["mode"],
+            want["role"],
+            want["games"],
         )
         assert got.rating == pytest.approx(float(want["rating"]), abs=1e-6)
         assert got.title == want["title"]

@@ -17,8 +17,12 @@ DAY = dt.date(2025, 3, 1)
 
 
 def game(a: str, b: str, oa: str, ob: str, rnd: int = 1) -> GameRecord:
-    return GameRecord(DAY, (Side((Participant(a),), oa), Side((Participant(b),), ob)),
-                      event="Austerlitz 2025", round=rnd)
+    return GameRecord(
+        DAY,
+        (Side((Participant(a),), oa), Side((Participant(b),), ob)),
+        event="Austerlitz 2025",
+        round=rnd,
+    )
 
 
 def test_template_for_a_preset(tmp_path: Path) -> None:
@@ -30,21 +34,45 @@ def test_template_for_a_preset(tmp_path: Path) -> None:
     ws = book["Résultats"]
     assert ws.freeze_panes == "A3"
     header = [c.value for c in ws[2]][:12]
-    assert header == ["Date", "Ronde", "Table", "Joueur A1", "Joueur A2", "Joueur A3", "Joueur A4",
-                      "Joueur B1", "Joueur B2", "Joueur B3", "Joueur B4", "Résultat"]
+    assert header == [
+        "Date",
+        "Ronde",
+        "Table",
+        "Joueur A1",
+        "Joueur A2",
+        "Joueur A3",
+        "Joueur A4",
+        "Joueur B1",
+        "Joueur B2",
+        "Joueur B3",
+        "Joueur B4",
+        "Résultat",
+    ]
     assert ws.column_dimensions["M"].hidden  # the stamp's column
     assert '"rules":"bataille-empire"' in ws["M1"].value
     lists = book["Listes"]
     assert lists.sheet_state == "hidden"
     choices = [lists.cell(row=r, column=2).value for r in range(2, 9)]
-    assert choices == ["Victoire écrasante de A", "Victoire décisive de A", "Victoire marginale de A",
-                       "Match nul", "Victoire marginale de B", "Victoire décisive de B",
-                       "Victoire écrasante de B"]
+    assert choices == [
+        "Victoire écrasante de A",
+        "Victoire décisive de A",
+        "Victoire marginale de A",
+        "Match nul",
+        "Victoire marginale de B",
+        "Victoire décisive de B",
+        "Victoire écrasante de B",
+    ]
     result_lists = [v for v in ws.data_validations.dataValidation if "L3" in str(v.sqref)]
     assert result_lists and result_lists[0].formula1 == "'Listes'!$B$2:$B$8"
     event = book["Manifestation"]
     assert [event.cell(row=r, column=1).value for r in range(2, 9)] == [
-        "Nom de la manifestation", "Premier jour", "Dernier jour", "Lieu", "Arbitre", "Ligue", "Règles"
+        "Nom de la manifestation",
+        "Premier jour",
+        "Dernier jour",
+        "Lieu",
+        "Arbitre",
+        "Ligue",
+        "Règles",
     ]
 
 
@@ -52,15 +80,33 @@ def test_template_in_english_for_card_battle_and_diplomacy(tmp_path: Path) -> No
     out = tmp_path / "cb.xlsx"
     assert run_cli("template", "--rules", "card-battle", "--lang", "en", str(out)).returncode == 0
     ws = load_workbook(out)["Results"]
-    assert [c.value for c in ws[2]][:10] == ["Date", "Round", "Table", "Player A1", "Player A2",
-                                             "Player A3", "Player B1", "Player B2", "Player B3",
-                                             "Result"]
+    assert [c.value for c in ws[2]][:10] == [
+        "Date",
+        "Round",
+        "Table",
+        "Player A1",
+        "Player A2",
+        "Player A3",
+        "Player B1",
+        "Player B2",
+        "Player B3",
+        "Result",
+    ]
     out = tmp_path / "dip.xlsx"
     assert run_cli("template", "--rules", "diplomacy", "--lang", "fr", str(out)).returncode == 0
     ws = load_workbook(out)["Résultats"]
-    assert [c.value for c in ws[2]][:7] == ["Partie", "Date", "Mode", "Classée", "Rôle", "Joueur",
-                                            "Score"]
-    assert [ws.cell(row=r, column=5).value for r in range(4, 11)] == list(load_rules("diplomacy").roles)
+    assert [c.value for c in ws[2]][:7] == [
+        "Partie",
+        "Date",
+        "Mode",
+        "Classée",
+        "Rôle",
+        "Joueur",
+        "Score",
+    ]
+    assert [ws.cell(row=r, column=5).value for r in range(4, 11)] == list(
+        load_rules("diplomacy").roles
+    )
 
 
 def test_bad_arguments_are_one_clear_line(tmp_path: Path) -> None:
@@ -79,15 +125,20 @@ def test_league_template_lists_registered_players_and_imports_back(tmp_path: Pat
     assert done.returncode == 0, done.stderr
     book = load_workbook(out)
     assert [book["Listes"].cell(row=r, column=1).value for r in (2, 3, 4)] == [
-        "Alice Martin", "Bruno Petit", None
+        "Alice Martin",
+        "Bruno Petit",
+        None,
     ]
     assert book["Manifestation"]["B7"].value == "Ligue du Rhône"
 
     rules = load_rules("bataille-empire")
     filled = tmp_path / "austerlitz.xlsx"
     games = [game("Alice Martin", "Chloé Roux", "decisive_victory", "defeat", 2)]
-    filled.write_bytes(to_bytes(filled_workbook(rules, games, "fr", "Austerlitz 2025",
-                                                ["Alice Martin", "Bruno Petit"])))
+    filled.write_bytes(
+        to_bytes(
+            filled_workbook(rules, games, "fr", "Austerlitz 2025", ["Alice Martin", "Bruno Petit"])
+        )
+    )
     first = league.import_file(filled)
     again = league.import_file(filled)
     assert (first.added, again.added) == (1, 0)

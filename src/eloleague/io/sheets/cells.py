@@ -16,8 +16,16 @@ from dataclasses import dataclass, field
 from eloleague.io.sheets.layout import column_letter, tr
 
 ERROR_CODES = (
-    "#NULL!", "#DIV/0!", "#VALUE!", "#REF!", "#NAME?", "#NUM!", "#N/A", "#GETTING_DATA",
-    "#SPILL!", "#CALC!",
+    "#NULL!",
+    "#DIV/0!",
+    "#VALUE!",
+    "#REF!",
+    "#NAME?",
+    "#NUM!",
+    "#N/A",
+    "#GETTING_DATA",
+    "#SPILL!",
+    "#CALC!",
 )
 _LIBREOFFICE_ERROR = re.compile(r"^Err:\d{3}$")
 _DMY = re.compile(r"^(\d{1,2})[/.\-](\d{1,2})[/.\-](\d{2}|\d{4})$")
@@ -60,8 +68,13 @@ class Grid:
         letter = column_letter(column)
         if self.csv:
             return tr(self.lang, "line {row}, column {column}", row=row, column=letter)
-        return tr(self.lang, "{sheet}, row {row}, column {column}",
-                  sheet=self.title, row=row, column=letter)
+        return tr(
+            self.lang,
+            "{sheet}, row {row}, column {column}",
+            sheet=self.title,
+            row=row,
+            column=letter,
+        )
 
     def is_blank(self, row: int) -> bool:
         return all(is_empty(v) for v in self.rows.get(row, []))
@@ -122,7 +135,11 @@ def as_date(value: Value) -> dt.date | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        if math.isfinite(value) and value == int(value) and _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]:
+        if (
+            math.isfinite(value)
+            and value == int(value)
+            and _SERIAL_RANGE[0] <= value <= _SERIAL_RANGE[1]
+        ):
             return _EXCEL_EPOCH + dt.timedelta(days=int(value))
         return None
     if not isinstance(value, str):

@@ -134,10 +134,22 @@ def result_choices(rules: RuleSet) -> list[Choice]:
                 if several:
                     lose = _wording(rules, label_l, lang)
                     texts[lang] = (
-                        tr(lang, "{win} for {side}, {loss} for {other}",
-                           win=win, side="A", loss=lose, other="B"),
-                        tr(lang, "{win} for {side}, {loss} for {other}",
-                           win=win, side="B", loss=lose, other="A"),
+                        tr(
+                            lang,
+                            "{win} for {side}, {loss} for {other}",
+                            win=win,
+                            side="A",
+                            loss=lose,
+                            other="B",
+                        ),
+                        tr(
+                            lang,
+                            "{win} for {side}, {loss} for {other}",
+                            win=win,
+                            side="B",
+                            loss=lose,
+                            other="A",
+                        ),
                     )
                 else:
                     texts[lang] = (
@@ -237,7 +249,7 @@ def read_stamp(value: object) -> dict[str, object] | None:
     if not isinstance(value, str) or not value.startswith(STAMP_PREFIX):
         return None
     try:
-        data = json.loads(value[len(STAMP_PREFIX):])
+        data = json.loads(value[len(STAMP_PREFIX) :])
     except ValueError:
         return None
     return data if isinstance(data, dict) and "kind" in data else None

@@ -31,6 +31,7 @@ from eloleague.io.sheets.layout import (
     EVENT_FIELDS,
     NO,
     YES,
+    Choice,
     Layout,
     column_letter,
     fold,
@@ -93,8 +94,11 @@ def read_event(grid: Grid, found: Findings, positional: bool = True) -> EventInf
         value = grid.value(row, 2)
         error = as_error(value)
         if error is not None:
-            found.error(grid.where(row, 2), "formula error {code}: replace the formula by its value",
-                        code=error.code)
+            found.error(
+                grid.where(row, 2),
+                "formula error {code}: replace the formula by its value",
+                code=error.code,
+            )
             value = None
         values[key] = value
 
@@ -104,9 +108,11 @@ def read_event(grid: Grid, found: Findings, positional: bool = True) -> EventInf
             return None
         date = as_date(value)
         if date is None:
-            found.error(grid.where(rows[key], 2),
-                        "{value} is not a date (write it as 02/03/2025 or 2025-03-02)",
-                        value=show(value))
+            found.error(
+                grid.where(rows[key], 2),
+                "{value} is not a date (write it as 02/03/2025 or 2025-03-02)",
+                value=show(value),
+            )
         return date
 
     start, end = day("start"), day("end")
@@ -115,8 +121,12 @@ def read_event(grid: Grid, found: Findings, positional: bool = True) -> EventInf
     if end is None and start is not None:
         end = start
     if start is not None and end is not None and end < start:
-        found.error(grid.where(rows["end"], 2), "the last day {end} is before the first day {start}",
-                    end=end.isoformat(), start=start.isoformat())
+        found.error(
+            grid.where(rows["end"], 2),
+            "the last day {end} is before the first day {start}",
+            end=end.isoformat(),
+            start=start.isoformat(),
+        )
     name = as_text(values["name"]) or None
     return EventInfo(
         name=name,
@@ -135,8 +145,10 @@ def find_header(grid: Grid, layout: Layout, limit: int | None = HEADER_SEARCH_RO
     for row in sorted(grid.rows):
         if limit is not None and row > limit:
             break
-        if (fold(as_text(grid.value(row, 1))) in first
-                and fold(as_text(grid.value(row, 2))) in second):
+        if (
+            fold(as_text(grid.value(row, 1))) in first
+            and fold(as_text(grid.value(row, 2))) in second
+        ):
             return row
     return None
 
@@ -147,10 +159,13 @@ def check_header(grid: Grid, layout: Layout, row: int, found: Findings) -> bool:
     for i, column in enumerate(layout.columns, start=1):
         value = grid.value(row, i)
         if fold(as_text(value)) not in header_labels(column):
-            found.error(grid.where(row, i),
-                        "this column should be headed {expected}, found {value}: do not insert, "
-                        "move or delete columns of the results sheet",
-                        expected=show(column.header(found.lang)), value=show(value))
+            found.error(
+                grid.where(row, i),
+                "this column should be headed {expected}, found {value}: do not insert, "
+                "move or delete columns of the results sheet",
+                expected=show(column.header(found.lang)),
+                value=show(value),
+            )
             ok = False
     return ok
 
@@ -159,12 +174,14 @@ def _merged_rows(grid: Grid, layout: Layout, header: int, found: Findings) -> se
     """Report merged cells in the table; return the rows they touch."""
     touched: set[int] = set()
     width = len(layout.columns)
-    for min_row, min_col, max_row, max_col, ref in grid.merged:
+    for min_row, min_col, max_row, _max_col, ref in grid.merged:
         if max_row <= header or min_col > width:
             continue
-        found.error(grid.where(min_row, min_col),
-                    "cells {range} are merged: unmerge them and write one value per cell",
-                    range=ref)
+        found.error(
+            grid.where(min_row, min_col),
+            "cells {range} are merged: unmerge them and write one value per cell",
+            range=ref,
+        )
         touched.update(range(max(min_row, header + 1), max_row + 1))
     return touched
 
@@ -174,8 +191,11 @@ def _formula_errors(grid: Grid, row: int, width: int, found: Findings) -> bool:
     for col in range(1, width + 1):
         error = as_error(grid.value(row, col))
         if error is not None:
-            found.error(grid.where(row, col), "formula error {code}: replace the formula by its value",
-                        code=error.code)
+            found.error(
+                grid.where(row, col),
+                "formula error {code}: replace the formula by its value",
+                code=error.code,
+            )
             bad = True
     return bad
 
@@ -200,9 +220,13 @@ class _Names:
             close = difflib.get_close_matches(_loose(name), list(self.folded), n=1, cutoff=0.85)
             match = self.folded[close[0]] if close else None
         if match is not None:
-            self.found.warn(where, 'name {value} looks like the registered player "{match}": '
-                            "check the spelling (otherwise a new player is created)",
-                            value=show(name), match=match)
+            self.found.warn(
+                where,
+                'name {value} looks like the registered player "{match}": '
+                "check the spelling (otherwise a new player is created)",
+                value=show(name),
+                match=match,
+            )
 
 
 def _loose(name: str) -> str:
@@ -231,16 +255,24 @@ class _Context:
             return None
         date = as_date(value)
         if date is None:
-            found.error(grid.where(row, col),
-                        "{value} is not a date (write it as 02/03/2025 or 2025-03-02)",
-                        value=show(value))
+            found.error(
+                grid.where(row, col),
+                "{value} is not a date (write it as 02/03/2025 or 2025-03-02)",
+                value=show(value),
+            )
             return None
-        if event.start is not None and event.end is not None and not (
-            event.start <= date <= event.end
+        if (
+            event.start is not None
+            and event.end is not None
+            and not (event.start <= date <= event.end)
         ):
-            found.error(grid.where(row, col),
-                        "the date {value} is outside the event ({start} to {end})",
-                        value=show(value), start=event.start.isoformat(), end=event.end.isoformat())
+            found.error(
+                grid.where(row, col),
+                "the date {value} is outside the event ({start} to {end})",
+                value=show(value),
+                start=event.start.isoformat(),
+                end=event.end.isoformat(),
+            )
             return None
         return date
 
@@ -255,15 +287,23 @@ class _Context:
 
 
 def read_results(
-    grid: Grid, layout: Layout, rules: RuleSet, event: EventInfo, found: Findings,
-    known_players: Iterable[str] = (), header: int | None = None,
+    grid: Grid,
+    layout: Layout,
+    rules: RuleSet,
+    event: EventInfo,
+    found: Findings,
+    known_players: Iterable[str] = (),
+    header: int | None = None,
 ) -> list[GameRecord]:
     """Read the results sheet below its header row into games (nothing when the header is wrong)."""
     header = header or find_header(grid, layout)
     if header is None:
         labels = ", ".join(c.header(found.lang) for c in layout.columns)
-        found.error(grid.where(1), "the header row of the results sheet is missing "
-                    "(its columns are: {labels})", labels=labels)
+        found.error(
+            grid.where(1),
+            "the header row of the results sheet is missing (its columns are: {labels})",
+            labels=labels,
+        )
         return []
     if not check_header(grid, layout, header, found):
         return []
@@ -280,7 +320,7 @@ def read_results(
 
 def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
     grid, layout, found, event = ctx.grid, ctx.layout, ctx.found, ctx.event
-    choices = {}
+    choices: dict[str, Choice] = {}
     for choice in result_choices(ctx.rules):
         choices.setdefault(fold(choice.fr), choice)
         choices.setdefault(fold(choice.en), choice)
@@ -298,17 +338,22 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
         if not is_empty(round_value):
             round_no = as_int(round_value)
             if round_no is None or round_no < 0:
-                found.error(grid.where(row, layout.index("round")),
-                            "{value} is not a round number (a whole number)",
-                            value=show(round_value))
+                found.error(
+                    grid.where(row, layout.index("round")),
+                    "{value} is not a round number (a whole number)",
+                    value=show(round_value),
+                )
         table = as_text(grid.value(row, layout.index("table")))
         if table:
             key = (round_no, table)
             if key in tables:
-                found.error(grid.where(row, layout.index("table")),
-                            "table {table} of round {round} is also on row {row}",
-                            table=table, round=round_no if round_no is not None else "-",
-                            row=tables[key])
+                found.error(
+                    grid.where(row, layout.index("table")),
+                    "table {table} of round {round} is also on row {row}",
+                    table=table,
+                    round=round_no if round_no is not None else "-",
+                    row=tables[key],
+                )
             else:
                 tables[key] = row
         sides: list[tuple[Participant, ...]] = []
@@ -321,38 +366,50 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 if not name:
                     continue
                 if name in seen:
-                    found.error(grid.where(row, col),
-                                'player "{name}" appears twice in this game (columns {first} '
-                                "and {second})",
-                                name=name, first=column_letter(seen[name]),
-                                second=column_letter(col))
+                    found.error(
+                        grid.where(row, col),
+                        'player "{name}" appears twice in this game (columns {first} and {second})',
+                        name=name,
+                        first=column_letter(seen[name]),
+                        second=column_letter(col),
+                    )
                     continue
                 seen[name] = col
                 ctx.names.check(name, grid.where(row, col))
                 players.append(Participant(name))
             if not players:
-                found.error(grid.where(row, columns[0]),
-                            "empty player cell: side {side} has no player (columns {first} to "
-                            "{last})", side=side, first=column_letter(columns[0]),
-                            last=column_letter(columns[-1]))
+                found.error(
+                    grid.where(row, columns[0]),
+                    "empty player cell: side {side} has no player (columns {first} to {last})",
+                    side=side,
+                    first=column_letter(columns[0]),
+                    last=column_letter(columns[-1]),
+                )
             sides.append(tuple(players))
         result_col = layout.index("result")
         result = grid.value(row, result_col)
-        choice = choices.get(fold(as_text(result)))
+        picked = choices.get(fold(as_text(result)))
         if is_empty(result):
-            found.error(grid.where(row, result_col), "the result is empty (choose one of: {choices})",
-                        choices=listed)
-        elif choice is None:
-            found.error(grid.where(row, result_col), "unknown result {value} (choose one of: "
-                        "{choices})", value=show(result), choices=listed)
-        if len(found.problems) != before or date is None or choice is None:
+            found.error(
+                grid.where(row, result_col),
+                "the result is empty (choose one of: {choices})",
+                choices=listed,
+            )
+        elif picked is None:
+            found.error(
+                grid.where(row, result_col),
+                "unknown result {value} (choose one of: {choices})",
+                value=show(result),
+                choices=listed,
+            )
+        if len(found.problems) != before or date is None or picked is None:
             continue
         game_id = None
         if event.name and round_no is not None and table:
             game_id = f"{event.name} R{round_no} T{table}"
         game = GameRecord(
             date=date,
-            sides=(Side(sides[0], choice.a), Side(sides[1], choice.b)),
+            sides=(Side(sides[0], picked.a), Side(sides[1], picked.b)),
             id=game_id,
             event=event.name,
             round=round_no,
@@ -370,7 +427,9 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
 class _Block:
     row: int
     game: str
-    entries: list[tuple[int, str, str, Value]] = field(default_factory=list)  # row, role, name, score
+    entries: list[tuple[int, str, str, Value]] = field(
+        default_factory=list
+    )  # row, role, name, score
 
 
 def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
@@ -394,9 +453,12 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
         if not name and is_empty(score):
             continue  # the game's first row, or a role of the template nobody played
         if not blocks:
-            found.error(grid.where(row, col["game"]),
-                        "a player or a score but no game above: write the game id in column "
-                        "{column} of the game's first row", column=column_letter(col["game"]))
+            found.error(
+                grid.where(row, col["game"]),
+                "a player or a score but no game above: write the game id in column "
+                "{column} of the game's first row",
+                column=column_letter(col["game"]),
+            )
             continue
         blocks[-1].entries.append((row, role, name, score))
 
@@ -410,8 +472,12 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
         if not block.entries and is_empty(date_cell):
             continue  # an unused block of the template
         if block.game in ids:
-            found.error(grid.where(row, col["game"]), "game id {game} is also used on row {row}",
-                        game=show(block.game), row=ids[block.game])
+            found.error(
+                grid.where(row, col["game"]),
+                "game id {game} is also used on row {row}",
+                game=show(block.game),
+                row=ids[block.game],
+            )
         ids.setdefault(block.game, row)
         date = ctx.date(row, col["date"])
         mode = as_text(grid.value(row, col["mode"]))
@@ -422,34 +488,51 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             if text in NO:
                 rated = False
             elif text not in YES:
-                found.error(grid.where(row, col["rated"]), "{value} is not yes or no",
-                            value=show(rated_cell))
+                found.error(
+                    grid.where(row, col["rated"]),
+                    "{value} is not yes or no",
+                    value=show(rated_cell),
+                )
         if not block.entries:
-            found.error(grid.where(row, col["player"]), "game {game} has no player",
-                        game=show(block.game))
+            found.error(
+                grid.where(row, col["player"]), "game {game} has no player", game=show(block.game)
+            )
         role_rows: dict[str, int] = {}
         sides: list[Side] = []
         for entry_row, role, name, score in block.entries:
             if ctx.rules.roles:
                 if not role:
-                    found.error(grid.where(entry_row, col["role"]),
-                                "the role is empty (one of: {roles})", roles=roles)
+                    found.error(
+                        grid.where(entry_row, col["role"]),
+                        "the role is empty (one of: {roles})",
+                        roles=roles,
+                    )
                 elif role not in ctx.rules.roles:
-                    found.error(grid.where(entry_row, col["role"]),
-                                "unknown role {value} (one of: {roles})", value=show(role),
-                                roles=roles)
+                    found.error(
+                        grid.where(entry_row, col["role"]),
+                        "unknown role {value} (one of: {roles})",
+                        value=show(role),
+                        roles=roles,
+                    )
                 elif role in role_rows:
-                    found.error(grid.where(entry_row, col["role"]),
-                                "role {value} appears twice in game {game} (rows {first} and "
-                                "{second}); each game starts with its id in column {column}",
-                                value=show(role), game=show(block.game), first=role_rows[role],
-                                second=entry_row, column=column_letter(col["game"]))
+                    found.error(
+                        grid.where(entry_row, col["role"]),
+                        "role {value} appears twice in game {game} (rows {first} and "
+                        "{second}); each game starts with its id in column {column}",
+                        value=show(role),
+                        game=show(block.game),
+                        first=role_rows[role],
+                        second=entry_row,
+                        column=column_letter(col["game"]),
+                    )
                 else:
                     role_rows[role] = entry_row
             if not name:
-                found.error(grid.where(entry_row, col["player"]),
-                            "empty player cell: the score {value} has no player",
-                            value=show(score))
+                found.error(
+                    grid.where(entry_row, col["player"]),
+                    "empty player cell: the score {value} has no player",
+                    value=show(score),
+                )
             else:
                 ctx.names.check(name, grid.where(entry_row, col["player"]))
             number = None
@@ -458,22 +541,34 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             else:
                 number = as_number(score)
                 if number is None:
-                    found.error(grid.where(entry_row, col["score"]),
-                                "{value} is not a number: the score must be numeric",
-                                value=show(score))
+                    found.error(
+                        grid.where(entry_row, col["score"]),
+                        "{value} is not a number: the score must be numeric",
+                        value=show(score),
+                    )
             if name and number is not None:
                 sides.append(Side((Participant(name, role),), score=number))
         if ctx.rules.roles and len(block.entries) > len(ctx.rules.roles):
-            found.error(grid.where(row, col["role"]),
-                        "wrong number of roles: game {game} has {n} players but the rule set has "
-                        "{m} roles ({roles})", game=show(block.game), n=len(block.entries),
-                        m=len(ctx.rules.roles), roles=roles)
+            found.error(
+                grid.where(row, col["role"]),
+                "wrong number of roles: game {game} has {n} players but the rule set has "
+                "{m} roles ({roles})",
+                game=show(block.game),
+                n=len(block.entries),
+                m=len(ctx.rules.roles),
+                roles=roles,
+            )
         if len(found.problems) != before or date is None or row in bad_blocks:
             continue
-        game = GameRecord(
-            date=date, sides=tuple(sides), id=block.game, event=ctx.event.name, mode=mode,
-            rated=rated, origin=grid.where(row),
+        record = GameRecord(
+            date=date,
+            sides=tuple(sides),
+            id=block.game,
+            event=ctx.event.name,
+            mode=mode,
+            rated=rated,
+            origin=grid.where(row),
         )
-        if ctx.rule_checks(game, row):
-            games.append(game)
+        if ctx.rule_checks(record, row):
+            games.append(record)
     return games

@@ -50,7 +50,7 @@ def _grid(ws: Worksheet, lang: str) -> Grid:
             values.append(value)
         while values and values[-1] is None:
             values.pop()
-        if values:
+        if values and row[0].row is not None:
             grid.rows[row[0].row] = values
     for merged in ws.merged_cells.ranges:
         grid.merged.append(
@@ -76,14 +76,20 @@ def stamped_language(stamp: dict[str, object] | None, explicit: str | None) -> s
     return "en"
 
 
-def check_rules(stamp: dict[str, object] | None, rules: RuleSet, found: Findings, where: str) -> bool:
+def check_rules(
+    stamp: dict[str, object] | None, rules: RuleSet, found: Findings, where: str
+) -> bool:
     """Refuse a workbook stamped for another rule set, saying what to do."""
     if stamp is None or stamp.get("rules") in (None, rules.name):
         return True
-    found.error(where, 'this workbook was made for the rule set "{found}", not "{expected}": import '
-                'it into a league that uses "{found}", or make a new template with '
-                "eloleague template --rules {expected}",
-                found=str(stamp.get("rules")), expected=rules.name)
+    found.error(
+        where,
+        'this workbook was made for the rule set "{found}", not "{expected}": import '
+        'it into a league that uses "{found}", or make a new template with '
+        "eloleague template --rules {expected}",
+        found=str(stamp.get("rules")),
+        expected=rules.name,
+    )
     return False
 
 
@@ -138,17 +144,23 @@ def parse_workbook(
         if len(book.worksheets) == 1:
             sheets[RESULTS] = book.worksheets[0]
         else:
-            found.error("", "no results sheet found: the workbook has no sheet with the header "
-                        "{labels}", labels=", ".join(c.header(found.lang) for c in layout.columns))
+            found.error(
+                "",
+                "no results sheet found: the workbook has no sheet with the header {labels}",
+                labels=", ".join(c.header(found.lang) for c in layout.columns),
+            )
             return [], found.problems, found.warnings
 
     event = EventInfo()
     if EVENT in sheets:
         event = read_event(_grid(sheets[EVENT], found.lang), found)
     if not event.name and rules.updates == "per_event":
-        found.warn(sheets[EVENT].title if EVENT in sheets else "",
-                   "the event has no name: with rule set {rules} each game is then rated on its "
-                   "own instead of with its event", rules=rules.name)
+        found.warn(
+            sheets[EVENT].title if EVENT in sheets else "",
+            "the event has no name: with rule set {rules} each game is then rated on its "
+            "own instead of with its event",
+            rules=rules.name,
+        )
     known = list(known_players)
     if LISTS in sheets:
         known += registered_names(sheets[LISTS])
@@ -162,7 +174,7 @@ def registered_names(ws: Worksheet) -> list[str]:
     """The registered players the template listed (column A of the lists sheet, below its title)."""
     names = []
     for (value,) in ws.iter_rows(min_row=2, max_col=1, values_only=True):
-        text = as_text(value)
+        text = as_text(value if isinstance(value, str | int | float) else None)
         if text and read_stamp(text) is None:
             names.append(text)
     return names

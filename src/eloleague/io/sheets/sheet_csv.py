@@ -10,13 +10,20 @@ the columns ``game``, ``date``, ``side`` and ``player``.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections.abc import Iterable
 
 from eloleague.io.sheets.cells import Grid, Value
 from eloleague.io.sheets.layout import RESULTS, fold, layout_for, read_stamp
 from eloleague.io.sheets.parse import EventInfo, Findings, find_header, read_event, read_results
-from eloleague.io.sheets.reader import SheetResult, check_rules, players_of, sheet_language, stamped_language
+from eloleague.io.sheets.reader import (
+    SheetResult,
+    check_rules,
+    players_of,
+    sheet_language,
+    stamped_language,
+)
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
@@ -43,7 +50,7 @@ def is_long_csv(data: bytes) -> bool:
     if not rows:
         return True
     first = next((r for r in rows if any(c.strip() for c in r)), [])
-    return LONG_FORMAT_COLUMNS <= {fold(c) for c in first}
+    return {fold(c) for c in first} >= LONG_FORMAT_COLUMNS
 
 
 def parse_sheet_csv(
@@ -102,14 +109,24 @@ def workbook_to_csv(data: bytes, delimiter: str = ",") -> str:
             stamp = stamp or next((read_stamp(v) for v in row if read_stamp(v)), None)
         if stamp is not None:
             kinds[str(stamp["kind"])] = [
-                [as_text(v) if not isinstance(v, str) else v for v in row]
+                [
+                    v
+                    if isinstance(v, str)
+                    else as_text(v if isinstance(v, int | float) else _day(v))
+                    for v in row
+                ]
                 for row in ws.iter_rows(values_only=True)
             ]
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\n")
     for kind in (EVENT, RESULTS):
-        for row in kinds.get(kind, []):
-            while row and not str(row[-1]).strip():
-                row.pop()
-            writer.writerow(row)
+        for cells in kinds.get(kind, []):
+            line = list(cells)
+            while line and not line[-1].strip():
+                line.pop()
+            writer.writerow(line)
     return out.getvalue()
+
+
+def _day(value: object) -> dt.date | None:
+    return value if isinstance(value, dt.date) else None

@@ -62,32 +62,82 @@ def _instructions(ws: Worksheet, rules: RuleSet, league: str | None, lang: str) 
         (tr(lang, "Result sheet of {league}", league=league or rules.name), TITLE_FONT),
         (tr(lang, "Rule set: {rules}", rules=rules.name), Font(italic=True)),
         ("", None),
-        (tr(lang, "1. On the sheet {sheet}, write the event's name, first and last day, place "
-            "and referee.", sheet=sheet_title(EVENT, lang)), None),
+        (
+            tr(
+                lang,
+                "1. On the sheet {sheet}, write the event's name, first and last day, place "
+                "and referee.",
+                sheet=sheet_title(EVENT, lang),
+            ),
+            None,
+        ),
     ]
     if rules.method == "ffa_rank":
         lines += [
-            (tr(lang, "2. On the sheet {sheet}, one block per game: on its first row the game id, "
-                "the date, the mode and whether it is rated (yes/no); then, on the row of each "
-                "role, the player and the score.", sheet=sheet_title(RESULTS, lang)), None),
-            (tr(lang, "   Leave a role's player and score empty when nobody played it: the game "
-                "is then kept but not rated."), None),
+            (
+                tr(
+                    lang,
+                    "2. On the sheet {sheet}, one block per game: on its first row the game id, "
+                    "the date, the mode and whether it is rated (yes/no); then, on the row of each "
+                    "role, the player and the score.",
+                    sheet=sheet_title(RESULTS, lang),
+                ),
+                None,
+            ),
+            (
+                tr(
+                    lang,
+                    "   Leave a role's player and score empty when nobody played it: the game "
+                    "is then kept but not rated.",
+                ),
+                None,
+            ),
         ]
     else:
         lines += [
-            (tr(lang, "2. On the sheet {sheet}, one row per game: date, round, table, the players "
-                "of side A, the players of side B and the result seen from side A.",
-                sheet=sheet_title(RESULTS, lang)), None),
-            (tr(lang, "   Choose players from the list of registered players; a new player may be "
-                "typed in full (the sheet asks for confirmation)."), None),
+            (
+                tr(
+                    lang,
+                    "2. On the sheet {sheet}, one row per game: date, round, table, the players "
+                    "of side A, the players of side B and the result seen from side A.",
+                    sheet=sheet_title(RESULTS, lang),
+                ),
+                None,
+            ),
+            (
+                tr(
+                    lang,
+                    "   Choose players from the list of registered players; a new player may be "
+                    "typed in full (the sheet asks for confirmation).",
+                ),
+                None,
+            ),
         ]
     lines += [
-        (tr(lang, "3. Dates as 02/03/2025 or 2025-03-02, inside the event's days. Blank rows are "
-            "ignored."), None),
-        (tr(lang, "4. Do not insert, move or delete columns, do not merge cells, do not leave "
-            "formula errors: the import names every cell to fix."), None),
-        (tr(lang, "5. Send the workbook to the ranking officer, who imports it with: eloleague "
-            "import FILE.xlsx"), None),
+        (
+            tr(
+                lang,
+                "3. Dates as 02/03/2025 or 2025-03-02, inside the event's days. Blank rows are "
+                "ignored.",
+            ),
+            None,
+        ),
+        (
+            tr(
+                lang,
+                "4. Do not insert, move or delete columns, do not merge cells, do not leave "
+                "formula errors: the import names every cell to fix.",
+            ),
+            None,
+        ),
+        (
+            tr(
+                lang,
+                "5. Send the workbook to the ranking officer, who imports it with: eloleague "
+                "import FILE.xlsx",
+            ),
+            None,
+        ),
     ]
     for row, (text, font) in enumerate(lines, start=1):
         cell = ws.cell(row=row, column=1, value=text)
@@ -113,9 +163,15 @@ def _event(ws: Worksheet, rules: RuleSet, league: str | None, lang: str) -> None
         if key in prefilled:
             cell.font = Font(color="808080")
     dates = DataValidation(
-        type="date", operator="between", formula1="18264", formula2="73051", allow_blank=True,
-        errorStyle="warning", showErrorMessage=True,
-        errorTitle=tr(lang, "Date"), error=tr(lang, "Write a date, such as 02/03/2025."),
+        type="date",
+        operator="between",
+        formula1="18264",
+        formula2="73051",
+        allow_blank=True,
+        errorStyle="warning",
+        showErrorMessage=True,
+        errorTitle=tr(lang, "Date"),
+        error=tr(lang, "Write a date, such as 02/03/2025."),
     )
     dates.add("B3:B4")
     ws.add_data_validation(dates)
@@ -127,8 +183,11 @@ def _lists(ws: Worksheet, rules: RuleSet, players: list[str], lang: str) -> dict
     """Write the drop-down sources; return the range of each list (``Lists!$A$2:$A$9``)."""
     columns = {
         "players": (1, tr(lang, "Registered players"), players),
-        "results": (2, tr(lang, "Result"), [c.text(lang) for c in result_choices(rules)]
-                    if rules.outcomes else []),
+        "results": (
+            2,
+            tr(lang, "Result"),
+            [c.text(lang) for c in result_choices(rules)] if rules.outcomes else [],
+        ),
         "roles": (3, tr(lang, "Role"), list(rules.roles)),
         "yesno": (4, tr(lang, "Rated"), [tr(lang, "yes"), tr(lang, "no")]),
     }
@@ -176,29 +235,55 @@ def _results_two_sided(ws: Worksheet, layout: Layout, ranges: dict[str, str], la
         for col in range(1, len(layout.columns) + 1):
             ws.cell(row=row, column=col).border = BOX
         ws.cell(row=row, column=layout.index("date")).number_format = DATE_FORMAT
-    _validation(ws, [f"{date_col}3:{date_col}{last}"], type="date", operator="between",
-                formula1="18264", formula2="73051", errorStyle="warning",
-                error=tr(lang, "Write a date, such as 02/03/2025."))
+    _validation(
+        ws,
+        [f"{date_col}3:{date_col}{last}"],
+        type="date",
+        operator="between",
+        formula1="18264",
+        formula2="73051",
+        errorStyle="warning",
+        error=tr(lang, "Write a date, such as 02/03/2025."),
+    )
     round_col = get_column_letter(layout.index("round"))
-    _validation(ws, [f"{round_col}3:{round_col}{last}"], type="whole", operator="between",
-                formula1="0", formula2="1000", errorStyle="stop",
-                error=tr(lang, "The round is a whole number."))
+    _validation(
+        ws,
+        [f"{round_col}3:{round_col}{last}"],
+        type="whole",
+        operator="between",
+        formula1="0",
+        formula2="1000",
+        errorStyle="stop",
+        error=tr(lang, "The round is a whole number."),
+    )
     player_cols = [get_column_letter(i) for i, c in enumerate(layout.columns, 1) if c.side]
     if "players" in ranges:
-        _validation(ws, [f"{c}3:{c}{last}" for c in player_cols], type="list",
-                    formula1=ranges["players"], errorStyle="warning",
-                    errorTitle=tr(lang, "New player?"),
-                    error=tr(lang, "This name is not in the list of registered players. Keep it "
-                             "as a new player?"))
+        _validation(
+            ws,
+            [f"{c}3:{c}{last}" for c in player_cols],
+            type="list",
+            formula1=ranges["players"],
+            errorStyle="warning",
+            errorTitle=tr(lang, "New player?"),
+            error=tr(
+                lang, "This name is not in the list of registered players. Keep it as a new player?"
+            ),
+        )
     if "results" in ranges:
         result_col = get_column_letter(layout.index("result"))
-        _validation(ws, [f"{result_col}3:{result_col}{last}"], type="list",
-                    formula1=ranges["results"], errorStyle="stop",
-                    error=tr(lang, "Choose the result in the list."))
+        _validation(
+            ws,
+            [f"{result_col}3:{result_col}{last}"],
+            type="list",
+            formula1=ranges["results"],
+            errorStyle="stop",
+            error=tr(lang, "Choose the result in the list."),
+        )
 
 
-def _results_ffa(ws: Worksheet, layout: Layout, rules: RuleSet, ranges: dict[str, str],
-                 lang: str) -> None:
+def _results_ffa(
+    ws: Worksheet, layout: Layout, rules: RuleSet, ranges: dict[str, str], lang: str
+) -> None:
     col = {c.key: layout.index(c.key) for c in layout.columns}
     block = 1 + len(rules.roles) + 1
     last = 2 + FFA_BLOCKS * block
@@ -217,24 +302,54 @@ def _results_ffa(ws: Worksheet, layout: Layout, rules: RuleSet, ranges: dict[str
     def letter(key: str) -> str:
         return get_column_letter(col[key])
 
-    _validation(ws, [f"{letter('date')}3:{letter('date')}{last}"], type="date",
-                operator="between", formula1="18264", formula2="73051", errorStyle="warning",
-                error=tr(lang, "Write a date, such as 02/03/2025."))
-    _validation(ws, [f"{letter('score')}3:{letter('score')}{last}"], type="decimal",
-                operator="between", formula1="-1000000", formula2="1000000", errorStyle="stop",
-                error=tr(lang, "The score is a number."))
+    _validation(
+        ws,
+        [f"{letter('date')}3:{letter('date')}{last}"],
+        type="date",
+        operator="between",
+        formula1="18264",
+        formula2="73051",
+        errorStyle="warning",
+        error=tr(lang, "Write a date, such as 02/03/2025."),
+    )
+    _validation(
+        ws,
+        [f"{letter('score')}3:{letter('score')}{last}"],
+        type="decimal",
+        operator="between",
+        formula1="-1000000",
+        formula2="1000000",
+        errorStyle="stop",
+        error=tr(lang, "The score is a number."),
+    )
     if "yesno" in ranges:
-        _validation(ws, [f"{letter('rated')}3:{letter('rated')}{last}"], type="list",
-                    formula1=ranges["yesno"], errorStyle="stop")
+        _validation(
+            ws,
+            [f"{letter('rated')}3:{letter('rated')}{last}"],
+            type="list",
+            formula1=ranges["yesno"],
+            errorStyle="stop",
+        )
     if "roles" in ranges:
-        _validation(ws, [f"{letter('role')}3:{letter('role')}{last}"], type="list",
-                    formula1=ranges["roles"], errorStyle="stop")
+        _validation(
+            ws,
+            [f"{letter('role')}3:{letter('role')}{last}"],
+            type="list",
+            formula1=ranges["roles"],
+            errorStyle="stop",
+        )
     if "players" in ranges:
-        _validation(ws, [f"{letter('player')}3:{letter('player')}{last}"], type="list",
-                    formula1=ranges["players"], errorStyle="warning",
-                    errorTitle=tr(lang, "New player?"),
-                    error=tr(lang, "This name is not in the list of registered players. Keep it "
-                             "as a new player?"))
+        _validation(
+            ws,
+            [f"{letter('player')}3:{letter('player')}{last}"],
+            type="list",
+            formula1=ranges["players"],
+            errorStyle="warning",
+            errorTitle=tr(lang, "New player?"),
+            error=tr(
+                lang, "This name is not in the list of registered players. Keep it as a new player?"
+            ),
+        )
 
 
 def build_template(
@@ -268,7 +383,10 @@ def build_template(
 
 
 def write_template(
-    path: str | Path, rules: RuleSet, league: str | None = None, players: Iterable[str] = (),
+    path: str | Path,
+    rules: RuleSet,
+    league: str | None = None,
+    players: Iterable[str] = (),
     lang: str = "fr",
 ) -> Path:
     """Write the template to ``path`` (``.xlsx``) and return the path."""

@@ -1,0 +1,263 @@
+"""Formatted xlsx exports, each with a plain CSV beside it (docs/sheets.md, "Exports").
+
+They take plain data, never the database: ranking rows (:class:`Standing`), ledger entries
+(:class:`LedgerEntry`) and game records. Numbers are written as numbers (rounded as the rule set
+shows ratings), headers are frozen, titles say what the sheet holds, in French or English.
+
+- :func:`export_ranking_xlsx`: the ranking (``ranking --format xlsx``); its CSV is exactly the
+  ``eloleague rate`` CSV (RULES.md §6).
+- :func:`export_event_xlsx`: an event report, one table per game as in the seeds' examples (each
+  player's rating before, P, K, S, delta, after), plus the total per player.
+- :func:`export_player_xlsx`: a player's history, one row per rating change.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.worksheet import Worksheet
+
+from eloleague.engine.ledger import LedgerEntry
+from eloleague.engine.standings import Standing
+from eloleague.io.ledger_csv import write_ledger
+from eloleague.io.ratings_csv import write_ratings
+from eloleague.io.sheets.layout import tr
+from eloleague.records import GameRecord
+from eloleague.rules.model import RuleSet
+
+TITLE_FONT = Font(bold=True, size=14)
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = PatternFill("solid", fgColor="1F4E78")
+GAME_FONT = Font(bold=True, size=12)
+PROBABILITY = "0.00"
+PRECISE = "0.000"
+
+
+def _rating_format(rules: RuleSet) -> str:
+    shown = rules.shown
+    if shown is None:
+        return "0.0"
+    return "0" if shown.decimals == 0 else "0." + "0" * shown.decimals
+
+
+def _header(ws: Worksheet, row: int, labels: Sequence[str], widths: Sequence[float]) -> None:
+    for col, (label, width) in enumerate(zip(labels, widths, strict=True), start=1):
+        cell = ws.cell(row=row, column=col, value=label)
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.alignment = Alignment(horizontal="center", wrap_text=True)
+        letter = get_column_letter(col)
+        ws.column_dimensions[letter].width = max(ws.column_dimensions[letter].width or 0, width)
+
+
+def _row(ws: Worksheet, row: int, values: Sequence[object], formats: Sequence[str | None]) -> None:
+    for col, (value, number_format) in enumerate(zip(values, formats, strict=True), start=1):
+        cell = ws.cell(row=row, column=col, value=value)  # type: ignore[call-overload]
+        if number_format is not None and isinstance(value, int | float | dt.date):
+            cell.number_format = number_format
+
+
+def csv_beside(path: Path) -> Path:
+    """The plain CSV written next to an xlsx export (same name, ``.csv``)."""
+    return path.with_suffix(".csv")
+
+
+def export_ranking_xlsx(
+    rows: Sequence[Standing],
+    rules: RuleSet,
+    path: str | Path,
+    lang: str = "fr",
+    title: str | None = None,
+) -> tuple[Path, Path]:
+    """Write the ranking as xlsx and, beside it, the ``eloleague rate`` CSV; return both paths."""
+    path = Path(path)
+    book = Workbook()
+    ws = book.active
+    assert ws is not None
+    ws.title = tr(lang, "Ranking")
+    ws.cell(
+        row=1, column=1, value=title or tr(lang, "Ranking — {rules}", rules=rules.name)
+    ).font = TITLE_FONT
+    show_mode = any(r.mode for r in rows)
+    show_role = any(r.role for r in rows)
+    labels = ["#", tr(lang, "Player")]
+    widths: list[float] = [6, 28]
+    if show_mode:
+        labels.append(tr(lang, "Mode"))
+        widths.append(12)
+    if show_role:
+        labels.append(tr(lang, "Role"))
+        widths.append(14)
+    labels += [tr(lang, "Rating"), tr(lang, "Games")]
+    widths += [10, 10]
+    if rules.titles:
+        labels.append(tr(lang, "Title"))
+        widths.append(24)
+    _header(ws, 2, labels, widths)
+    rating = _rating_format(rules)
+    for rank, row in enumerate(rows, start=1):
+        values: list[object] = [rank, row.player]
+        formats: list[str | None] = ["0", None]
+        if show_mode:
+            values.append(row.mode)
+            formats.append(None)
+        if show_role:
+            values.append(row.role)
+            formats.append(None)
+        values += [float(row.rating), row.games]
+        formats += [rating, "0"]
+        if rules.titles:
+            values.append(row.title)
+            formats.append(None)
+        _row(ws, rank + 2, values, formats)
+    ws.freeze_panes = "A3"
+    if rows:
+        ws.auto_filter.ref = f"A2:{get_column_letter(len(labels))}{len(rows) + 2}"
+    book.save(path)
+    with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
+        write_ratings(rows, rules, out)  # type: ignore[arg-type,unused-ignore]
+    return path, csv_beside(path)
+
+
+def _entry_values(entry: LedgerEntry, rules: RuleSet) -> tuple[list[object], list[str | None]]:
+    rating = _rating_format(rules)
+    outcome: object = entry.outcome or (entry.points if entry.points is not None else "")
+    values: list[object] = [
+        entry.key.player,
+        entry.key.role or "",
+        outcome,
+        entry.before,
+        entry.expected,
+        entry.k,
+        entry.score,
+        entry.delta,
+        entry.after,
+        ", ".join(entry.fired + ((entry.warning,) if entry.warning else ())),
+    ]
+    formats: list[str | None] = [
+        None,
+        None,
+        None,
+        rating,
+        PROBABILITY,
+        "0.0#",
+        "0.0##",
+        rating,
+        rating,
+        None,
+    ]
+    return values, formats
+
+
+def _entry_labels(lang: str) -> list[str]:
+    return [
+        tr(lang, "Player"),
+        tr(lang, "Role"),
+        tr(lang, "Result"),
+        tr(lang, "Before"),
+        tr(lang, "Expected (P)"),
+        "K",
+        tr(lang, "Score (S)"),
+        tr(lang, "Change"),
+        tr(lang, "After"),
+        tr(lang, "Rules applied"),
+    ]
+
+
+ENTRY_WIDTHS = (26, 12, 18, 10, 12, 8, 10, 10, 10, 24)
+
+
+def export_event_xlsx(
+    event: str,
+    entries: Iterable[LedgerEntry],
+    rules: RuleSet,
+    path: str | Path,
+    lang: str = "fr",
+    games: Iterable[GameRecord] = (),
+) -> tuple[Path, Path]:
+    """Write an event report: per game, each player's before, P, K, S, change and after.
+
+    ``entries`` are the event's ledger entries in processing order (season entries are left out);
+    ``games`` (optional) add each game's round. The CSV beside holds the ledger rows.
+    """
+    path = Path(path)
+    entries = [e for e in entries if not e.is_season]
+    rounds = {g.id: g.round for g in games if g.id is not None}
+    book = Workbook()
+    ws = book.active
+    assert ws is not None
+    ws.title = tr(lang, "Games")
+    ws.cell(
+        row=1, column=1, value=tr(lang, "Event report — {event}", event=event)
+    ).font = TITLE_FONT
+    labels = _entry_labels(lang)
+    _header(ws, 2, labels, ENTRY_WIDTHS)
+    ws.freeze_panes = "A3"
+    row = 3
+    current = None
+    totals: dict[str, float] = {}
+    for entry in entries:
+        if entry.game != current:
+            current = entry.game
+            if row > 3:
+                row += 1
+            heading = tr(lang, "Game {game} — {date}", game=entry.game, date=entry.date.isoformat())
+            if rounds.get(entry.game) is not None:
+                heading += " — " + tr(lang, "round {round}", round=rounds[entry.game])
+            ws.cell(row=row, column=1, value=heading).font = GAME_FONT
+            row += 1
+        values, formats = _entry_values(entry, rules)
+        _row(ws, row, values, formats)
+        totals[entry.key.player] = totals.get(entry.key.player, 0.0) + entry.delta
+        row += 1
+    summary = book.create_sheet(tr(lang, "Players"))
+    summary.cell(
+        row=1, column=1, value=tr(lang, "Change over the event — {event}", event=event)
+    ).font = TITLE_FONT
+    _header(summary, 2, [tr(lang, "Player"), tr(lang, "Change")], (28, 12))
+    summary.freeze_panes = "A3"
+    ordered = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
+    for i, (player, total) in enumerate(ordered, start=3):
+        _row(summary, i, [player, total], [None, _rating_format(rules)])
+    book.save(path)
+    with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
+        write_ledger(entries, out)
+    return path, csv_beside(path)
+
+
+def export_player_xlsx(
+    player: str, entries: Iterable[LedgerEntry], rules: RuleSet, path: str | Path, lang: str = "fr"
+) -> tuple[Path, Path]:
+    """Write a player's history: one row per rating change (games and season adjustments)."""
+    path = Path(path)
+    entries = [e for e in entries if e.key.player == player]
+    book = Workbook()
+    ws = book.active
+    assert ws is not None
+    ws.title = tr(lang, "History")
+    ws.cell(row=1, column=1, value=tr(lang, "History of {player}", player=player)).font = TITLE_FONT
+    labels = [tr(lang, "Date"), tr(lang, "Game"), tr(lang, "Mode"), *_entry_labels(lang)[1:]]
+    widths = (12, 14, 10, *ENTRY_WIDTHS[1:])
+    _header(ws, 2, labels, widths)
+    ws.freeze_panes = "A3"
+    for row, entry in enumerate(entries, start=3):
+        values, formats = _entry_values(entry, rules)
+        game = entry.game or tr(lang, "season end")
+        _row(
+            ws,
+            row,
+            [entry.date, game, entry.key.mode, *values[1:]],
+            ["DD/MM/YYYY", None, None, *formats[1:]],
+        )
+    book.save(path)
+    with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
+        write_ledger(entries, out)
+    return path, csv_beside(path)
+
+
+__all__ = ["csv_beside", "export_event_xlsx", "export_player_xlsx", "export_ranking_xlsx"]

@@ -1,0 +1,95 @@
+"""Ranking, event report and player history as formatted xlsx, with the plain CSV beside each."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+from pathlib import Path
+
+from openpyxl import load_workbook
+
+from eloleague.engine import replay
+from eloleague.io import parse_jsonl
+from eloleague.io.sheets.exports import export_event_xlsx, export_player_xlsx, export_ranking_xlsx
+from eloleague.rules import load_rules
+from tests.conftest import REPLAY
+
+RULES = load_rules("bataille-empire")
+
+
+def result():  # type: ignore[no-untyped-def]
+    games, _ = parse_jsonl((REPLAY / "bataille-empire.jsonl").read_bytes())
+    return games, replay(RULES, games, as_of=dt.date(2025, 6, 1))
+
+
+def test_ranking_xlsx_and_the_rate_csv_beside_it(tmp_path: Path) -> None:
+    _games, res = result()
+    rows = res.standings()
+    xlsx, beside = export_ranking_xlsx(rows, RULES, tmp_path / "ranking.xlsx", "fr")
+    ws = load_workbook(xlsx)["Classement"]
+    assert ws["A1"].value == "Classement — bataille-empire"
+    assert [c.value for c in ws[2]] == ["#", "Joueur", "ELO", "Parties", "Titre"]
+    assert ws.freeze_panes == "A3"
+    assert (ws["B3"].value, ws["C3"].value, ws["D3"].value) == (
+        rows[0].player,
+        rows[0].rating,
+        rows[0].games,
+    )
+    assert isinstance(ws["C3"].value, (int, float)) and ws["C3"].number_format == "0"
+    assert ws.max_row == len(rows) + 2
+    assert beside.read_text("utf-8") == (REPLAY / "bataille-empire.csv").read_text("utf-8")
+
+
+def test_event_report_has_the_seed_table_per_game(tmp_path: Path) -> None:
+    games, res = result()
+    event = [g for g in games if g.event == "Event 03"]
+    ids = {g.id for g in event}
+    entries = [e for e in res.ledger if e.game in ids]
+    xlsx, beside = export_event_xlsx(
+        "Event 03", entries, RULES, tmp_path / "event.xlsx", "en", games=event
+    )
+    book = load_workbook(xlsx)
+    ws = book["Games"]
+    assert ws["A1"].value == "Event report — Event 03"
+    assert [c.value for c in ws[2]] == [
+        "Player",
+        "Role",
+        "Result",
+        "Before",
+        "Expected (P)",
+        "K",
+        "Score (S)",
+        "Change",
+        "After",
+        "Rules applied",
+    ]
+    first = event[0]
+    assert ws["A3"].value == f"Game {first.id} — {first.date.isoformat()} — round {first.round}"
+    entry = entries[0]
+    assert [ws.cell(row=4, column=c).value for c in (1, 3, 4, 5, 6, 7, 8, 9)] == [
+        entry.key.player,
+        entry.outcome,
+        entry.before,
+        entry.expected,
+        entry.k,
+        entry.score,
+        entry.delta,
+        entry.after,
+    ]
+    totals = {r[0].value: r[1].value for r in book["Players"].iter_rows(min_row=3)}
+    assert totals[entry.key.player] == sum(e.delta for e in entries if e.key == entry.key)
+    rows = list(csv.DictReader(beside.open(encoding="utf-8")))
+    assert len(rows) == len(entries) and rows[0]["player"] == entry.key.player
+
+
+def test_player_history(tmp_path: Path) -> None:
+    _games, res = result()
+    player = res.standings()[0].player
+    mine = [e for e in res.ledger if e.key.player == player]
+    xlsx, beside = export_player_xlsx(player, res.ledger, RULES, tmp_path / "p.xlsx", "fr")
+    ws = load_workbook(xlsx)["Historique"]
+    assert ws["A1"].value == f"Historique de {player}"
+    assert ws.max_row == len(mine) + 2
+    assert ws.cell(row=len(mine) + 2, column=11).value == mine[-1].after
+    assert ws["A3"].number_format == "DD/MM/YYYY"
+    assert len(list(csv.DictReader(beside.open(encoding="utf-8")))) == len(mine)
