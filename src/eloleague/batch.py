@@ -14,6 +14,7 @@ from typing import TextIO
 from eloleague.engine.replay import ReplayResult, replay
 from eloleague.engine.standings import Standing
 from eloleague.errors import InputError, Problem
+from eloleague.i18n import Text
 from eloleague.io.games import read_games
 from eloleague.io.ledger_csv import write_ledger
 from eloleague.io.ratings_csv import parse_initial, write_ratings
@@ -29,7 +30,7 @@ class RateResult:
     rules: RuleSet
     replay: ReplayResult
     standings: list[Standing]
-    warnings: list[str]
+    warnings: list[Problem]
 
     def write_csv(self, out: TextIO) -> None:
         write_ratings(self.standings, self.rules, out)
@@ -44,9 +45,10 @@ def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:
     try:
         text = path.read_text("utf-8")
     except FileNotFoundError:
-        raise InputError([Problem("", "no such file")], str(path)) from None
+        raise InputError([Problem("", Text.of("no such file"))], str(path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError([Problem("", f"cannot read the file: {exc}")], str(path)) from None
+        message = Text.of("cannot read the file: {reason}", reason=exc)
+        raise InputError([Problem("", message)], str(path)) from None
     pools, problems = parse_initial(text, rules)
     if problems:
         raise InputError(problems, str(path))
@@ -67,8 +69,14 @@ def rate_file(
     games = read_games(path, rule_set)
     result = replay(rule_set, games, initial=start, as_of=as_of)
     warnings = [
-        f"{u.game.origin or path}: game {u.game.id or '#' + str(u.position + 1)} is not rated "
-        f"({u.reason})"
+        Problem(
+            u.game.origin,
+            Text.of(
+                "game {game} is not rated ({reason})",
+                game=u.game.id or f"#{u.position + 1}",
+                reason=u.reason,
+            ),
+        )
         for u in result.unrated
     ]
     return RateResult(rule_set, result, result.standings(active_days=active_days), warnings)

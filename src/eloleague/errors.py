@@ -25,7 +25,8 @@ class Problem:
 
         message = render(self.message, lang)
         location = render(self.location, lang)
-        return f"{location}: {message}" if location else message
+        colon = " : " if lang == "fr" else ": "  # French typography: a space before the colon
+        return f"{location}{colon}{message}" if location else message
 
 
 class EloleagueError(Exception):
@@ -42,7 +43,8 @@ class InputError(EloleagueError):
 
     def render(self, lang: str = "en") -> str:
         """Every problem on its own line, in ``lang``."""
-        prefix = f"{self.source}: " if self.source else ""
+        colon = " : " if lang == "fr" else ": "
+        prefix = f"{self.source}{colon}" if self.source else ""
         return "\n".join(prefix + p.render(lang) for p in self.problems)
 
 

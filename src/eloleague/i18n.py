@@ -2,7 +2,8 @@
 
 Messages are written in English in the code and translated through gettext catalogues kept as
 ``.po`` files in ``locale/<lang>/LC_MESSAGES/<domain>.po`` (one domain per area: ``messages``
-for the engine and readers, ``web`` for the site, ``sheets`` for the referee workbooks...).
+for the engine and readers, ``web`` for the site, ``sheets`` for the referee workbooks...); a
+domain may be split into ``<domain>-<part>.po`` files.
 Babel reads the ``.po`` files directly, so there is no compiled catalogue to keep in sync.
 
 ``translator("fr")`` returns a ``gettext``-like function; ``pick_language`` chooses between French
@@ -28,16 +29,21 @@ Translate = Callable[[str], str]
 def _catalogue(lang: str, domain: str) -> dict[str, str]:
     if lang == "en":
         return {}
-    path = resources.files("eloleague") / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
-    if not path.is_file():
-        return {}
-    with path.open("rb") as handle:
-        catalog = read_po(handle, locale=lang)
-    return {
-        str(m.id): str(m.string)
-        for m in catalog
-        if m.id and isinstance(m.id, str) and m.string and not m.fuzzy
-    }
+    folder = resources.files("eloleague") / "locale" / lang / "LC_MESSAGES"
+    table: dict[str, str] = {}
+    if not folder.is_dir():
+        return table
+    # A domain may be split into parts kept by different people: messages.po, messages-*.po.
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        name = path.name
+        if name != f"{domain}.po" and not (name.startswith(f"{domain}-") and name.endswith(".po")):
+            continue
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for m in catalog:
+            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
+                table[m.id] = str(m.string)
+    return table
 
 
 def translator(lang: str, domain: str = "messages") -> Translate:
@@ -86,5 +92,9 @@ class Text(str):
 def render(message: str, lang: str, domain: str = "messages") -> str:
     """``message`` in ``lang``: a :class:`Text` is translated, a plain string is left as is."""
     if isinstance(message, Text):
-        return translator(lang, domain)(message.template).format(**message.params)
+        params = {
+            key: render(value, lang, domain) if isinstance(value, Text) else value
+            for key, value in message.params.items()
+        }
+        return translator(lang, domain)(message.template).format(**params)
     return message

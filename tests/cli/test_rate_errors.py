@@ -209,3 +209,20 @@ def test_unrated_game_is_a_warning_not_an_error(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert "line 2: game friendly is not rated (marked as not rated)" in done.stderr
     assert done.stdout.splitlines()[1:] == ["A,,,1025,1,Soldier", "B,,,975,1,Soldier"]
+
+
+def test_errors_and_warnings_in_french(tmp_path: Path) -> None:
+    lines = [
+        json.dumps({**GOOD, "date": "2025-02-30"}),
+        json.dumps(
+            {**GOOD, "sides": [_side(["A"], outcome="victoire"), _side(["B"], outcome="defeat")]}
+        ),
+    ]
+    done = run_cli("--lang", "fr", "rate", str(_write(tmp_path, lines)), "--rules", "adlg")
+    assert done.returncode == 2 and done.stdout == ""
+    assert 'ligne 1 : champ « date » : "2025-02-30" n\'est pas une date' in done.stderr
+    assert "ligne 2 : camp 1 : résultat inconnu « victoire »" in done.stderr
+    ok = _write(tmp_path, [json.dumps(GOOD), json.dumps({**GOOD, "id": "amicale", "rated": False})])
+    warned = run_cli("rate", str(ok), "--rules", "adlg", env={"ELOLEAGUE_LANG": "fr"})
+    assert warned.returncode == 0
+    assert "avertissement : ligne 2 : la partie amicale n'est pas classée" in warned.stderr

@@ -13,6 +13,9 @@ import typer
 from eloleague.batch import rate_file
 from eloleague.cli import app
 from eloleague.cli.output import print_ranking
+from eloleague.i18n import Text, pick_language, render
+
+WARNING = Text.of("warning")
 
 
 class Format(StrEnum):
@@ -67,8 +70,10 @@ def rate(
     writing nothing on standard output.
     """
     result = rate_file(file, rules, as_of=_date(as_of), initial=initial, active_days=active_days)
+    lang = pick_language()
     for note in result.warnings:
-        sys.stderr.write(f"warning: {note}\n")
+        colon = " : " if lang == "fr" else ": "
+        sys.stderr.write(f"{render(WARNING, lang)}{colon}{note.render(lang)}\n")
     if ledger is not None:
         result.write_ledger(ledger)
     chosen = fmt or (Format.table if sys.stdout.isatty() else Format.csv)

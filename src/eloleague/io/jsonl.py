@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from eloleague.errors import Problem
+from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "sides")
@@ -48,7 +49,7 @@ def _participant(p: str | _Player) -> Participant:
     return Participant(normalise_name(p.name), p.role.strip())
 
 
-def _record(raw: _Game, origin: str) -> GameRecord | None:
+def _record(raw: _Game, origin: Text) -> GameRecord | None:
     """The record, or ``None`` when a value is of the right type but unusable (slow path says why)."""
     sides = []
     for side in raw.sides:
@@ -79,7 +80,7 @@ def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     for number, line in enumerate(data.split(b"\n"), start=1):
         if not line.strip():
             continue
-        origin = f"line {number}"
+        origin = Text.of("line {line}", line=number)
         record = None
         try:
             record = _record(_decoder.decode(line), origin)
@@ -103,83 +104,113 @@ def _loads(line: bytes) -> Any:
     return msgspec.json.decode(line)
 
 
-def _explain_line(line: bytes) -> list[str]:
+def _explain_line(line: bytes) -> list[Text]:
     """Every problem of one line, in words (empty when the line is acceptable)."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        return ["not UTF-8 text: save the file as UTF-8"]
+        return [Text.of("not UTF-8 text: save the file as UTF-8")]
     try:
         obj = _loads(text.encode())
     except msgspec.DecodeError as exc:
-        return [f"not valid JSON ({exc})"]
+        return [Text.of("not valid JSON ({reason})", reason=exc)]
     if not isinstance(obj, dict):
-        return ["a game must be a JSON object {...}"]
-    out: list[str] = []
+        return [Text.of("a game must be a JSON object {{...}}")]
+    out: list[Text] = []
     for key in obj:
         if key not in GAME_FIELDS:
-            out.append(f'unknown field "{key}" (a game has: {", ".join(GAME_FIELDS)})')
+            out.append(
+                Text.of(
+                    'unknown field "{key}" (a game has: {fields})',
+                    key=key,
+                    fields=", ".join(GAME_FIELDS),
+                )
+            )
     if "date" not in obj:
-        out.append('field "date": missing (expected YYYY-MM-DD)')
+        out.append(Text.of('field "date": missing (expected YYYY-MM-DD)'))
     elif _date(obj["date"]) is None:
-        out.append(f'field "date": {_show(obj["date"])} is not a date (expected YYYY-MM-DD)')
+        out.append(
+            Text.of(
+                'field "date": {value} is not a date (expected YYYY-MM-DD)',
+                value=_show(obj["date"]),
+            )
+        )
     for key in ("id", "event", "mode"):
         if obj.get(key) is not None and not isinstance(obj[key], str | int):
-            out.append(f'field "{key}": expected text, got {_show(obj[key])}')
+            out.append(
+                Text.of('field "{key}": expected text, got {value}', key=key, value=_show(obj[key]))
+            )
     if obj.get("id") is not None and isinstance(obj["id"], bool):
-        out.append(f'field "id": expected text, got {_show(obj["id"])}')
+        out.append(
+            Text.of('field "{key}": expected text, got {value}', key="id", value=_show(obj["id"]))
+        )
     rnd = obj.get("round")
     if rnd is not None and (isinstance(rnd, bool) or not isinstance(rnd, int)):
-        out.append(f'field "round": expected a whole number, got {_show(rnd)}')
+        out.append(Text.of('field "round": expected a whole number, got {value}', value=_show(rnd)))
     if "rated" in obj and not isinstance(obj["rated"], bool):
-        out.append(f'field "rated": expected true or false, got {_show(obj["rated"])}')
+        out.append(
+            Text.of('field "rated": expected true or false, got {value}', value=_show(obj["rated"]))
+        )
     if "sides" not in obj:
-        out.append('field "sides": missing (a list of at least two sides)')
+        out.append(Text.of('field "sides": missing (a list of at least two sides)'))
     elif not isinstance(obj["sides"], list):
-        out.append('field "sides": expected a list of sides')
+        out.append(Text.of('field "sides": expected a list of sides'))
     else:
         for s, side in enumerate(obj["sides"], start=1):
-            out.extend(f"side {s}: {m}" for m in _explain_side(side))
+            out.extend(
+                Text.of("side {side}: {problem}", side=s, problem=m) for m in _explain_side(side)
+            )
     return out
 
 
-def _explain_side(side: Any) -> list[str]:
+def _explain_side(side: Any) -> list[Text]:
     if not isinstance(side, dict):
-        return ['expected an object {"players": [...], "outcome": ...}']
+        return [Text.of('expected an object {{"players": [...], "outcome": ...}}')]
     out = [
-        f'unknown field "{key}" (a side has: players, outcome, score)'
+        Text.of('unknown field "{key}" (a side has: players, outcome, score)', key=key)
         for key in side
         if key not in ("players", "outcome", "score")
     ]
     players = side.get("players")
     if not isinstance(players, list):
-        out.append('field "players": expected a list of names')
+        out.append(Text.of('field "players": expected a list of names'))
     else:
         for n, player in enumerate(players, start=1):
-            where = f"player {n}"
             if isinstance(player, str):
                 if not normalise_name(player):
-                    out.append(f"{where}: the name is empty")
+                    out.append(Text.of("player {n}: the name is empty", n=n))
             elif isinstance(player, dict):
                 extra = [k for k in player if k not in ("name", "role")]
                 if extra:
-                    out.append(f'{where}: unknown field "{extra[0]}" (a player has: name, role)')
+                    out.append(
+                        Text.of(
+                            'player {n}: unknown field "{key}" (a player has: name, role)',
+                            n=n,
+                            key=extra[0],
+                        )
+                    )
                 name = player.get("name")
                 if not isinstance(name, str) or not normalise_name(name):
-                    out.append(f"{where}: a name is required")
+                    out.append(Text.of("player {n}: a name is required", n=n))
                 role = player.get("role", "")
                 if role is not None and not isinstance(role, str):
-                    out.append(f"{where}: role: expected text, got {_show(role)}")
+                    out.append(
+                        Text.of(
+                            "player {n}: role: expected text, got {value}", n=n, value=_show(role)
+                        )
+                    )
             else:
-                out.append(f"{where}: expected a name, got {_show(player)}")
+                out.append(
+                    Text.of("player {n}: expected a name, got {value}", n=n, value=_show(player))
+                )
     outcome = side.get("outcome")
     if outcome is not None and not isinstance(outcome, str):
-        out.append(f"outcome: expected a label, got {_show(outcome)}")
+        out.append(Text.of("outcome: expected a label, got {value}", value=_show(outcome)))
     score = side.get("score")
     if score is not None and (
         isinstance(score, bool) or not isinstance(score, int | float) or not math.isfinite(score)
     ):
-        out.append(f"score {_show(score)} is not a number")
+        out.append(Text.of("score {value} is not a number", value=_show(score)))
     return out
 
 
@@ -197,7 +228,7 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _slow_record(line: bytes, origin: str) -> GameRecord:
+def _slow_record(line: bytes, origin: Text) -> GameRecord:
     """Build a record from a line that :func:`_explain_line` accepted."""
     obj = _loads(line)
     sides = []

@@ -4,7 +4,7 @@ Columns (header required, any order): ``game,date,event,round,mode,rated,side,pl
 outcome,score``; ``game``, ``date``, ``side`` and ``player`` are required, the others optional.
 Rows of one game share ``game``; ``side`` numbers the sides 1, 2, ...; a side's outcome or score
 may be written on each of its rows or only on the first. A spreadsheet's French export (``;`` as
-separator, decimal comma) is read too.
+separator, decimal comma) is read too. Every problem names its line and column.
 """
 
 from __future__ import annotations
@@ -16,22 +16,14 @@ import math
 from dataclasses import dataclass, field
 
 from eloleague.errors import Problem
+from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 COLUMNS = (
-    "game",
-    "date",
-    "event",
-    "round",
-    "mode",
-    "rated",
-    "side",
-    "player",
-    "role",
-    "outcome",
-    "score",
-)
+    "game", "date", "event", "round", "mode", "rated", "side", "player", "role", "outcome", "score",
+)  # fmt: skip
 REQUIRED = ("game", "date", "side", "player")
+GAME_COLUMNS = ("date", "event", "round", "mode", "rated")
 _TRUE = {"", "1", "true", "yes", "y", "oui", "o", "vrai"}
 _FALSE = {"0", "false", "no", "n", "non", "faux"}
 
@@ -51,7 +43,8 @@ class _GameDraft:
     bad: bool = False
 
 
-def _column_letter(index: int) -> str:
+def column_letter(index: int) -> str:
+    """The spreadsheet letter of a 0-based column index: 0 → A, 26 → AA."""
     letters = ""
     index += 1
     while index:
@@ -60,170 +53,219 @@ def _column_letter(index: int) -> str:
     return letters
 
 
+def _line(number: int) -> Text:
+    return Text.of("line {line}", line=number)
+
+
+def _header_problems(header: list[str]) -> list[Problem]:
+    unknown = [h for h in header if h not in COLUMNS]
+    missing = [c for c in REQUIRED if c not in header]
+    out = []
+    if missing:
+        out.append(
+            Text.of(
+                "missing column(s) {names} (columns: {all})",
+                names=", ".join(missing),
+                all=",".join(COLUMNS),
+            )
+        )
+    if unknown:
+        out.append(
+            Text.of(
+                "unknown column(s) {names} (columns: {all})",
+                names=", ".join(unknown),
+                all=",".join(COLUMNS),
+            )
+        )
+    return [Problem(_line(1), message) for message in out]
+
+
 def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     """Parse long-format CSV bytes into records and problems (located by line and column)."""
-    problems: list[Problem] = []
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        return [], [Problem(f"byte {exc.start}", "not UTF-8 text: save the file as UTF-8 CSV")]
+        where = Text.of("byte {n}", n=exc.start)
+        return [], [Problem(where, Text.of("not UTF-8 text: save the file as UTF-8 CSV"))]
     first = text.split("\n", 1)[0]
     delimiter = ";" if first.count(";") > first.count(",") else ","
-    decimal_comma = delimiter == ";"
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
-        return [], [
-            Problem("line 1", f"the file is empty (expected the header {','.join(COLUMNS)})")
-        ]
-    unknown = [h for h in header if h not in COLUMNS]
-    missing = [c for c in REQUIRED if c not in header]
-    if unknown or missing:
-        parts = []
-        if missing:
-            parts.append(f"missing column(s) {', '.join(missing)}")
-        if unknown:
-            parts.append(f"unknown column(s) {', '.join(unknown)}")
-        return [], [Problem("line 1", "; ".join(parts) + f" (columns: {','.join(COLUMNS)})")]
-    col = {name: i for i, name in enumerate(header)}
-
-    drafts: dict[str, _GameDraft] = {}
+        message = Text.of(
+            "the file is empty (expected the header {header})", header=",".join(COLUMNS)
+        )
+        return [], [Problem(_line(1), message)]
+    header_problems = _header_problems(header)
+    if header_problems:
+        return [], header_problems
+    parser = _Parser({name: i for i, name in enumerate(header)}, decimal_comma=delimiter == ";")
     for row in reader:
-        line = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
+        if any(cell.strip() for cell in row):
+            parser.row(reader.line_num, row)
+    return parser.finish()
 
-        def cell(name: str, row: list[str] = row) -> str:
-            i = col.get(name)
+
+class _Parser:
+    """Collects the rows of each game, then builds the records."""
+
+    def __init__(self, col: dict[str, int], decimal_comma: bool) -> None:
+        self.col = col
+        self.decimal_comma = decimal_comma
+        self.drafts: dict[str, _GameDraft] = {}
+        self.problems: list[Problem] = []
+
+    def where(self, line: int, name: str) -> Text:
+        return Text.of(
+            "line {line}, column {letter} ({name})",
+            line=line,
+            letter=column_letter(self.col[name]),
+            name=name,
+        )
+
+    def problem(self, line: int, name: str, message: Text) -> None:
+        self.problems.append(Problem(self.where(line, name), message))
+
+    def row(self, line: int, row: list[str]) -> None:
+        def cell(name: str) -> str:
+            i = self.col.get(name)
             return row[i].strip() if i is not None and i < len(row) else ""
 
-        def where(name: str, line: int = line) -> str:
-            return f"line {line}, column {_column_letter(col[name])} ({name})"
-
-        row_ok = True
         game_id = cell("game")
         if not game_id:
-            problems.append(Problem(where("game"), "the game id is empty"))
-            continue
-        draft = drafts.get(game_id)
-        game_values: dict[str, str] = {k: cell(k) for k in ("date", "event", "round", "mode", "rated") if k in col}
+            self.problem(line, "game", Text.of("the game id is empty"))
+            return
+        values = {k: cell(k) for k in GAME_COLUMNS if k in self.col}
+        draft = self.drafts.get(game_id)
         if draft is None:
-            draft = drafts[game_id] = _GameDraft(line, game_values)
-            for name, value in game_values.items():
+            draft = self.drafts[game_id] = _GameDraft(line, values)
+            for name, value in values.items():
                 message = _check_game_value(name, value)
-                if message:
-                    problems.append(Problem(where(name), message))
+                if message is not None:
+                    self.problem(line, name, message)
                     draft.bad = True
         else:
-            for name, value in game_values.items():
+            for name, value in values.items():
                 if value != draft.values[name]:
-                    problems.append(
-                        Problem(
-                            where(name),
-                            f"{value!r} differs from {draft.values[name]!r} on line "
-                            f"{draft.line} for game {game_id!r}",
-                        )
+                    self.problem(
+                        line,
+                        name,
+                        Text.of(
+                            '"{value}" differs from "{first}" on line {line} for game "{game}"',
+                            value=value,
+                            first=draft.values[name],
+                            line=draft.line,
+                            game=game_id,
+                        ),
                     )
                     draft.bad = True
+
         side_text = cell("side")
-        try:
-            side_no = int(side_text)
-            if side_no < 1:
-                raise ValueError
-        except ValueError:
-            problems.append(
-                Problem(where("side"), f"{side_text!r} is not a side number (1, 2, ...)")
+        if not side_text.isdigit() or int(side_text) < 1:
+            self.problem(
+                line, "side", Text.of('"{value}" is not a side number (1, 2, ...)', value=side_text)
             )
             draft.bad = True
-            continue
+            return
+        side_no = int(side_text)
         side = draft.sides.setdefault(side_no, _SideDraft())
+        ok = True
         name = normalise_name(cell("player"))
         if not name:
-            problems.append(Problem(where("player"), "the player's name is empty"))
-            row_ok = False
+            self.problem(line, "player", Text.of("the player's name is empty"))
+            ok = False
         outcome = cell("outcome") or None
         if outcome is not None:
             if side.outcome is not None and side.outcome != outcome:
-                problems.append(
-                    Problem(
-                        where("outcome"),
-                        f"{outcome!r} differs from {side.outcome!r} "
-                        f"given earlier for side {side_no}",
-                    )
+                self.problem(
+                    line,
+                    "outcome",
+                    Text.of(
+                        '"{value}" differs from "{first}" given earlier for side {side}',
+                        value=outcome,
+                        first=side.outcome,
+                        side=side_no,
+                    ),
                 )
-                row_ok = False
+                ok = False
             side.outcome = outcome
         score_text = cell("score")
         if score_text:
-            score = _number(score_text, decimal_comma)
+            score = _number(score_text, self.decimal_comma)
             if score is None:
-                problems.append(Problem(where("score"), f"{score_text!r} is not a number"))
-                row_ok = False
+                self.problem(line, "score", Text.of('"{value}" is not a number', value=score_text))
+                ok = False
             elif side.score is not None and side.score != score:
-                problems.append(
-                    Problem(
-                        where("score"),
-                        f"{score_text} differs from {side.score!r} "
-                        f"given earlier for side {side_no}",
-                    )
+                self.problem(
+                    line,
+                    "score",
+                    Text.of(
+                        '"{value}" differs from "{first}" given earlier for side {side}',
+                        value=score_text,
+                        first=f"{side.score:g}",
+                        side=side_no,
+                    ),
                 )
-                row_ok = False
+                ok = False
             else:
                 side.score = score
-        if not row_ok:
+        if ok:
+            side.players.append(Participant(name, cell("role")))
+        else:
             draft.bad = True
-            continue
-        side.players.append(Participant(name, cell("role")))
 
-    games = []
-    for game_id, draft in drafts.items():
-        numbers = sorted(draft.sides)
-        if numbers and numbers != list(range(1, len(numbers) + 1)):
-            problems.append(
-                Problem(
-                    f"line {draft.line}",
-                    f"game {game_id!r}: sides are numbered "
-                    f"{', '.join(map(str, numbers))}; number them 1, 2, ...",
+    def finish(self) -> tuple[list[GameRecord], list[Problem]]:
+        games = []
+        for game_id, draft in self.drafts.items():
+            numbers = sorted(draft.sides)
+            if numbers and numbers != list(range(1, len(numbers) + 1)):
+                self.problems.append(
+                    Problem(
+                        _line(draft.line),
+                        Text.of(
+                            'game "{game}": sides are numbered {numbers}; number them 1, 2, ...',
+                            game=game_id,
+                            numbers=", ".join(map(str, numbers)),
+                        ),
+                    )
+                )
+                continue
+            if draft.bad:
+                continue
+            v = draft.values
+            games.append(
+                GameRecord(
+                    date=dt.date.fromisoformat(v["date"]),
+                    sides=tuple(
+                        Side(tuple(s.players), s.outcome, s.score)
+                        for s in (draft.sides[n] for n in numbers)
+                    ),
+                    id=game_id,
+                    event=v.get("event") or None,
+                    round=int(v["round"]) if v.get("round") else None,
+                    mode=v.get("mode", ""),
+                    rated=v.get("rated", "").lower() in _TRUE,
+                    origin=_line(draft.line),
                 )
             )
-            continue
-        if draft.bad:
-            continue
-        v = draft.values
-        games.append(
-            GameRecord(
-                date=dt.date.fromisoformat(v["date"]),
-                sides=tuple(
-                    Side(tuple(s.players), s.outcome, s.score)
-                    for s in (draft.sides[n] for n in numbers)
-                ),
-                id=game_id,
-                event=v.get("event") or None,
-                round=int(v["round"]) if v.get("round") else None,
-                mode=v.get("mode", ""),
-                rated=v.get("rated", "").lower() in _TRUE,
-                origin=f"line {draft.line}",
-            )
-        )
-    return games, problems
+        return games, self.problems
 
 
-def _check_game_value(name: str, value: str) -> str | None:
+def _check_game_value(name: str, value: str) -> Text | None:
     if name == "date":
         if not value:
-            return "the date is empty (expected YYYY-MM-DD)"
+            return Text.of("the date is empty (expected YYYY-MM-DD)")
         try:
             if len(value) != 10:
                 raise ValueError
             dt.date.fromisoformat(value)
         except ValueError:
-            return f"{value!r} is not a date (expected YYYY-MM-DD)"
-    elif name == "round" and value:
-        if not value.isdigit():
-            return f"{value!r} is not a round number (a whole number)"
+            return Text.of('"{value}" is not a date (expected YYYY-MM-DD)', value=value)
+    elif name == "round" and value and not value.isdigit():
+        return Text.of('"{value}" is not a round number (a whole number)', value=value)
     elif name == "rated" and value.lower() not in _TRUE | _FALSE:
-        return f"{value!r} is not true or false"
+        return Text.of('"{value}" is not true or false', value=value)
     return None
 
 
