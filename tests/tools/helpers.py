@@ -21,10 +21,14 @@ def write_games(path: Path, games: list[dict[str, Any]]) -> Path:
     return path
 
 
-def duel(day: str, a: str, b: str, out_a: str, out_b: str, gid: str | None = None) -> dict[str, Any]:
+def duel(
+    day: str, a: str, b: str, out_a: str, out_b: str, gid: str | None = None
+) -> dict[str, Any]:
     """A one-against-one game record."""
-    game: dict[str, Any] = {"date": day, "sides": [{"players": [a], "outcome": out_a},
-                                                   {"players": [b], "outcome": out_b}]}
+    game: dict[str, Any] = {
+        "date": day,
+        "sides": [{"players": [a], "outcome": out_a}, {"players": [b], "outcome": out_b}],
+    }
     if gid:
         game["id"] = gid
     return game

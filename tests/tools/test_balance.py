@@ -33,9 +33,12 @@ def _spread(ratings: dict[str, float], teams: Sequence[Sequence[str]]) -> float:
     return max(means) - min(means)
 
 
-def brute_force(ratings: dict[str, float], sizes: Sequence[int],
-                together: Sequence[Sequence[str]] = (),
-                apart: Sequence[Sequence[str]] = ()) -> float:
+def brute_force(
+    ratings: dict[str, float],
+    sizes: Sequence[int],
+    together: Sequence[Sequence[str]] = (),
+    apart: Sequence[Sequence[str]] = (),
+) -> float:
     best = float("inf")
     for split in _splits(sorted(ratings), sizes):
         team_of = {p: i for i, t in enumerate(split) for p in t}
@@ -48,8 +51,10 @@ def brute_force(ratings: dict[str, float], sizes: Sequence[int],
 
 
 def _league(rng: random.Random, n: int, whole: bool) -> dict[str, float]:
-    return {f"P{i:02d}": float(rng.randint(600, 1800)) if whole else rng.uniform(600, 1800)
-            for i in range(n)}
+    return {
+        f"P{i:02d}": float(rng.randint(600, 1800)) if whole else rng.uniform(600, 1800)
+        for i in range(n)
+    }
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -62,7 +67,8 @@ def test_two_teams_match_brute_force(seed: int) -> None:
     assert result.spread == pytest.approx(brute_force(ratings, default_sizes(n, 2)), abs=1e-9)
     assert sorted(p for t in result.teams for p in t.players) == sorted(ratings)
     assert result.expected == pytest.approx(
-        expected(result.teams[0].mean, result.teams[1].mean, 500))
+        expected(result.teams[0].mean, result.teams[1].mean, 500)
+    )
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -73,8 +79,7 @@ def test_more_teams_match_brute_force(seed: int) -> None:
     ratings = _league(rng, n, whole=seed % 2 == 0)
     result = balance(ratings, teams=teams)
     assert result.exact
-    assert result.spread == pytest.approx(
-        brute_force(ratings, default_sizes(n, teams)), abs=1e-9)
+    assert result.spread == pytest.approx(brute_force(ratings, default_sizes(n, teams)), abs=1e-9)
     assert [len(t.players) for t in result.teams] == default_sizes(n, teams)
 
 
@@ -87,7 +92,7 @@ def test_constraints_hold_and_stay_optimal(data: st.DataObject) -> None:
     names = sorted(ratings)
     shuffled = data.draw(st.permutations(names))
     together = [list(shuffled[:2])]
-    apart = [list(shuffled[2:2 + teams])]
+    apart = [list(shuffled[2 : 2 + teams])]
     sizes = default_sizes(n, teams)
     result = balance(ratings, teams=teams, together=together, apart=apart)
     team_of = {p: i for i, t in enumerate(result.teams) for p in t.players}
@@ -127,10 +132,22 @@ def test_beyond_the_exact_limit_the_bound_holds() -> None:
         ({"teams": 9}, "8 players cannot make 9 teams"),
         ({"together": [["P00", "Nobody"]]}, '"Nobody" (in --together) is not among'),
         ({"apart": [["P00", "P01"], ["P01", "P02"], ["P00", "P02"]]}, "odd number"),
-        ({"together": [["P00", "P01", "P02", "P03"], ["P04", "P05"]],
-          "apart": [["P00", "P06"], ["P04", "P06"]], "sizes": [3, 5]}, "no split"),
-        ({"together": [["P00", "P01", "P02", "P03"], ["P04", "P05"]],
-          "apart": [["P06", "P07"]], "sizes": [4, 2, 2]}, "no split"),
+        (
+            {
+                "together": [["P00", "P01", "P02", "P03"], ["P04", "P05"]],
+                "apart": [["P00", "P06"], ["P04", "P06"]],
+                "sizes": [3, 5],
+            },
+            "no split",
+        ),
+        (
+            {
+                "together": [["P00", "P01", "P02", "P03"], ["P04", "P05"]],
+                "apart": [["P06", "P07"]],
+                "sizes": [4, 2, 2],
+            },
+            "no split",
+        ),
     ],
 )
 def test_impossible_requests_are_explained(kwargs: dict[str, object], message: str) -> None:
@@ -140,18 +157,51 @@ def test_impossible_requests_are_explained(kwargs: dict[str, object], message: s
 
 
 def test_cli_balance(tmp_path: Path) -> None:
-    initial = write_initial(tmp_path / "r.csv", {"A": (1400, 9), "B": (1300, 9), "C": (1100, 9),
-                                                  "D": (1000, 9), "E": (900, 9), "F": (800, 9)})
-    out = run_cli("balance", "A", "B", "C", "D", "E", "F", "--apart", "A,B", "--rules",
-                  "bataille-empire", "--initial", str(initial))
+    initial = write_initial(
+        tmp_path / "r.csv",
+        {
+            "A": (1400, 9),
+            "B": (1300, 9),
+            "C": (1100, 9),
+            "D": (1000, 9),
+            "E": (900, 9),
+            "F": (800, 9),
+        },
+    )
+    out = run_cli(
+        "balance",
+        "A",
+        "B",
+        "C",
+        "D",
+        "E",
+        "F",
+        "--apart",
+        "A,B",
+        "--rules",
+        "bataille-empire",
+        "--initial",
+        str(initial),
+    )
     assert out.returncode == 0, out.stderr
     assert "team 1" in out.stdout and "team 2" in out.stdout
     assert "most even possible" in out.stdout
     assert "mean 1083.3" in out.stdout or "mean 1100.0" in out.stdout
-    bad = run_cli("balance", "A", "B", "C", "--together", "A,B,C", "--rules", "bataille-empire",
-                  "--initial", str(initial))
+    bad = run_cli(
+        "balance",
+        "A",
+        "B",
+        "C",
+        "--together",
+        "A,B,C",
+        "--rules",
+        "bataille-empire",
+        "--initial",
+        str(initial),
+    )
     assert bad.returncode == 2
     assert "must play together, that is 3 players, but the largest team has 2 places" in bad.stderr
-    ffa = run_cli("balance", "x", "y", "--rules", "diplomacy", "--games",
-                  str(REPLAY / "diplomacy.jsonl"))
+    ffa = run_cli(
+        "balance", "x", "y", "--rules", "diplomacy", "--games", str(REPLAY / "diplomacy.jsonl")
+    )
     assert ffa.returncode == 2 and "free-for-all" in ffa.stderr

@@ -57,8 +57,11 @@ def test_card_battle_teams_and_terms() -> None:
     assert pred.players[0].change("3-1").delta == pytest.approx(12)
     assert pred.players[1].change("1-3").delta == pytest.approx(-4)
     # Teams: side strength is the mean; P of the side is E(mean, mean).
-    pools = {PoolKey("A"): PoolState(1100, 5), PoolKey("B"): PoolState(900, 5),
-             PoolKey("C"): PoolState(1000, 5)}
+    pools = {
+        PoolKey("A"): PoolState(1100, 5),
+        PoolKey("B"): PoolState(900, 5),
+        PoolKey("C"): PoolState(1000, 5),
+    }
     team = predict(rules, pools, [[Participant("A"), Participant("B")], [Participant("C")]])
     assert team.sides[0].mean == 1000
     assert team.sides[0].expected == pytest.approx(0.5)
@@ -101,25 +104,29 @@ def test_cli_prints_the_seed_table(tmp_path: Path) -> None:
     out = run_cli("predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial))
     assert out.returncode == 0, out.stderr
     assert "28 %" in out.stdout and "72 %" in out.stdout
-    rows = {line.split("│")[1].strip(): line for line in out.stdout.splitlines()
-            if line.startswith("│")}
+    rows = {
+        line.split("│")[1].strip(): line for line in out.stdout.splitlines() if line.startswith("│")
+    }
     assert "-8" in rows["Defeat"] and "-43" in rows["Defeat"]
     assert "+37" in rows["Overwhelming victory"] and "+47" in rows["Overwhelming victory"]
-    fr = run_cli("predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial),
-                 "--lang", "fr")
+    fr = run_cli(
+        "predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial), "--lang", "fr"
+    )
     assert "Victoire écrasante" in fr.stdout
 
 
 def test_cli_json_and_unknown_names(tmp_path: Path) -> None:
     initial = write_initial(tmp_path / "r.csv", {"Alice Martin": (1000, 0), "B": (1200, 20)})
-    out = run_cli("predict", "Alice Martin", "B", "--rules", "adlg", "--initial", str(initial),
-                  "--json")
+    out = run_cli(
+        "predict", "Alice Martin", "B", "--rules", "adlg", "--initial", str(initial), "--json"
+    )
     data = json.loads(out.stdout)
     assert data["players"][0]["changes"]["victory"]["delta"] == 35
     bad = run_cli("predict", "Alice Martn", "B", "--rules", "adlg", "--initial", str(initial))
     assert bad.returncode == 2
     assert 'unknown player "Alice Martn"; did you mean: Alice Martin?' in bad.stderr
     assert "Traceback" not in bad.stderr
-    new = run_cli("predict", "Zoé", "B", "--new", "--rules", "adlg", "--initial", str(initial),
-                  "--json")
+    new = run_cli(
+        "predict", "Zoé", "B", "--new", "--rules", "adlg", "--initial", str(initial), "--json"
+    )
     assert json.loads(new.stdout)["players"][0]["rating"] == 1000

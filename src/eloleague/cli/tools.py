@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.cli import app
-from eloleague.errors import EloleagueError, InputError
+from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text, Translate, pick_language, render, translator
 from eloleague.io import validate_games
 from eloleague.io.ratings_csv import format_number
@@ -32,19 +32,32 @@ from eloleague.tools.predict import Prediction, predict
 from eloleague.tools.report import comparison_svg, evaluation_html
 from eloleague.tools.source import Source, open_source
 
-Db = Annotated[str | None, typer.Option("--db", help="League database URL or SQLite file "
-                                        "(default: $ELOLEAGUE_DB or ./eloleague.db).")]
+Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="League database URL or SQLite file (default: $ELOLEAGUE_DB or ./eloleague.db).",
+    ),
+]
 LeagueName = Annotated[str | None, typer.Option("--league", help="League name in the database.")]
-Games = Annotated[Path | None, typer.Option("--games", help="Without a database: a games file "
-                                            "(.jsonl, .csv, .xlsx).")]
-Initial = Annotated[Path | None, typer.Option("--initial", help="Ratings before the first game "
-                                              "(CSV with the columns of `rate`).")]
-Lang = Annotated[str | None, typer.Option("--lang", help="fr or en (default: $ELOLEAGUE_LANG, "
-                                          "$LANG).")]
+Games = Annotated[
+    Path | None,
+    typer.Option("--games", help="Without a database: a games file (.jsonl, .csv, .xlsx)."),
+]
+Initial = Annotated[
+    Path | None,
+    typer.Option(
+        "--initial", help="Ratings before the first game (CSV with the columns of `rate`)."
+    ),
+]
+Lang = Annotated[
+    str | None, typer.Option("--lang", help="fr or en (default: $ELOLEAGUE_LANG, $LANG).")
+]
 
 
-def _source(db: str | None, league: str | None, games: Path | None, rules: str | None,
-            initial: Path | None) -> Source:
+def _source(
+    db: str | None, league: str | None, games: Path | None, rules: str | None, initial: Path | None
+) -> Source:
     return open_source(db=db, league=league, games=games, rules=rules, initial=initial)
 
 
@@ -82,7 +95,10 @@ def _parse_participant(token: str, rules: RuleSet) -> Participant:
 def _check_games(rules: RuleSet, src: Source) -> None:
     problems = validate_games(rules, src.games)
     if problems:
-        raise InputError(problems[:20], Text.of("under rule set {name}", name=rules.name))
+        shown = problems[:20]
+        if len(problems) > 20:
+            shown.append(Problem("", Text.of("... and {n} more problems", n=len(problems) - 20)))
+        raise InputError(shown, Text.of("under rule set {name}", name=rules.name))
 
 
 # predict -------------------------------------------------------------------------------------
@@ -101,9 +117,11 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     table = Table(title=f"{rules.name}: {_('rating change by result')}", title_justify="left")
     table.add_column(_("result"))
     for p in pred.players:
-        head = (f"{p.key.player}{' (' + p.key.role + ')' if p.key.role else ''}\n"
-                f"{format_number(p.rating, _shown(rules))}, {p.games} {_('games')}, "
-                f"K {p.k:g}, P {p.expected:.{2 if rules.probability_decimals else 3}f}")
+        head = (
+            f"{p.key.player}{' (' + p.key.role + ')' if p.key.role else ''}\n"
+            f"{format_number(p.rating, _shown(rules))}, {p.games} {_('games')}, "
+            f"K {p.k:g}, P {p.expected:.{2 if rules.probability_decimals else 3}f}"
+        )
         table.add_column(head, justify="right")
     for scenario in pred.scenarios:
         row = [_outcome_name(rules, scenario, lang, _)]
@@ -117,41 +135,34 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
         console.print(f"⊘ {_('no gain: the gain cap applies (lead over the other side)')}")
 
 
-def prediction_json(pred: Prediction) -> dict[str, object]:
-    """The prediction as plain JSON data (also what the API returns)."""
-    return {
-        "rules": pred.rules.name,
-        "date": pred.date.isoformat(),
-        "sides": [{"players": list(s.players), "mean": s.mean, "expected": s.expected}
-                  for s in pred.sides],
-        "players": [
-            {"player": p.key.player, "mode": p.key.mode, "role": p.key.role, "side": p.side + 1,
-             "rating": p.rating, "games": p.games, "k": p.k, "expected": p.expected,
-             "changes": {c.scenario: {"delta": c.delta, "after": c.after, "fired": list(c.fired)}
-                         for c in p.changes}}
-            for p in pred.players
-        ],
-    }
-
-
 @app.command("predict")
 def predict_cmd(
-    players: Annotated[list[str] | None, typer.Argument(
-        help="Two players (a duel), or for free-for-all rule sets every player as NAME:ROLE.")]
-    = None,
-    team: Annotated[list[str] | None, typer.Option(
-        "--team", "-t", help="A side as comma-separated names (repeat: --team A,B --team C,D).")]
-    = None,
-    mode: Annotated[str, typer.Option("--mode", help="Rating mode (Diplomacy: classic, blitz).")]
-    = "",
+    players: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Two players (a duel), or for free-for-all rule sets every player as NAME:ROLE."
+        ),
+    ] = None,
+    team: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--team", "-t", help="A side as comma-separated names (repeat: --team A,B --team C,D)."
+        ),
+    ] = None,
+    mode: Annotated[
+        str, typer.Option("--mode", help="Rating mode (Diplomacy: classic, blitz).")
+    ] = "",
     new: Annotated[bool, typer.Option("--new", help="Accept unknown names as newcomers.")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-    = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: Db = None,
     league: LeagueName = None,
     games: Games = None,
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="With --games/--initial: "
-                                              "the rule set (preset or .toml).")] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", help="With --games/--initial: the rule set (preset or .toml)."
+        ),
+    ] = None,
     initial: Initial = None,
     lang: Lang = None,
 ) -> None:
@@ -166,26 +177,31 @@ def predict_cmd(
         src = _source(db, league, games, rules, initial)
         rule_set = src.rules
         if team:
-            sides = [[_parse_participant(n, rule_set) for n in t.split(",") if n.strip()]
-                     for t in team]
+            sides = [
+                [_parse_participant(n, rule_set) for n in t.split(",") if n.strip()] for t in team
+            ]
         elif rule_set.method == "ffa_rank":
             sides = [[_parse_participant(n, rule_set)] for n in players or []]
         else:
             names = players or []
             if len(names) != 2:
-                raise ToolError(Text.of(
-                    "give two players, or the sides with --team A,B --team C,D"))
+                raise ToolError(
+                    Text.of("give two players, or the sides with --team A,B --team C,D")
+                )
             sides = [[Participant(n)] for n in names]
         result = src.replay()
         known = known_players(result.pools)
-        sides = [[Participant(resolve_player(p.name, known, allow_new=new), p.role) for p in s]
-                 for s in sides]
-        pred = predict(rule_set, result.pools, sides, mode=mode,
-                       date=result.as_of or dt.date.today())
+        sides = [
+            [Participant(resolve_player(p.name, known, allow_new=new), p.role) for p in s]
+            for s in sides
+        ]
+        pred = predict(
+            rule_set, result.pools, sides, mode=mode, date=result.as_of or dt.date.today()
+        )
     except EloleagueError as exc:
         raise _fail(exc, language) from None
     if as_json:
-        typer.echo(json.dumps(prediction_json(pred), ensure_ascii=False, indent=1))
+        typer.echo(json.dumps(pred.to_json(), ensure_ascii=False, indent=1))
     else:
         _print_prediction(pred, language, Console())
 
@@ -196,23 +212,29 @@ def predict_cmd(
 def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     for i, t in enumerate(b.teams, start=1):
-        members = ", ".join(f"{p} ({format_number(r, _shown(rules))})"
-                            for p, r in zip(t.players, t.ratings, strict=True))
-        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} "
-                      f"[bold]{t.mean:.1f}[/]: {members}")
+        members = ", ".join(
+            f"{p} ({format_number(r, _shown(rules))})"
+            for p, r in zip(t.players, t.ratings, strict=True)
+        )
+        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{t.mean:.1f}[/]: {members}")
     if len(b.teams) == 2:
-        console.print(f"{_('expected score of team 1 against team 2')}: "
-                      f"[bold]{100 * b.expected:.1f} %[/]")
+        console.print(
+            f"{_('expected score of team 1 against team 2')}: [bold]{100 * b.expected:.1f} %[/]"
+        )
     else:
-        console.print(f"{_('expected score of the strongest team against the weakest')}: "
-                      f"[bold]{100 * b.expected:.1f} %[/]")
+        console.print(
+            f"{_('expected score of the strongest team against the weakest')}: "
+            f"[bold]{100 * b.expected:.1f} %[/]"
+        )
     console.print(f"{_('spread of the team means')}: {b.spread:.2f}")
     if b.exact:
-        console.print(_("This split is the most even possible ({method}).")
-                      .format(method=b.method))
+        console.print(_("This split is the most even possible ({method}).").format(method=b.method))
     else:
-        console.print(_("Search: {method}; the best split is at most {bound:.2f} rating points "
-                        "more even.").format(method=b.method, bound=b.bound))
+        console.print(
+            _(
+                "Search: {method}; the best split is at most {bound:.2f} rating points more even."
+            ).format(method=b.method, bound=b.bound)
+        )
 
 
 def _pairs(values: list[str] | None) -> list[list[str]]:
@@ -222,21 +244,31 @@ def _pairs(values: list[str] | None) -> list[list[str]]:
 @app.command("balance")
 def balance_cmd(
     players: Annotated[list[str], typer.Argument(help="The players to split.")],
-    teams: Annotated[int | None, typer.Option("--teams", help="Number of teams (default 2).")]
-    = None,
-    sizes: Annotated[str | None, typer.Option("--sizes", help="Team sizes, e.g. 3,3 or 4,3.")]
-    = None,
-    together: Annotated[list[str] | None, typer.Option(
-        "--together", help="Players who play in the same team: A,B (repeatable).")] = None,
-    apart: Annotated[list[str] | None, typer.Option(
-        "--apart", help="Players who play in different teams: C,D (repeatable).")] = None,
+    teams: Annotated[
+        int | None, typer.Option("--teams", help="Number of teams (default 2).")
+    ] = None,
+    sizes: Annotated[
+        str | None, typer.Option("--sizes", help="Team sizes, e.g. 3,3 or 4,3.")
+    ] = None,
+    together: Annotated[
+        list[str] | None,
+        typer.Option("--together", help="Players who play in the same team: A,B (repeatable)."),
+    ] = None,
+    apart: Annotated[
+        list[str] | None,
+        typer.Option("--apart", help="Players who play in different teams: C,D (repeatable)."),
+    ] = None,
     mode: Annotated[str, typer.Option("--mode", help="Rating mode.")] = "",
     new: Annotated[bool, typer.Option("--new", help="Accept unknown names as newcomers.")] = False,
     db: Db = None,
     league: LeagueName = None,
     games: Games = None,
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="With --games/--initial: "
-                                              "the rule set (preset or .toml).")] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", "-r", help="With --games/--initial: the rule set (preset or .toml)."
+        ),
+    ] = None,
     initial: Initial = None,
     lang: Lang = None,
 ) -> None:
@@ -248,22 +280,33 @@ def balance_cmd(
     try:
         src = _source(db, league, games, rules, initial)
         if src.rules.method == "ffa_rank":
-            raise ToolError(Text.of("balance splits players into teams; rule set {name} rates "
-                                    "free-for-all games", name=src.rules.name))
+            raise ToolError(
+                Text.of(
+                    "balance splits players into teams; rule set {name} rates free-for-all games",
+                    name=src.rules.name,
+                )
+            )
         size_list = None
         if sizes:
             try:
                 size_list = [int(x) for x in sizes.split(",")]
             except ValueError:
-                raise ToolError(Text.of("--sizes takes whole numbers separated by commas, "
-                                            "e.g. 3,3")) from None
+                raise ToolError(
+                    Text.of("--sizes takes whole numbers separated by commas, e.g. 3,3")
+                ) from None
         result = src.replay()
         ratings = player_ratings(src.rules, result.pools, players, mode=mode, allow_new=new)
         known = list(ratings)
         groups_t = [[resolve_player(n, known) for n in g] for g in _pairs(together)]
         groups_a = [[resolve_player(n, known) for n in g] for g in _pairs(apart)]
-        b = balance(ratings, teams=teams, sizes=size_list, together=groups_t, apart=groups_a,
-                    scale=src.rules.scale)
+        b = balance(
+            ratings,
+            teams=teams,
+            sizes=size_list,
+            together=groups_t,
+            apart=groups_a,
+            scale=src.rules.scale,
+        )
     except EloleagueError as exc:
         raise _fail(exc, language) from None
     _print_balance(b, src.rules, language, Console())
@@ -280,11 +323,13 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         return "–" if value is None else format_number(value, _shown(rules))
 
     if c.identical:
-        console.print(_("No change: every rating and rank is the same under {a} and {b}.")
-                      .format(a=a.name, b=b.name))
+        console.print(
+            _("No change: every rating and rank is the same under {a} and {b}.").format(
+                a=a.name, b=b.name
+            )
+        )
     else:
-        console.print(_("{n} of the ledger's rating changes differ.")
-                      .format(n=c.changed_entries))
+        console.print(_("{n} of the ledger's rating changes differ.").format(n=c.changed_entries))
     table = Table(title=f"{a.name} → {b.name}", title_justify="left")
     show_mode = any(r.mode for r in c.rows)
     show_role = any(r.role for r in c.rows)
@@ -293,8 +338,14 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         table.add_column(_("mode"))
     if show_role:
         table.add_column(_("role"))
-    for col in (f"{_('rank')} A", f"{_('rating')} A", f"{_('rank')} B", f"{_('rating')} B",
-                "Δ", _("places")):
+    for col in (
+        f"{_('rank')} A",
+        f"{_('rating')} A",
+        f"{_('rank')} B",
+        f"{_('rating')} B",
+        "Δ",
+        _("places"),
+    ):
         table.add_column(col, justify="right", no_wrap=True)
     rows = sorted(c.rows, key=lambda r: (r.rank_a or 10**9, r.player))
     for r in rows[:limit] if limit else rows:
@@ -305,8 +356,14 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
             cells.append(r.mode)
         if show_role:
             cells.append(r.role)
-        cells += [str(r.rank_a or "–"), num(r.rating_a, a), str(r.rank_b or "–"),
-                  num(r.rating_b, b), delta, places]
+        cells += [
+            str(r.rank_a or "–"),
+            num(r.rating_a, a),
+            str(r.rank_b or "–"),
+            num(r.rating_b, b),
+            delta,
+            places,
+        ]
         table.add_row(*cells)
     console.print(table)
     if c.movers:
@@ -315,9 +372,11 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         movers.add_column(_("places"), justify="right")
         movers.add_column("Δ", justify="right")
         for r in c.movers:
-            movers.add_row(r.player + (f" ({r.role})" if r.role else ""),
-                           f"{r.rank_change or 0:+d}",
-                           "" if r.delta is None else _signed(r.delta, b))
+            movers.add_row(
+                r.player + (f" ({r.role})" if r.role else ""),
+                f"{r.rank_change or 0:+d}",
+                "" if r.delta is None else _signed(r.delta, b),
+            )
         console.print(movers)
     seasons = Table(title=_("Mean rating per season"), title_justify="left")
     seasons.add_column(_("season end"))
@@ -330,21 +389,31 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
     for s in c.seasons:
         bar_a = "█" * (1 + int(20 * ((s.mean_a or low) - low) / span))
         bar_b = "█" * (1 + int(20 * ((s.mean_b or low) - low) / span))
-        seasons.add_row(s.end.isoformat(), num(s.mean_a, a), num(s.mean_b, b),
-                        f"[blue]{bar_a}[/]\n[red]{bar_b}[/]")
+        seasons.add_row(
+            s.end.isoformat(),
+            num(s.mean_a, a),
+            num(s.mean_b, b),
+            f"[blue]{bar_a}[/]\n[red]{bar_b}[/]",
+        )
     console.print(seasons)
 
 
 @app.command("compare")
 def compare_cmd(
-    rules: Annotated[str, typer.Option("--rules", "-r", help="The other rule set: a preset or a "
-                                       ".toml file.")],
-    base: Annotated[str | None, typer.Option("--base", help="With --games: the rule set the "
-                                             "history is rated with today.")] = None,
-    chart: Annotated[Path | None, typer.Option("--chart", help="Write the mean rating per "
-                                               "season as an SVG chart.")] = None,
-    limit: Annotated[int, typer.Option("--limit", help="Rows of the side-by-side table "
-                                       "(0: all).")] = 0,
+    rules: Annotated[
+        str, typer.Option("--rules", "-r", help="The other rule set: a preset or a .toml file.")
+    ],
+    base: Annotated[
+        str | None,
+        typer.Option("--base", help="With --games: the rule set the history is rated with today."),
+    ] = None,
+    chart: Annotated[
+        Path | None,
+        typer.Option("--chart", help="Write the mean rating per season as an SVG chart."),
+    ] = None,
+    limit: Annotated[
+        int, typer.Option("--limit", help="Rows of the side-by-side table (0: all).")
+    ] = 0,
     movers: Annotated[int, typer.Option("--movers", help="How many biggest movers.")] = 10,
     db: Db = None,
     league: LeagueName = None,
@@ -366,8 +435,7 @@ def compare_cmd(
         res_a = src.replay()
         _check_games(other, src)
         res_b = src.replay(other)
-        comparison = compare_results(src.games, res_a, res_b, initial=src.initial,
-                                     movers=movers)
+        comparison = compare_results(src.games, res_a, res_b, initial=src.initial, movers=movers)
     except EloleagueError as exc:
         raise _fail(exc, language) from None
     _print_comparison(comparison, language, Console(), limit)
@@ -380,38 +448,50 @@ def compare_cmd(
 
 def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
-    console.print(_("{n} rated games, each predicted from the ratings just before it.")
-                  .format(n=e.games))
+    console.print(
+        _("{n} rated games, each predicted from the ratings just before it.").format(n=e.games)
+    )
     table = Table(title=_("How well each model predicts results"), title_justify="left")
     for col in (_("model"), _("predictions"), _("log loss"), _("Brier score"), _("accuracy")):
         table.add_column(col, justify="left" if col == _("model") else "right")
     for m in e.models:
-        table.add_row(m.name, str(m.samples), f"{m.log_loss:.4f}", f"{m.brier:.4f}",
-                      "–" if m.accuracy is None else f"{100 * m.accuracy:.1f} %")
+        table.add_row(
+            m.name,
+            str(m.samples),
+            f"{m.log_loss:.4f}",
+            f"{m.brier:.4f}",
+            "–" if m.accuracy is None else f"{100 * m.accuracy:.1f} %",
+        )
     console.print(table)
-    cal = Table(title=_("Calibration of {rules}").format(rules=e.rules.name),
-                title_justify="left")
+    cal = Table(title=_("Calibration of {rules}").format(rules=e.rules.name), title_justify="left")
     for col in (_("predicted"), _("mean predicted"), _("observed"), _("count")):
         cal.add_column(col, justify="right")
     for b in e.models[0].calibration:
         if b.count:
             observed = "–" if math.isnan(b.observed) else f"{b.observed:.3f}"
-            cal.add_row(f"{b.low:.1f}–{b.high:.1f}", f"{b.predicted:.3f}", observed,
-                        str(b.count))
+            cal.add_row(f"{b.low:.1f}–{b.high:.1f}", f"{b.predicted:.3f}", observed, str(b.count))
     console.print(cal)
     console.print(_("Lower log loss and Brier score are better (a coin toss: 0.693 and 0.25)."))
 
 
 @app.command("evaluate")
 def evaluate_cmd(
-    rules: Annotated[str | None, typer.Option("--rules", "-r", help="The rule set to evaluate "
-                                              "(default: the league's; with --games: "
-                                              "required).")] = None,
-    report: Annotated[Path | None, typer.Option("--report", help="Write an HTML report with "
-                                                "the calibration plot.")] = None,
-    baselines: Annotated[bool, typer.Option("--baselines/--no-baselines",
-                                            help="Also score Elo, Glicko-2 and OpenSkill.")]
-    = True,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            "-r",
+            help="The rule set to evaluate (default: the league's; with --games: required).",
+        ),
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option("--report", help="Write an HTML report with the calibration plot."),
+    ] = None,
+    baselines: Annotated[
+        bool,
+        typer.Option("--baselines/--no-baselines", help="Also score Elo, Glicko-2 and OpenSkill."),
+    ] = True,
     db: Db = None,
     league: LeagueName = None,
     games: Games = None,

@@ -82,17 +82,24 @@ def _groups(pairs: Iterable[Sequence[str]], names: set[str], what: str) -> list[
         g = list(group)
         for name in g:
             if name not in names:
-                raise ToolError(Text.of(
-                    'player "{name}" (in --{what}) is not among the players to split',
-                    name=name, what=what))
+                raise ToolError(
+                    Text.of(
+                        'player "{name}" (in --{what}) is not among the players to split',
+                        name=name,
+                        what=what,
+                    )
+                )
         if len(g) < 2:
-            raise ToolError(Text.of("--{what} needs at least two players, got: {g}",
-                                    what=what, g=", ".join(g)))
+            raise ToolError(
+                Text.of("--{what} needs at least two players, got: {g}", what=what, g=", ".join(g))
+            )
         out.append(g)
     return out
 
 
-def _units(ratings: Mapping[str, float], together: list[list[str]]) -> tuple[list[_Unit], dict[str, int]]:
+def _units(
+    ratings: Mapping[str, float], together: list[list[str]]
+) -> tuple[list[_Unit], dict[str, int]]:
     parent = {p: p for p in ratings}
 
     def find(x: str) -> str:
@@ -148,36 +155,60 @@ def balance(
     else:
         sizes = list(sizes)
         if len(sizes) != teams:
-            raise ToolError(Text.of("--sizes gives {n} team sizes but --teams asks for {t} teams",
-                                    n=len(sizes), t=teams))
+            raise ToolError(
+                Text.of(
+                    "--sizes gives {n} team sizes but --teams asks for {t} teams",
+                    n=len(sizes),
+                    t=teams,
+                )
+            )
         if any(s < 1 for s in sizes):
-            raise ToolError(Text.of("every team needs at least one player (--sizes {s})",
-                                    s=",".join(map(str, sizes))))
+            raise ToolError(
+                Text.of(
+                    "every team needs at least one player (--sizes {s})",
+                    s=",".join(map(str, sizes)),
+                )
+            )
         if sum(sizes) != n:
-            raise ToolError(Text.of(
-                "the team sizes {s} add up to {total}, but {n} players are to be split",
-                s=",".join(map(str, sizes)), total=sum(sizes), n=n))
+            raise ToolError(
+                Text.of(
+                    "the team sizes {s} add up to {total}, but {n} players are to be split",
+                    s=",".join(map(str, sizes)),
+                    total=sum(sizes),
+                    n=n,
+                )
+            )
     together_g = _groups(together, names, "together")
     apart_g = _groups(apart, names, "apart")
     units, index = _units(ratings, together_g)
     biggest = max(sizes)
     for u in units:
         if u.count > biggest:
-            raise ToolError(Text.of(
-                "{players} must play together, that is {n} players, but the largest team "
-                "has {size} places", players=", ".join(sorted(u.members)), n=u.count,
-                size=biggest))
+            raise ToolError(
+                Text.of(
+                    "{players} must play together, that is {n} players, but the largest team "
+                    "has {size} places",
+                    players=", ".join(sorted(u.members)),
+                    n=u.count,
+                    size=biggest,
+                )
+            )
     conflicts: set[tuple[int, int]] = set()
     for group in apart_g:
         if len(group) > teams:
-            raise ToolError(Text.of(
-                "{players} must all play apart, but there are only {t} teams",
-                players=", ".join(group), t=teams))
+            raise ToolError(
+                Text.of(
+                    "{players} must all play apart, but there are only {t} teams",
+                    players=", ".join(group),
+                    t=teams,
+                )
+            )
         for a, b in itertools.combinations(group, 2):
             ua, ub = index[a], index[b]
             if ua == ub:
-                raise ToolError(Text.of(
-                    '"{a}" and "{b}" are asked to play both together and apart', a=a, b=b))
+                raise ToolError(
+                    Text.of('"{a}" and "{b}" are asked to play both together and apart', a=a, b=b)
+                )
             conflicts.add((min(ua, ub), max(ua, ub)))
 
     search = _Search(units, sizes, conflicts, budget)
@@ -197,12 +228,15 @@ def balance(
             method = "branch-and-bound"
             if exact:
                 bound = 0.0
-            else:
+            elif assignment is not None:
                 bound = min(bound, _spread_of(assignment, units, sizes) - search.root_bound())
     if assignment is None:
-        raise ToolError(Text.of(
-            "no split into teams of {s} respects the --together and --apart constraints",
-            s=",".join(map(str, sizes))))
+        raise ToolError(
+            Text.of(
+                "no split into teams of {s} respects the --together and --apart constraints",
+                s=",".join(map(str, sizes)),
+            )
+        )
     return _result(assignment, units, sizes, ratings, scale, exact, max(bound, 0.0), method)
 
 
@@ -213,17 +247,25 @@ def _spread_of(assignment: Sequence[int], units: Sequence[_Unit], sizes: Sequenc
     return _spread(sums, sizes)
 
 
-def _result(assignment: Sequence[int], units: Sequence[_Unit], sizes: Sequence[int],
-            ratings: Mapping[str, float], scale: float, exact: bool, bound: float,
-            method: str) -> Balance:
+def _result(
+    assignment: Sequence[int],
+    units: Sequence[_Unit],
+    sizes: Sequence[int],
+    ratings: Mapping[str, float],
+    scale: float,
+    exact: bool,
+    bound: float,
+    method: str,
+) -> Balance:
     members: list[list[str]] = [[] for _ in sizes]
     for u, t in zip(units, assignment, strict=True):
         members[t].extend(u.members)
     out = []
     for m in members:
         m.sort(key=lambda p: (-ratings[p], p))
-        out.append(Team(tuple(m), tuple(ratings[p] for p in m),
-                        sum(ratings[p] for p in m) / len(m)))
+        out.append(
+            Team(tuple(m), tuple(ratings[p] for p in m), sum(ratings[p] for p in m) / len(m))
+        )
     means = [t.mean for t in out]
     if len(out) == 2:
         p = expected(means[0], means[1], scale)
@@ -235,8 +277,9 @@ def _result(assignment: Sequence[int], units: Sequence[_Unit], sizes: Sequence[i
 # Two teams: exact by meet-in-the-middle ---------------------------------------------------
 
 
-def _two_teams(units: Sequence[_Unit], sizes: Sequence[int],
-               conflicts: set[tuple[int, int]]) -> list[int] | None:
+def _two_teams(
+    units: Sequence[_Unit], sizes: Sequence[int], conflicts: set[tuple[int, int]]
+) -> list[int] | None:
     """Each chain of "apart" units is two-coloured: it has two ways to sit, a free unit two
     (team 1 or not). Choose one option per component so that team 1 has ``sizes[0]`` players
     and a sum as close as possible to its fair share: every combination of each half of the
@@ -265,9 +308,12 @@ def _two_teams(units: Sequence[_Unit], sizes: Sequence[int],
                     colour[y] = 1 - colour[x]
                     stack.append(y)
                 elif colour[y] == colour[x]:
-                    raise ToolError(Text.of(
-                        "the --apart constraints cannot all hold with two teams "
-                        "(a circle of an odd number of players must be split)"))
+                    raise ToolError(
+                        Text.of(
+                            "the --apart constraints cannot all hold with two teams "
+                            "(a circle of an odd number of players must be split)"
+                        )
+                    )
         c0 = [x for x in comp if colour[x] == 0]
         c1 = [x for x in comp if colour[x] == 1]
         opt0 = (sum(units[x].count for x in c0), sum(units[x].total for x in c0), 0)
@@ -280,8 +326,9 @@ def _two_teams(units: Sequence[_Unit], sizes: Sequence[int],
     half = len(options) // 2
     left, right = options[:half], options[half:]
 
-    def enumerate_half(opts: Sequence[tuple[tuple[int, float, int], ...]],
-                       fix_first: bool) -> dict[int, list[tuple[float, int]]]:
+    def enumerate_half(
+        opts: Sequence[tuple[tuple[int, float, int], ...]], fix_first: bool
+    ) -> dict[int, list[tuple[float, int]]]:
         table: dict[int, list[tuple[float, int]]] = {}
         choices = [(0,) if (fix_first and i == 0) else (0, 1) for i in range(len(opts))]
         for combo in itertools.product(*choices):
@@ -331,8 +378,13 @@ def _two_teams(units: Sequence[_Unit], sizes: Sequence[int],
 class _Search:
     """Branch and bound over units (largest groups first), and the heuristic behind it."""
 
-    def __init__(self, units: Sequence[_Unit], sizes: Sequence[int],
-                 conflicts: set[tuple[int, int]], budget: int) -> None:
+    def __init__(
+        self,
+        units: Sequence[_Unit],
+        sizes: Sequence[int],
+        conflicts: set[tuple[int, int]],
+        budget: int,
+    ) -> None:
         self.units = list(units)
         self.sizes = list(sizes)
         self.k = len(sizes)
@@ -373,13 +425,12 @@ class _Search:
         (the spread is 0 only if the total divides evenly)."""
         value = self.bound(0, [0.0] * self.k, [0] * self.k)
         totals = [u.total for u in self.units]
-        if len(set(self.sizes)) == 1 and all(float(t).is_integer() for t in totals):
-            if round(sum(totals)) % self.k:
-                value = max(value, 1.0 / self.sizes[0])
+        whole = all(float(t).is_integer() for t in totals)
+        if len(set(self.sizes)) == 1 and whole and round(sum(totals)) % self.k:
+            value = max(value, 1.0 / self.sizes[0])
         return value
 
-    def _fits(self, unit: int, team: int, counts: Sequence[int],
-              placed: Sequence[int]) -> bool:
+    def _fits(self, unit: int, team: int, counts: Sequence[int], placed: Sequence[int]) -> bool:
         if counts[team] + self.units[unit].count > self.sizes[team]:
             return False
         return all(placed[o] != team for o in self.apart[unit] if o < unit)
@@ -436,8 +487,10 @@ class _Search:
         swap units of equal size between teams while the spread shrinks. Returns the split and
         an a-priori bound on its distance to the optimum (``inf`` when none is known)."""
         n_units = len(self.units)
-        order = sorted(range(n_units), key=lambda i: (-self.units[i].count,
-                                                       -self.units[i].total / self.units[i].count))
+        order = sorted(
+            range(n_units),
+            key=lambda i: (-self.units[i].count, -self.units[i].total / self.units[i].count),
+        )
         singles = all(u.count == 1 for u in self.units) and not any(self.apart)
         equal = len(set(self.sizes)) == 1
         sums = [0.0] * self.k
@@ -450,7 +503,7 @@ class _Search:
             size = self.sizes[0]
             widest = 0.0
             for b in range(size):
-                block = order[b * self.k:(b + 1) * self.k]
+                block = order[b * self.k : (b + 1) * self.k]
                 widest = max(widest, ratings[b * self.k] - ratings[b * self.k + len(block) - 1])
                 teams = sorted(range(self.k), key=lambda t: sums[t])
                 for i, t in zip(block, teams, strict=True):
@@ -463,16 +516,14 @@ class _Search:
                 choices = [t for t in range(self.k) if self._fits_any(i, t, counts, placed)]
                 if not choices:
                     return None, float("inf")
-                t = min(choices, key=lambda t: (sums[t] / self.sizes[t],
-                                                counts[t] - self.sizes[t]))
+                t = min(choices, key=lambda t: (sums[t] / self.sizes[t], counts[t] - self.sizes[t]))
                 placed[i] = t
                 sums[t] += self.units[i].total
                 counts[t] += self.units[i].count
         self._improve(placed, sums)
         return placed, a_priori
 
-    def _fits_any(self, unit: int, team: int, counts: Sequence[int],
-                  placed: Sequence[int]) -> bool:
+    def _fits_any(self, unit: int, team: int, counts: Sequence[int], placed: Sequence[int]) -> bool:
         if counts[team] + self.units[unit].count > self.sizes[team]:
             return False
         return all(placed[o] != team for o in self.apart[unit])

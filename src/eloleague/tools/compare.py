@@ -81,8 +81,10 @@ class Comparison:
     def identical(self) -> bool:
         """Whether every rating and rank is the same under both rule sets."""
         return all(
-            r.rating_a is not None and r.rating_b is not None and abs(r.rating_b - r.rating_a)
-            < 1e-9 and r.rank_a == r.rank_b
+            r.rating_a is not None
+            and r.rating_b is not None
+            and abs(r.rating_b - r.rating_a) < 1e-9
+            and r.rank_a == r.rank_b
             for r in self.rows
         )
 
@@ -99,7 +101,9 @@ def _ranks(rows: Sequence[Standing]) -> dict[tuple[str, str, str], int]:
 
 
 def season_means(
-    result: ReplayResult, rules: RuleSet, initial: Mapping[PoolKey, PoolState] | None = None,
+    result: ReplayResult,
+    rules: RuleSet,
+    initial: Mapping[PoolKey, PoolState] | None = None,
     ends: Sequence[dt.date] = (),
 ) -> list[tuple[dt.date, float | None, int]]:
     """Mean rating over the pools existing at each of ``ends`` (see the module doc)."""
@@ -172,11 +176,19 @@ def compare_results(
     rows = []
     for key in keys:
         a, b = by_a.get(key), by_b.get(key)
-        rows.append(CompareRow(
-            key[0], key[1], key[2],
-            a.rating if a else None, rank_a.get(key), a.games if a else 0,
-            b.rating if b else None, rank_b.get(key), b.games if b else 0,
-        ))
+        rows.append(
+            CompareRow(
+                key[0],
+                key[1],
+                key[2],
+                a.rating if a else None,
+                rank_a.get(key),
+                a.games if a else 0,
+                b.rating if b else None,
+                rank_b.get(key),
+                b.games if b else 0,
+            )
+        )
     moved = [r for r in rows if (r.rank_change or 0) != 0 or abs(r.delta or 0.0) > 1e-9]
     moved.sort(key=lambda r: (-abs(r.rank_change or 0), -abs(r.delta or 0.0), r.player))
     ends = _season_ends(rules_a, games)
@@ -187,8 +199,10 @@ def compare_results(
         for (end, ma, na), (_, mb, nb) in zip(means_a, means_b, strict=True)
     )
     changed = sum(
-        1 for x, y in zip(res_a.ledger, res_b.ledger, strict=False)
+        1
+        for x, y in zip(res_a.ledger, res_b.ledger, strict=False)
         if x.key != y.key or abs(x.delta - y.delta) > 1e-9
     ) + abs(len(res_a.ledger) - len(res_b.ledger))
-    return Comparison(rules_a, rules_b, tuple(rows), tuple(moved[:movers]), seasons,
-                      len(games), changed)
+    return Comparison(
+        rules_a, rules_b, tuple(rows), tuple(moved[:movers]), seasons, len(games), changed
+    )

@@ -110,7 +110,7 @@ def rated_games(result: ReplayResult, games: Sequence[GameRecord]) -> list[Rated
             game = by_label[current[0].game]
             sides, i = [], 0
             for side in game.sides:
-                sides.append(tuple(e.key for e in current[i:i + len(side.players)]))
+                sides.append(tuple(e.key for e in current[i : i + len(side.players)]))
                 i += len(side.players)
             out.append(RatedGame(game, tuple(current), tuple(sides)))
             current.clear()
@@ -127,8 +127,11 @@ def rated_games(result: ReplayResult, games: Sequence[GameRecord]) -> list[Rated
 
 def _pairs(game: GameRecord) -> list[tuple[int, int, float]]:
     scores = [float(s.score or 0.0) for s in game.sides]
-    return [(i, j, _cmp(scores[i], scores[j]))
-            for i in range(len(scores)) for j in range(i + 1, len(scores))]
+    return [
+        (i, j, _cmp(scores[i], scores[j]))
+        for i in range(len(scores))
+        for j in range(i + 1, len(scores))
+    ]
 
 
 def rule_set_samples(rules: RuleSet, rated: Sequence[RatedGame]) -> list[tuple[float, float]]:
@@ -141,7 +144,7 @@ def rule_set_samples(rules: RuleSet, rated: Sequence[RatedGame]) -> list[tuple[f
                 out.append((expected(before[i], before[j], rules.scale), y))
             continue
         y = side_results(rules, rg.game)[0]
-        side0 = rg.entries[:len(rg.sides[0])]
+        side0 = rg.entries[: len(rg.sides[0])]
         if rules.method == "team_and_personal":
             p = side0[0].team_expected
         else:
@@ -156,11 +159,14 @@ def metrics(name: str, samples: Sequence[tuple[float, float]], bins: int = BINS)
     n = len(samples)
     if n == 0:
         return Metrics(name, 0, math.nan, math.nan, None, 0, ())
-    log_loss = -sum(
-        y * math.log(min(max(p, CLIP), 1 - CLIP))
-        + (1 - y) * math.log(1 - min(max(p, CLIP), 1 - CLIP))
-        for p, y in samples
-    ) / n
+    log_loss = (
+        -sum(
+            y * math.log(min(max(p, CLIP), 1 - CLIP))
+            + (1 - y) * math.log(1 - min(max(p, CLIP), 1 - CLIP))
+            for p, y in samples
+        )
+        / n
+    )
     brier = sum((p - y) ** 2 for p, y in samples) / n
     decisive = [(p, y) for p, y in samples if y != 0.5]
     accuracy = None
@@ -174,7 +180,8 @@ def metrics(name: str, samples: Sequence[tuple[float, float]], bins: int = BINS)
         table[min(int(p * bins), bins - 1)].append((p, y))
     calibration = tuple(
         CalibrationBin(
-            b / bins, (b + 1) / bins,
+            b / bins,
+            (b + 1) / bins,
             sum(p for p, _ in cell) / len(cell) if cell else (b + 0.5) / bins,
             sum(y for _, y in cell) / len(cell) if cell else math.nan,
             len(cell),
@@ -212,7 +219,9 @@ class _Elo:
             for p in side:
                 self.r[p] = self.r.get(p, self.start) + change
 
-    def update_ffa(self, players: Sequence[PoolKey], pairs: Sequence[tuple[int, int, float]]) -> None:
+    def update_ffa(
+        self, players: Sequence[PoolKey], pairs: Sequence[tuple[int, int, float]]
+    ) -> None:
         before = [self.r.get(p, self.start) for p in players]
         delta = [0.0] * len(players)
         k = self.k / max(1, len(players) - 1)
@@ -230,7 +239,7 @@ class _Glicko2:
     name = "Glicko-2"
 
     def __init__(self) -> None:
-        import glicko2
+        import glicko2  # type: ignore[import-untyped]
 
         self.lib = glicko2
         self.players: dict[PoolKey, Any] = {}
@@ -242,8 +251,7 @@ class _Glicko2:
 
     def _side(self, side: Sequence[PoolKey]) -> tuple[float, float]:
         ps = [self._get(k) for k in side]
-        return (sum(p.rating for p in ps) / len(ps),
-                math.sqrt(sum(p.rd ** 2 for p in ps) / len(ps)))
+        return (sum(p.rating for p in ps) / len(ps), math.sqrt(sum(p.rd**2 for p in ps) / len(ps)))
 
     def _expect(self, a: tuple[float, float], b: tuple[float, float]) -> float:
         composite = self.lib.Player(rating=a[0], rd=a[1])
@@ -261,7 +269,9 @@ class _Glicko2:
             for key in side:
                 self._get(key).update_player([opp[0]], [opp[1]], [ys[s]])
 
-    def update_ffa(self, players: Sequence[PoolKey], pairs: Sequence[tuple[int, int, float]]) -> None:
+    def update_ffa(
+        self, players: Sequence[PoolKey], pairs: Sequence[tuple[int, int, float]]
+    ) -> None:
         before = [(self._get(p).rating, self._get(p).rd) for p in players]
         results: list[tuple[list[float], list[float], list[float]]] = [
             ([], [], []) for _ in players
@@ -307,13 +317,19 @@ class _OpenSkill:
         ranks = [1.0, 1.0] if y == 0.5 else [1.0, 2.0] if y == 1.0 else [2.0, 1.0]
         self._rate(sides, ranks)
 
-    def update_ffa(self, players: Sequence[PoolKey], pairs: Sequence[tuple[int, int, float]],
-                   scores: Sequence[float] = ()) -> None:
+    def update_ffa(
+        self,
+        players: Sequence[PoolKey],
+        pairs: Sequence[tuple[int, int, float]],
+        scores: Sequence[float] = (),
+    ) -> None:
         ranks = [1.0 + sum(1 for y in scores if y > x) for x in scores]
         self._rate([[p] for p in players], ranks)
 
 
-def baseline_samples(rules: RuleSet, rated: Sequence[RatedGame], model: Any) -> list[tuple[float, float]]:
+def baseline_samples(
+    rules: RuleSet, rated: Sequence[RatedGame], model: Any
+) -> list[tuple[float, float]]:
     """(p, y) of a baseline model, each game predicted then rated, in the same order."""
     out = []
     for rg in rated:

@@ -52,12 +52,14 @@ def resolve_player(name: str, known: Iterable[str], *, allow_new: bool = False) 
     close = close_names(wanted, names)
     if close:
         raise ToolError(
-            Text.of('unknown player "{name}"; did you mean: {close}?', name=wanted,
-                    close=", ".join(close))
+            Text.of(
+                'unknown player "{name}"; did you mean: {close}?',
+                name=wanted,
+                close=", ".join(close),
+            )
         )
     raise ToolError(
-        Text.of('unknown player "{name}" (no player with a close name in this league)',
-                name=wanted)
+        Text.of('unknown player "{name}" (no player with a close name in this league)', name=wanted)
     )
 
 

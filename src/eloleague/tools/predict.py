@@ -83,9 +83,48 @@ class Prediction:
     players: tuple[PlayerOdds, ...]
     scenarios: tuple[str, ...]
 
+    def to_json(self) -> dict[str, object]:
+        """Plain JSON data (what ``predict --json`` prints and the API can return)."""
+        return {
+            "rules": self.rules.name,
+            "date": self.date.isoformat(),
+            "scenarios": list(self.scenarios),
+            "sides": [
+                {"players": list(s.players), "mean": s.mean, "expected": s.expected}
+                for s in self.sides
+            ],
+            "players": [
+                {
+                    "player": p.key.player,
+                    "mode": p.key.mode,
+                    "role": p.key.role,
+                    "side": p.side + 1,
+                    "rating": p.rating,
+                    "games": p.games,
+                    "k": p.k,
+                    "expected": p.expected,
+                    "changes": {
+                        c.scenario: {
+                            "delta": c.delta,
+                            "after": c.after,
+                            "fired": list(c.fired),
+                            "warning": c.warning,
+                        }
+                        for c in p.changes
+                    },
+                }
+                for p in self.players
+            ],
+        }
 
-def _game(sides: Sequence[Sequence[Participant]], date: dt.date, mode: str,
-          outcomes: Sequence[str | None], scores: Sequence[float | None]) -> GameRecord:
+
+def _game(
+    sides: Sequence[Sequence[Participant]],
+    date: dt.date,
+    mode: str,
+    outcomes: Sequence[str | None],
+    scores: Sequence[float | None],
+) -> GameRecord:
     return GameRecord(
         date=date,
         sides=tuple(
@@ -101,8 +140,9 @@ def _check(rules: RuleSet, game: GameRecord) -> None:
     problems = [Problem("", m) for m in check_game(rules, game)]
     reason = None if problems else unrated_reason(rules, game)
     if reason is not None:
-        problems.append(Problem("", Text.of("this game would not be rated: {reason}",
-                                            reason=reason)))
+        problems.append(
+            Problem("", Text.of("this game would not be rated: {reason}", reason=reason))
+        )
     if problems:
         raise InputError(problems, "predict")
 
@@ -190,19 +230,23 @@ def predict(
         )
         for i in range(len(keys))
     )
-    means = [
-        sum(p.rating for p in players if p.side == s) / len(sides[s]) for s in range(n)
-    ]
+    means = [sum(p.rating for p in players if p.side == s) / len(sides[s]) for s in range(n)]
     if ffa:
         side_odds = tuple(
-            SideOdds(tuple(p.name for p in sides[s]), means[s],
-                     sum(p.expected for p in players if p.side == s))
+            SideOdds(
+                tuple(p.name for p in sides[s]),
+                means[s],
+                sum(p.expected for p in players if p.side == s),
+            )
             for s in range(n)
         )
     else:
         side_odds = tuple(
-            SideOdds(tuple(p.name for p in sides[s]), means[s],
-                     _rounded_p(rules, expected(means[s], means[1 - s], rules.scale)))
+            SideOdds(
+                tuple(p.name for p in sides[s]),
+                means[s],
+                _rounded_p(rules, expected(means[s], means[1 - s], rules.scale)),
+            )
             for s in range(2)
         )
     return Prediction(rules, day, side_odds, players, tuple(scenarios))

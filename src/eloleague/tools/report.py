@@ -15,13 +15,16 @@ from eloleague.tools.svg import calibration_chart, line_chart
 def comparison_svg(comparison: Comparison, lang: str = "en") -> str:
     """Mean rating per season under both rule sets (rating inflation over time)."""
     _ = translator(lang, "tools")
-    labels = [str(s.end.year) if s.end.month == 12 else s.end.isoformat()
-              for s in comparison.seasons]
+    labels = [
+        str(s.end.year) if s.end.month == 12 else s.end.isoformat() for s in comparison.seasons
+    ]
     return line_chart(
         _("Mean rating per season"),
         labels,
-        [(comparison.rules_a.name, [s.mean_a for s in comparison.seasons]),
-         (comparison.rules_b.name, [s.mean_b for s in comparison.seasons])],
+        [
+            (comparison.rules_a.name, [s.mean_a for s in comparison.seasons]),
+            (comparison.rules_b.name, [s.mean_b for s in comparison.seasons]),
+        ],
         _("mean rating"),
     )
 
@@ -33,8 +36,9 @@ def calibration_svg(evaluation: Evaluation, lang: str = "en") -> str:
         (m.name, [(b.predicted, b.observed, b.count) for b in m.calibration if b.count])
         for m in evaluation.models
     ]
-    return calibration_chart(_("Calibration"), series, _("predicted expected score"),
-                             _("observed score"))
+    return calibration_chart(
+        _("Calibration"), series, _("predicted expected score"), _("observed score")
+    )
 
 
 def _num(value: float | None, digits: int = 4) -> str:
@@ -51,8 +55,10 @@ def _metrics_rows(models: tuple[Metrics, ...]) -> str:
         ll = f"<b>{_num(m.log_loss)}</b>" if m.log_loss == best_ll else _num(m.log_loss)
         br = f"<b>{_num(m.brier)}</b>" if m.brier == best_brier else _num(m.brier)
         acc = "–" if m.accuracy is None else f"{100 * m.accuracy:.1f} %"
-        rows.append(f"<tr><td>{escape(m.name)}</td><td>{m.samples}</td><td>{ll}</td>"
-                    f"<td>{br}</td><td>{acc}</td></tr>")
+        rows.append(
+            f"<tr><td>{escape(m.name)}</td><td>{m.samples}</td><td>{ll}</td>"
+            f"<td>{br}</td><td>{acc}</td></tr>"
+        )
     return "".join(rows)
 
 
@@ -63,7 +69,8 @@ def evaluation_html(evaluation: Evaluation, lang: str = "en") -> str:
     bins = "".join(
         f"<tr><td>{b.low:.1f}–{b.high:.1f}</td><td>{_num(b.predicted, 3)}</td>"
         f"<td>{_num(b.observed, 3)}</td><td>{b.count}</td></tr>"
-        for b in first.calibration if b.count
+        for b in first.calibration
+        if b.count
     )
     title = _("How well does {rules} predict results?").format(rules=evaluation.rules.name)
     return f"""<!DOCTYPE html>
@@ -72,19 +79,38 @@ def evaluation_html(evaluation: Evaluation, lang: str = "en") -> str:
 table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:.3em .7em;
 text-align:right}}td:first-child,th:first-child{{text-align:left}}</style></head><body>
 <h1>{escape(title)}</h1>
-<p>{escape(_("{n} rated games, each predicted from the ratings just before it.")
-          .format(n=evaluation.games))}</p>
+<p>{
+        escape(
+            _("{n} rated games, each predicted from the ratings just before it.").format(
+                n=evaluation.games
+            )
+        )
+    }</p>
 <table id="metrics"><thead><tr><th>{escape(_("model"))}</th><th>{escape(_("predictions"))}</th>
 <th>{escape(_("log loss"))}</th><th>{escape(_("Brier score"))}</th>
 <th>{escape(_("accuracy"))}</th></tr></thead><tbody>{_metrics_rows(evaluation.models)}</tbody>
 </table>
 <ul>
-<li>{escape(_("Log loss and Brier score: lower is better. A coin toss scores 0.693 and 0.25."))}</li>
+<li>{
+        escape(_("Log loss and Brier score: lower is better. A coin toss scores 0.693 and 0.25."))
+    }</li>
 <li>{escape(_("Accuracy: how often the favourite won, draws left out."))}</li>
-<li>{escape(_("Calibration: when the model says 70 %, the side should score about 70 %. "
-               "Points on the diagonal are well calibrated."))}</li>
-<li>{escape(_("Graded results count as a win for the side with the greater score value; "
-               "equal values are a draw."))}</li>
+<li>{
+        escape(
+            _(
+                "Calibration: when the model says 70 %, the side should score about 70 %. "
+                "Points on the diagonal are well calibrated."
+            )
+        )
+    }</li>
+<li>{
+        escape(
+            _(
+                "Graded results count as a win for the side with the greater score value; "
+                "equal values are a draw."
+            )
+        )
+    }</li>
 </ul>
 <figure>{calibration_svg(evaluation, lang)}</figure>
 <h2>{escape(_("Calibration of {rules}").format(rules=evaluation.rules.name))}</h2>

@@ -48,12 +48,12 @@ class Source:
         return replay(rules or self.rules, self.games, initial=self.initial, as_of=as_of)
 
 
-def from_files(
-    games: Path | None, rules: str | Path | None, initial: Path | None = None
-) -> Source:
+def from_files(games: Path | None, rules: str | Path | None, initial: Path | None = None) -> Source:
     """A source from ``--games FILE --rules NAME_OR_PATH [--initial RATINGS.csv]``."""
     if rules is None:
-        raise ToolError(Text.of("--games and --initial need --rules (a preset name or a .toml file)"))
+        raise ToolError(
+            Text.of("--games and --initial need --rules (a preset name or a .toml file)")
+        )
     rule_set = load_rules(rules)
     start = read_initial(initial, rule_set) if initial is not None else None
     records = read_games(games, rule_set) if games is not None else []
@@ -67,13 +67,20 @@ def from_league(db: str | None, league: str | None) -> Source:
     try:
         from eloleague.league import League
     except ImportError:  # pragma: no cover - the league service is another module
-        raise ToolError(Text.of("this installation has no league database support; "
-                                "use --games FILE --rules NAME")) from None
+        raise ToolError(
+            Text.of(
+                "this installation has no league database support; use --games FILE --rules NAME"
+            )
+        ) from None
     if "://" not in url and not Path(url).exists():
-        raise ToolError(Text.of(
-            "no league database at {url}: give --db, set ELOLEAGUE_DB, or use --games FILE "
-            "--rules NAME", url=url))
-    lg = League.open(url, league) if league is not None else League.open(url)  # type: ignore[call-arg]
+        raise ToolError(
+            Text.of(
+                "no league database at {url}: give --db, set ELOLEAGUE_DB, or use --games FILE "
+                "--rules NAME",
+                url=url,
+            )
+        )
+    lg = League.open(url, league) if league is not None else League.open(url)
     records = list(lg.games())
 
     def replayer(rules: RuleSet | None, as_of: dt.date | None) -> ReplayResult:

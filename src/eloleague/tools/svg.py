@@ -55,34 +55,47 @@ def line_chart(
     def y(v: float) -> float:
         return TOP + plot_h * (1 - (v - low) / (high - low))
 
-    body.append(f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" '
-                'stroke="#999"/>')
+    body.append(
+        f'<rect x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}" fill="none" stroke="#999"/>'
+    )
     for t in range(5):
         v = low + (high - low) * t / 4
-        body.append(f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-                    'stroke="#eee"/>')
+        body.append(
+            f'<line x1="{LEFT}" x2="{LEFT + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            'stroke="#eee"/>'
+        )
         body.append(f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.0f}</text>')
     step = max(1, n // 12)
     for i, label in enumerate(labels):
         if i % step == 0:
-            body.append(f'<text x="{x(i):.1f}" y="{TOP + plot_h + 18}" '
-                        f'text-anchor="middle">{escape(label)}</text>')
+            body.append(
+                f'<text x="{x(i):.1f}" y="{TOP + plot_h + 18}" '
+                f'text-anchor="middle">{escape(label)}</text>'
+            )
     if y_label:
-        body.append(f'<text x="14" y="{TOP + plot_h / 2}" transform="rotate(-90 14 '
-                    f'{TOP + plot_h / 2})" text-anchor="middle">{escape(y_label)}</text>')
+        body.append(
+            f'<text x="14" y="{TOP + plot_h / 2}" transform="rotate(-90 14 '
+            f'{TOP + plot_h / 2})" text-anchor="middle">{escape(y_label)}</text>'
+        )
     for s, (name, vs) in enumerate(series):
         colour = COLOURS[s % len(COLOURS)]
         points = [f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(vs) if v is not None]
         if points:
-            body.append(f'<polyline class="series" data-name="{escape(name)}" fill="none" '
-                        f'stroke="{colour}" stroke-width="2" points="{" ".join(points)}"/>')
-        for i, v in enumerate(vs):
-            if v is not None:
-                body.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3" fill="{colour}">'
-                            f"<title>{escape(name)} {escape(labels[i])}: {v:.1f}</title></circle>")
-        body.append(f'<rect x="{LEFT + 10}" y="{TOP + 8 + 18 * s}" width="12" height="12" '
-                    f'fill="{colour}"/><text x="{LEFT + 28}" y="{TOP + 18 + 18 * s}">'
-                    f"{escape(name)}</text>")
+            body.append(
+                f'<polyline class="series" data-name="{escape(name)}" fill="none" '
+                f'stroke="{colour}" stroke-width="2" points="{" ".join(points)}"/>'
+            )
+        for i, w in enumerate(vs):
+            if w is not None:
+                body.append(
+                    f'<circle cx="{x(i):.1f}" cy="{y(w):.1f}" r="3" fill="{colour}">'
+                    f"<title>{escape(name)} {escape(labels[i])}: {w:.1f}</title></circle>"
+                )
+        body.append(
+            f'<rect x="{LEFT + 10}" y="{TOP + 8 + 18 * s}" width="12" height="12" '
+            f'fill="{colour}"/><text x="{LEFT + 28}" y="{TOP + 18 + 18 * s}">'
+            f"{escape(name)}</text>"
+        )
     return _frame(title, body)
 
 
@@ -103,34 +116,47 @@ def calibration_chart(
     def py(v: float) -> float:
         return TOP + size * (1 - v)
 
-    body.append(f'<rect x="{LEFT}" y="{TOP}" width="{size}" height="{size}" fill="none" '
-                'stroke="#999"/>')
-    body.append(f'<line class="diagonal" x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" '
-                'stroke="#bbb" stroke-dasharray="4 3"/>')
+    body.append(
+        f'<rect x="{LEFT}" y="{TOP}" width="{size}" height="{size}" fill="none" stroke="#999"/>'
+    )
+    body.append(
+        f'<line class="diagonal" x1="{px(0)}" y1="{py(0)}" x2="{px(1)}" y2="{py(1)}" '
+        'stroke="#bbb" stroke-dasharray="4 3"/>'
+    )
     for t in range(6):
         v = t / 5
-        body.append(f'<text x="{px(v):.1f}" y="{TOP + size + 16}" text-anchor="middle">'
-                    f"{v:.1f}</text>")
+        body.append(
+            f'<text x="{px(v):.1f}" y="{TOP + size + 16}" text-anchor="middle">{v:.1f}</text>'
+        )
         body.append(f'<text x="{LEFT - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
-    body.append(f'<text x="{px(0.5)}" y="{TOP + size + 34}" text-anchor="middle">'
-                f"{escape(x_label)}</text>")
-    body.append(f'<text x="14" y="{py(0.5)}" transform="rotate(-90 14 {py(0.5)})" '
-                f'text-anchor="middle">{escape(y_label)}</text>')
+    body.append(
+        f'<text x="{px(0.5)}" y="{TOP + size + 34}" text-anchor="middle">{escape(x_label)}</text>'
+    )
+    body.append(
+        f'<text x="14" y="{py(0.5)}" transform="rotate(-90 14 {py(0.5)})" '
+        f'text-anchor="middle">{escape(y_label)}</text>'
+    )
     biggest = max((c for _, pts in series for _, _, c in pts), default=1) or 1
     for s, (name, pts) in enumerate(series):
         colour = COLOURS[s % len(COLOURS)]
         line = " ".join(f"{px(p):.1f},{py(o):.1f}" for p, o, c in pts if c)
         if line:
-            body.append(f'<polyline class="series" data-name="{escape(name)}" fill="none" '
-                        f'stroke="{colour}" stroke-width="1.5" points="{line}"/>')
+            body.append(
+                f'<polyline class="series" data-name="{escape(name)}" fill="none" '
+                f'stroke="{colour}" stroke-width="1.5" points="{line}"/>'
+            )
         for p, o, c in pts:
             if c:
                 r = 2 + 5 * (c / biggest) ** 0.5
-                body.append(f'<circle cx="{px(p):.1f}" cy="{py(o):.1f}" r="{r:.1f}" '
-                            f'fill="{colour}" fill-opacity="0.6"><title>{escape(name)}: '
-                            f"predicted {p:.2f}, observed {o:.2f}, {c} games</title></circle>")
+                body.append(
+                    f'<circle cx="{px(p):.1f}" cy="{py(o):.1f}" r="{r:.1f}" '
+                    f'fill="{colour}" fill-opacity="0.6"><title>{escape(name)}: '
+                    f"predicted {p:.2f}, observed {o:.2f}, {c} games</title></circle>"
+                )
         lx = LEFT + size + 20
-        body.append(f'<rect x="{lx}" y="{TOP + 18 * s}" width="12" height="12" '
-                    f'fill="{colour}"/><text x="{lx + 18}" y="{TOP + 10 + 18 * s}">'
-                    f"{escape(name)}</text>")
+        body.append(
+            f'<rect x="{lx}" y="{TOP + 18 * s}" width="12" height="12" '
+            f'fill="{colour}"/><text x="{lx + 18}" y="{TOP + 10 + 18 * s}">'
+            f"{escape(name)}</text>"
+        )
     return _frame(title, body)
