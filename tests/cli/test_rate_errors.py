@@ -192,8 +192,8 @@ def test_bad_initial_file(tmp_path: Path) -> None:
         str(initial),
     )
     assert done.returncode == 2 and done.stdout == ""
-    assert "line 2: column rating: 'abc' is not a number" in done.stderr
-    assert "line 3: column games: '-2' is not a whole number >= 0" in done.stderr
+    assert 'line 2: column rating: "abc" is not a number' in done.stderr
+    assert 'line 3: column games: "-2" is not a whole number >= 0' in done.stderr
 
 
 def test_bad_as_of(tmp_path: Path) -> None:

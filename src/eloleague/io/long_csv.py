@@ -101,9 +101,13 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     if header_problems:
         return [], header_problems
     parser = _Parser({name: i for i, name in enumerate(header)}, decimal_comma=delimiter == ";")
-    for row in reader:
-        if any(cell.strip() for cell in row):
-            parser.row(reader.line_num, row)
+    try:
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                parser.row(reader.line_num, row)
+    except csv.Error as exc:
+        message = Text.of("not valid CSV ({reason})", reason=exc)
+        return [], [*parser.problems, Problem(_line(reader.line_num), message)]
     return parser.finish()
 
 

@@ -16,6 +16,7 @@ from typing import TextIO
 from eloleague.engine.maths import round_float
 from eloleague.engine.standings import GLOBAL_ROLE, Standing
 from eloleague.errors import Problem
+from eloleague.i18n import Text
 from eloleague.records import PoolKey, PoolState, normalise_name
 from eloleague.rules.model import Rounding, RuleSet
 
@@ -34,6 +35,10 @@ LEDGER_COLUMNS = (
     "after",
     "warning",
 )
+
+
+def _line(number: int) -> Text:
+    return Text.of("line {line}", line=number)
 
 
 def format_number(value: float | None, shown: Rounding | None = None) -> str:
@@ -75,27 +80,38 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
     """
     problems: list[Problem] = []
     pools: dict[PoolKey, PoolState] = {}
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff")))
+    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as exc:
+        return {}, [
+            Problem(_line(reader.line_num), Text.of("not valid CSV ({reason})", reason=exc))
+        ]
     header = reader.fieldnames or []
     missing = [c for c in ("player", "rating") if c not in header]
     if missing:
         return {}, [
             Problem(
-                "line 1",
-                f"missing column(s): {', '.join(missing)} (expected: {','.join(RATING_COLUMNS)})",
+                _line(1),
+                Text.of(
+                    "missing column(s) {names} (columns: {all})",
+                    names=", ".join(missing),
+                    all=",".join(RATING_COLUMNS),
+                ),
             )
         ]
     seen: dict[PoolKey, int] = {}
-    for row in reader:
-        line = reader.line_num
+    for line, row in rows:
         role = (row.get("role") or "").strip()
         if role == GLOBAL_ROLE:
             continue
-        where = f"line {line}"
+        where = _line(line)
         name = normalise_name(row.get("player") or "")
         mode = (row.get("mode") or "").strip()
         if not name:
-            problems.append(Problem(where, "column player: the name is empty"))
+            problems.append(
+                Problem(where, Text.of("column {column}: the name is empty", column="player"))
+            )
             continue
         rating_text = (row.get("rating") or "").strip()
         try:
@@ -103,7 +119,16 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
             if not math.isfinite(rating):
                 raise ValueError
         except ValueError:
-            problems.append(Problem(where, f"column rating: {rating_text!r} is not a number"))
+            problems.append(
+                Problem(
+                    where,
+                    Text.of(
+                        'column {column}: "{value}" is not a number',
+                        column="rating",
+                        value=rating_text,
+                    ),
+                )
+            )
             continue
         games_text = (row.get("games") or "").strip()
         games = 0
@@ -114,12 +139,27 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
                     raise ValueError
             except ValueError:
                 problems.append(
-                    Problem(where, f"column games: {games_text!r} is not a whole number >= 0")
+                    Problem(
+                        where,
+                        Text.of(
+                            'column {column}: "{value}" is not a whole number >= 0',
+                            column="games",
+                            value=games_text,
+                        ),
+                    )
                 )
                 continue
         if rules.pools.by_role and role not in rules.roles:
             problems.append(
-                Problem(where, f"column role: {role!r} is not one of {', '.join(rules.roles)}")
+                Problem(
+                    where,
+                    Text.of(
+                        'column {column}: "{value}" is not one of {allowed}',
+                        column="role",
+                        value=role,
+                        allowed=", ".join(rules.roles),
+                    ),
+                )
             )
             continue
         key = PoolKey(
@@ -127,7 +167,14 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
         )
         if key in seen:
             problems.append(
-                Problem(where, f"the rating of {name!r} is already on line {seen[key]}")
+                Problem(
+                    where,
+                    Text.of(
+                        'the rating of "{name}" is already on line {line}',
+                        name=name,
+                        line=seen[key],
+                    ),
+                )
             )
             continue
         seen[key] = line
