@@ -34,8 +34,9 @@ def test_rows_become_games_in_first_appearance_order() -> None:
 def test_french_spreadsheet_export_with_semicolons_and_decimal_comma() -> None:
     text = "game;date;side;player;role;score\n" + "".join(
         f"d1;2025-01-05;{i};P{i};{role};{i},5\n"
-        for i, role in enumerate(["England", "France", "Germany", "Italy", "Austria", "Russia",
-                                  "Turkey"], start=1)
+        for i, role in enumerate(
+            ["England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"], start=1
+        )
     )
     games, problems = parse_long_csv(("\ufeff" + text).encode())
     assert problems == []
@@ -93,9 +94,19 @@ def _to_long_csv(jsonl: Path, out: Path) -> None:
         for s, side in enumerate(game["sides"], start=1):
             for p in side["players"]:
                 name, role = (p["name"], p.get("role", "")) if isinstance(p, dict) else (p, "")
-                cells = [gid, game["date"], game.get("event", ""), str(game.get("round", "")),
-                         game.get("mode", ""), str(game.get("rated", True)).lower(), str(s),
-                         name, role, side.get("outcome", ""), str(side.get("score", ""))]
+                cells = [
+                    gid,
+                    game["date"],
+                    game.get("event", ""),
+                    str(game.get("round", "")),
+                    game.get("mode", ""),
+                    str(game.get("rated", True)).lower(),
+                    str(s),
+                    name,
+                    role,
+                    side.get("outcome", ""),
+                    str(side.get("score", "")),
+                ]
                 lines.append(",".join('"' + c.replace('"', '""') + '"' for c in cells))
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
