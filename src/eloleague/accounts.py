@@ -139,7 +139,9 @@ def authenticate(engine: Engine, name: str, password: str) -> User | None:
     if _hasher.check_needs_rehash(stored):
         with write(engine) as conn:
             conn.execute(
-                update(users).where(users.c.id == row.id).values(password_hash=hash_password(password))
+                update(users)
+                .where(users.c.id == row.id)
+                .values(password_hash=hash_password(password))
             )
     return User(row.id, row.name, row.role)
 
@@ -176,8 +178,13 @@ def user_for_token(engine: Engine, token: str) -> User | None:
     digest = _digest(token)
     with read(engine) as conn:
         row = conn.execute(
-            select(api_tokens.c.id, api_tokens.c.token_hash, users.c.id.label("uid"), users.c.name,
-                   users.c.role)
+            select(
+                api_tokens.c.id,
+                api_tokens.c.token_hash,
+                users.c.id.label("uid"),
+                users.c.name,
+                users.c.role,
+            )
             .select_from(api_tokens.join(users, api_tokens.c.user_id == users.c.id))
             .where(api_tokens.c.token_hash == digest)
         ).first()

@@ -46,7 +46,9 @@ def _build(path: Path) -> Site:
     engine = engine_for(str(path))
     accounts.add_user(engine, "Claire", PASSWORD, "officer")
     accounts.add_user(engine, "Rémi", PASSWORD, "referee")
-    return Site(path, accounts.create_token(engine, "Claire"), accounts.create_token(engine, "Rémi"))
+    return Site(
+        path, accounts.create_token(engine, "Claire"), accounts.create_token(engine, "Rémi")
+    )
 
 
 @pytest.fixture(scope="session")

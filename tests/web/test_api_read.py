@@ -18,8 +18,10 @@ def _all_rows(client: TestClient, league: str, **params: str) -> list[dict[str, 
     rows: list[dict[str, Any]] = []
     page = 1
     while True:
-        got = client.get(f"/api/v1/leagues/{league}/ranking",
-                         params={**params, "page": str(page), "per_page": "100"})
+        got = client.get(
+            f"/api/v1/leagues/{league}/ranking",
+            params={**params, "page": str(page), "per_page": "100"},
+        )
         assert got.status_code == 200, got.text
         body = got.json()
         rows += body["rows"]
@@ -31,22 +33,32 @@ def _all_rows(client: TestClient, league: str, **params: str) -> list[dict[str, 
 
 @pytest.mark.parametrize(
     ("league", "pool"),
-    [(BE, {}), (DIPLO, {}), (DIPLO, {"role": "*"}), (DIPLO, {"mode": "blitz"}),
-     (DIPLO, {"role": "France"})],
+    [
+        (BE, {}),
+        (DIPLO, {}),
+        (DIPLO, {"role": "*"}),
+        (DIPLO, {"mode": "blitz"}),
+        (DIPLO, {"role": "France"}),
+    ],
 )
 def test_api_ranking_equals_the_cli_csv(
     read_client: TestClient, built_site: Site, league: str, pool: dict[str, str]
 ) -> None:
     args = [f"--{k}={v}" for k, v in pool.items()]
-    done = run_cli("ranking", "--db", str(built_site.db), "--league", league, "--format", "csv",
-                   *args)
+    done = run_cli(
+        "ranking", "--db", str(built_site.db), "--league", league, "--format", "csv", *args
+    )
     assert done.returncode == 0, done.stderr
     expected = list(csv.DictReader(io.StringIO(done.stdout)))
     got = _all_rows(read_client, league, **pool)
     assert len(got) == len(expected) > 10
     for row, want in zip(got, expected, strict=True):
         assert (row["player"], row["mode"], row["role"], row["games"], row["title"]) == (
-            want["player"], want["mode"], want["role"], int(want["games"]), want["title"]
+            want["player"],
+            want["mode"],
+            want["role"],
+            int(want["games"]),
+            want["title"],
         )
         assert isinstance(row["rating"], int | float)
         assert row["rating"] == pytest.approx(float(want["rating"]), abs=1e-9)

@@ -21,8 +21,9 @@ DbOption = Annotated[
     ),
 ]
 
-user_app = typer.Typer(help="Accounts of officers and referees for the web site.",
-                       no_args_is_help=True)
+user_app = typer.Typer(
+    help="Accounts of officers and referees for the web site.", no_args_is_help=True
+)
 token_app = typer.Typer(help="API tokens for programs that post results.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
@@ -48,8 +49,9 @@ def serve(
 @user_app.command("add")
 def user_add(
     name: Annotated[str, typer.Argument(help="The account's name (used to sign in).")],
-    role: Annotated[str, typer.Option(help="officer (everything) or referee (uploads for review).")]
-    = "referee",
+    role: Annotated[
+        str, typer.Option(help="officer (everything) or referee (uploads for review).")
+    ] = "referee",
     password_stdin: Annotated[
         bool, typer.Option("--password-stdin", help="Read the password from standard input.")
     ] = False,

@@ -41,8 +41,10 @@ async def login(request: Request) -> Response:
     user = accounts.authenticate(request.app.state.engine, name, password)
     if user is None:
         return render_page(
-            request, "login.html",
-            {"failed": True, "name": name, "next": str(form.get("next", ""))}, status=401,
+            request,
+            "login.html",
+            {"failed": True, "name": name, "next": str(form.get("next", ""))},
+            status=401,
         )
     log_in(request, user)
     target = str(form.get("next") or "/admin")
@@ -88,33 +90,61 @@ async def upload(request: Request, league: str) -> Response:
     sheet = form.get("sheet")
     lang = page_lang(request)
     if not isinstance(sheet, UploadFile) or not sheet.filename:
-        return render_page(request, "upload.html", {
-            "league": found.name,
-            "error": error_body(WebError(400, "no_file", Text.of("choose a file to send")),
-                                lang)["error"],
-        }, status=400)
+        return render_page(
+            request,
+            "upload.html",
+            {
+                "league": found.name,
+                "error": error_body(
+                    WebError(400, "no_file", Text.of("choose a file to send")), lang
+                )["error"],
+            },
+            status=400,
+        )
     limit = request.app.state.settings.max_upload_bytes
     content = await sheet.read(limit + 1)
     if len(content) > limit:
-        return render_page(request, "upload.html", {
-            "league": found.name,
-            "error": error_body(WebError(413, "too_large", Text.of(
-                "the file is larger than {n} bytes", n=limit)), lang)["error"],
-        }, status=413)
+        return render_page(
+            request,
+            "upload.html",
+            {
+                "league": found.name,
+                "error": error_body(
+                    WebError(
+                        413, "too_large", Text.of("the file is larger than {n} bytes", n=limit)
+                    ),
+                    lang,
+                )["error"],
+            },
+            status=413,
+        )
     try:
         records = uploads.read_upload(found, sheet.filename, content)
-        report = uploads.preview(found, records, uploads.safe_name(sheet.filename), content,
-                                 user.name)
+        report = uploads.preview(
+            found, records, uploads.safe_name(sheet.filename), content, user.name
+        )
     except (InputError, EloleagueError) as exc:
-        return render_page(request, "upload.html", {
-            "league": found.name, "filename": uploads.safe_name(sheet.filename),
-            "error": error_body(as_web_error(exc), lang)["error"],
-        }, status=422)
+        return render_page(
+            request,
+            "upload.html",
+            {
+                "league": found.name,
+                "filename": uploads.safe_name(sheet.filename),
+                "error": error_body(as_web_error(exc), lang)["error"],
+            },
+            status=422,
+        )
     upload_id = uploads.hold(found, user.id, sheet.filename, content)
-    return render_page(request, "preview.html", {
-        "league": found.name, "upload_id": upload_id, "filename": uploads.safe_name(sheet.filename),
-        "report": uploads.report_dict(found, report, lang),
-    })
+    return render_page(
+        request,
+        "preview.html",
+        {
+            "league": found.name,
+            "upload_id": upload_id,
+            "filename": uploads.safe_name(sheet.filename),
+            "report": uploads.report_dict(found, report, lang),
+        },
+    )
 
 
 @router.get("/leagues/{league}/uploads/{upload_id}")
@@ -127,11 +157,18 @@ def review(request: Request, league: str, upload_id: int) -> Response:
         report = uploads.preview(found, records, item.filename, content, user.name)
     except (InputError, EloleagueError) as exc:
         raise as_web_error(exc) from None
-    return render_page(request, "preview.html", {
-        "league": found.name, "upload_id": upload_id, "filename": item.filename,
-        "status": item.status, "sender": item.user,
-        "report": uploads.report_dict(found, report, page_lang(request)),
-    })
+    return render_page(
+        request,
+        "preview.html",
+        {
+            "league": found.name,
+            "upload_id": upload_id,
+            "filename": item.filename,
+            "status": item.status,
+            "sender": item.user,
+            "report": uploads.report_dict(found, report, page_lang(request)),
+        },
+    )
 
 
 @router.post("/leagues/{league}/uploads/{upload_id}/confirm")
@@ -162,8 +199,9 @@ async def delete_game(request: Request, league: str, game: str) -> Response:
         found.delete_game(game)
     except EloleagueError as exc:
         raise WebError(404, "not_found", str(exc)) from None
-    request.session["flash"] = translate(Text.of("game {game} deleted", game=game),
-                                         page_lang(request))
+    request.session["flash"] = translate(
+        Text.of("game {game} deleted", game=game), page_lang(request)
+    )
     return RedirectResponse(_league_url(found.name), status_code=303)
 
 
@@ -205,12 +243,20 @@ async def edit(request: Request, league: str, game: str) -> Response:
         records = uploads.games_from_body(found, line.encode(), source=game)
         uploads.correct(found, game, records, user.name)
     except (InputError, EloleagueError) as exc:
-        return render_page(request, "edit.html", {
-            "league": found.name, "game_id": game, "line": line,
-            "error": error_body(as_web_error(exc), page_lang(request))["error"],
-        }, status=422)
-    request.session["flash"] = translate(Text.of("game {game} corrected", game=game),
-                                         page_lang(request))
+        return render_page(
+            request,
+            "edit.html",
+            {
+                "league": found.name,
+                "game_id": game,
+                "line": line,
+                "error": error_body(as_web_error(exc), page_lang(request))["error"],
+            },
+            status=422,
+        )
+    request.session["flash"] = translate(
+        Text.of("game {game} corrected", game=game), page_lang(request)
+    )
     return RedirectResponse(_league_url(found.name), status_code=303)
 
 
@@ -222,8 +268,11 @@ async def close_season(request: Request, league: str) -> Response:
     try:
         end = dt.date.fromisoformat(str(form.get("end", "")))
     except ValueError:
-        raise WebError(400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")) from None
+        raise WebError(
+            400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")
+        ) from None
     found.close_season(end, user=user.name)
-    request.session["flash"] = translate(Text.of("season ending {end} closed", end=end.isoformat()),
-                                         page_lang(request))
+    request.session["flash"] = translate(
+        Text.of("season ending {end} closed", end=end.isoformat()), page_lang(request)
+    )
     return RedirectResponse(_league_url(found.name), status_code=303)

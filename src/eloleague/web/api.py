@@ -12,7 +12,8 @@ import datetime as dt
 from typing import Any
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel
+from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.responses import JSONResponse
 
 from eloleague.web import uploads, views
@@ -69,7 +70,9 @@ class ErrorOut(BaseModel):
 
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut}, 422: {"model": ErrorOut}, 401: {"model": ErrorOut},
+    404: {"model": ErrorOut},
+    422: {"model": ErrorOut},
+    401: {"model": ErrorOut},
 }
 
 
@@ -84,33 +87,50 @@ def leagues(request: Request) -> dict[str, Any]:
     return views.leagues(request.app.state.engine)
 
 
-@router.get("/leagues/{league}", response_model=RankingOut, responses=_ERRORS,
-            summary="The ranking (filters: mode, role, q, active_since; page, per_page)")
+@router.get(
+    "/leagues/{league}",
+    response_model=RankingOut,
+    responses=_ERRORS,
+    summary="The ranking (filters: mode, role, q, active_since; page, per_page)",
+)
 def ranking(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     return views.ranking(found, **ranking_args(request))
 
 
-@router.get("/leagues/{league}/ranking", response_model=RankingOut, responses=_ERRORS,
-            summary="The ranking (same as /leagues/{league})")
+@router.get(
+    "/leagues/{league}/ranking",
+    response_model=RankingOut,
+    responses=_ERRORS,
+    summary="The ranking (same as /leagues/{league})",
+)
 def ranking_alias(request: Request, league: str) -> dict[str, Any]:
     return ranking(request, league)
 
 
-@router.get("/leagues/{league}/players/{name:path}", responses=_ERRORS,
-            summary="A player: pools, title, history per pool, every change explained")
+@router.get(
+    "/leagues/{league}/players/{name:path}",
+    responses=_ERRORS,
+    summary="A player: pools, title, history per pool, every change explained",
+)
 def player(request: Request, league: str, name: str) -> dict[str, Any]:
     return views.player(views.open_league(request.app.state.engine, league), name)
 
 
-@router.get("/leagues/{league}/history/{name:path}", responses=_ERRORS,
-            summary="A player's rating after each change, per pool")
+@router.get(
+    "/leagues/{league}/history/{name:path}",
+    responses=_ERRORS,
+    summary="A player's rating after each change, per pool",
+)
 def history(request: Request, league: str, name: str) -> dict[str, Any]:
     return views.history(views.open_league(request.app.state.engine, league), name)
 
 
-@router.get("/leagues/{league}/games/{game:path}", responses=_ERRORS,
-            summary="Explain a game: before, P, K, S, delta and the rules that fired")
+@router.get(
+    "/leagues/{league}/games/{game:path}",
+    responses=_ERRORS,
+    summary="Explain a game: before, P, K, S, delta and the rules that fired",
+)
 def explain(request: Request, league: str, game: str) -> dict[str, Any]:
     return views.explain(views.open_league(request.app.state.engine, league), game)
 
@@ -120,8 +140,11 @@ def events(request: Request, league: str) -> dict[str, Any]:
     return views.events(views.open_league(request.app.state.engine, league))
 
 
-@router.get("/leagues/{league}/events/{name:path}", responses=_ERRORS,
-            summary="An event's games, results and rating changes")
+@router.get(
+    "/leagues/{league}/events/{name:path}",
+    responses=_ERRORS,
+    summary="An event's games, results and rating changes",
+)
 def event(request: Request, league: str, name: str) -> dict[str, Any]:
     return views.event(views.open_league(request.app.state.engine, league), name)
 
@@ -129,8 +152,11 @@ def event(request: Request, league: str, name: str) -> dict[str, Any]:
 @router.get("/leagues/{league}/rules", responses=_ERRORS, summary="The rule set in words")
 def rules(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    return {"league": found.name, "rules": describe(found.rules, page_lang(request)),
-            "toml": found.rules_text}
+    return {
+        "league": found.name,
+        "rules": describe(found.rules, page_lang(request)),
+        "toml": found.rules_text,
+    }
 
 
 @router.get("/leagues/{league}/titles", responses=_ERRORS, summary="Who holds which title")
@@ -141,8 +167,12 @@ def titles(request: Request, league: str) -> dict[str, Any]:
 # Writes -----------------------------------------------------------------------------------------
 
 
-@router.post("/leagues/{league}/games/preview", responses=_ERRORS, openapi_extra=_GAMES_BODY,
-             summary="Dry run: what posting these games would change (nothing is stored)")
+@router.post(
+    "/leagues/{league}/games/preview",
+    responses=_ERRORS,
+    openapi_extra=_GAMES_BODY,
+    summary="Dry run: what posting these games would change (nothing is stored)",
+)
 async def preview(request: Request, league: str) -> dict[str, Any]:
     user = bearer_user(request)
     found = views.open_league(request.app.state.engine, league)
@@ -152,8 +182,12 @@ async def preview(request: Request, league: str) -> dict[str, Any]:
     return uploads.report_dict(found, report, page_lang(request))
 
 
-@router.post("/leagues/{league}/games", responses=_ERRORS, openapi_extra=_GAMES_BODY,
-             summary="Post results (officer: imported at once; referee: held for review)")
+@router.post(
+    "/leagues/{league}/games",
+    responses=_ERRORS,
+    openapi_extra=_GAMES_BODY,
+    summary="Post results (officer: imported at once; referee: held for review)",
+)
 async def post_games(request: Request, league: str) -> JSONResponse:
     user = bearer_user(request)
     found = views.open_league(request.app.state.engine, league)
@@ -164,14 +198,19 @@ async def post_games(request: Request, league: str) -> JSONResponse:
         report = uploads.preview(found, records, "api", body, user.name)
         upload_id = uploads.hold(found, user.id, "api.jsonl", _as_jsonl(body))
         return JSONResponse(
-            {"status": "pending_review", "upload": upload_id,
-             "preview": uploads.report_dict(found, report, lang)},
+            {
+                "status": "pending_review",
+                "upload": upload_id,
+                "preview": uploads.report_dict(found, report, lang),
+            },
             status_code=202,
         )
     update = request.query_params.get("update") in ("1", "true", "yes")
     report = found.import_games(records, source="api", update=update, user=user.name)
-    return JSONResponse({"status": "imported", **uploads.report_dict(found, report, lang)},
-                        status_code=201 if report.changed else 200)
+    return JSONResponse(
+        {"status": "imported", **uploads.report_dict(found, report, lang)},
+        status_code=201 if report.changed else 200,
+    )
 
 
 def _as_jsonl(body: bytes) -> bytes:
@@ -183,8 +222,12 @@ def _as_jsonl(body: bytes) -> bytes:
     return text
 
 
-@router.put("/leagues/{league}/games/{game:path}", responses=_ERRORS, openapi_extra=_GAMES_BODY,
-            summary="Correct a game (officer): the body is the corrected game")
+@router.put(
+    "/leagues/{league}/games/{game:path}",
+    responses=_ERRORS,
+    openapi_extra=_GAMES_BODY,
+    summary="Correct a game (officer): the body is the corrected game",
+)
 async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
     user = bearer_user(request, officer=True)
     found = views.open_league(request.app.state.engine, league)
@@ -193,8 +236,11 @@ async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
     return uploads.report_dict(found, report, page_lang(request))
 
 
-@router.delete("/leagues/{league}/games/{game:path}", responses=_ERRORS,
-               summary="Delete a game (officer); ratings are recomputed")
+@router.delete(
+    "/leagues/{league}/games/{game:path}",
+    responses=_ERRORS,
+    summary="Delete a game (officer); ratings are recomputed",
+)
 def delete(request: Request, league: str, game: str) -> dict[str, Any]:
     bearer_user(request, officer=True)
     found = views.open_league(request.app.state.engine, league)
@@ -203,10 +249,23 @@ def delete(request: Request, league: str, game: str) -> dict[str, Any]:
     return {"deleted": game}
 
 
-@router.post("/leagues/{league}/seasons/close", responses=_ERRORS,
-             summary="Close a season (officer): its inactivity adjustments apply now")
-def close_season(request: Request, league: str, season: SeasonIn) -> dict[str, Any]:
-    user = bearer_user(request, officer=True)
+@router.post(
+    "/leagues/{league}/seasons/close",
+    responses=_ERRORS,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": SeasonIn.model_json_schema()}},
+        }
+    },
+    summary="Close a season (officer): its inactivity adjustments apply now",
+)
+async def close_season(request: Request, league: str) -> dict[str, Any]:
+    user = bearer_user(request, officer=True)  # before reading the body: 401 first
     found = views.open_league(request.app.state.engine, league)
+    try:
+        season = SeasonIn.model_validate_json(await request.body())
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
     found.close_season(season.end, user=user.name)
     return {"closed": season.end.isoformat()}

@@ -41,14 +41,16 @@ class Series:
 
 def _nice_step(span: float) -> float:
     raw = span / 5 or 1.0
-    power = 10 ** math.floor(math.log10(raw))
+    power = 10.0 ** math.floor(math.log10(raw))
     for factor in (1, 2, 2.5, 5, 10):
         if raw <= factor * power:
-            return factor * power
-    return 10 * power
+            return float(factor * power)
+    return 10.0 * power
 
 
-def history_svg(series: Sequence[Series], *, title: str, season_label: str, fmt: str = "{:.0f}") -> str:
+def history_svg(
+    series: Sequence[Series], *, title: str, season_label: str, fmt: str = "{:.0f}"
+) -> str:
     """The chart as an inline SVG document (``role="img"``, titled for screen readers)."""
     values = [p.rating for s in series for p in s.points] + [s.start for s in series]
     count = max((len(s.points) for s in series), default=0)
@@ -102,7 +104,9 @@ def history_svg(series: Sequence[Series], *, title: str, season_label: str, fmt:
         for i, p in enumerate(s.points):
             cx, cy = x(i + 1), y(p.rating)
             sign = "+" if p.delta >= 0 else ""
-            tip = escape(f"{p.date} · {p.label} · {sign}{fmt.format(p.delta)} → {fmt.format(p.rating)}")
+            tip = escape(
+                f"{p.date} · {p.label} · {sign}{fmt.format(p.delta)} → {fmt.format(p.rating)}"
+            )
             if p.season:
                 out.append(
                     f'<line class="season-mark" x1="{cx:.1f}" x2="{cx:.1f}" y1="{_TOP}" '

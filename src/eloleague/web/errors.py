@@ -73,11 +73,13 @@ def as_web_error(exc: Exception) -> WebError:
     if isinstance(exc, WebError):
         return exc
     if isinstance(exc, InputError):
-        message = Text.of("the input has {count} problem(s); nothing was stored",
-                          count=len(exc.problems))
+        message = Text.of(
+            "the input has {count} problem(s); nothing was stored", count=len(exc.problems)
+        )
         located = [
             Problem(exc.source + (": " + p.location if p.location else ""), p.message)
-            if exc.source else p
+            if exc.source
+            else p
             for p in exc.problems
         ]
         return WebError(422, "invalid_input", message, located)
@@ -118,8 +120,13 @@ def install(app: FastAPI) -> None:
     async def handler(request: Request, exc: Exception) -> Response:
         return respond(request, as_web_error(exc))
 
-    for kind in (WebError, EloleagueError, RequestValidationError, StarletteHTTPException,
-                 Exception):
+    for kind in (
+        WebError,
+        EloleagueError,
+        RequestValidationError,
+        StarletteHTTPException,
+        Exception,
+    ):
         app.add_exception_handler(kind, handler)
 
 
@@ -129,8 +136,9 @@ def respond(request: Request, error: WebError) -> Response:
 
     lang = page_lang(request)
     if wants_json(request):
-        return JSONResponse(error_body(error, lang), status_code=error.status,
-                            headers=error.headers)
+        return JSONResponse(
+            error_body(error, lang), status_code=error.status, headers=error.headers
+        )
     body = error_body(error, lang)["error"]
     try:
         response = render_page(request, "error.html", {"error": body}, status=error.status)

@@ -23,9 +23,12 @@ def shown(rules: RuleSet, value: float | None) -> float | int | None:
     return round(rounded, precision.decimals)
 
 
-def plain(value: float | None, decimals: int = 3) -> float | None:
-    """An explanation's number (P, K, S) rounded for reading, or ``None``."""
-    return None if value is None else round(float(value), decimals)
+def plain(value: float | None, decimals: int = 3) -> float | int | None:
+    """An explanation's number (P, K, S) rounded for reading (whole numbers as ``int``)."""
+    if value is None:
+        return None
+    rounded = round(float(value), decimals)
+    return int(rounded) if rounded.is_integer() else rounded
 
 
 def signed(value: float | int | None) -> str:

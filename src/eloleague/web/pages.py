@@ -140,8 +140,13 @@ def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
             s["name"] or context["player"],
             float(context["start_rating"]),
             [
-                ChartPoint(p["date"], float(p["rating"]), float(p["delta"]),
-                           p["game"] or gettext("season adjustment"), p["season"])
+                ChartPoint(
+                    p["date"],
+                    float(p["rating"]),
+                    float(p["delta"]),
+                    p["game"] or gettext("season adjustment"),
+                    p["season"],
+                )
                 for p in s["points"]
             ],
         )

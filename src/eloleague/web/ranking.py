@@ -15,10 +15,12 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import (
-    Connection,
     ColumnElement,
+    CompoundSelect,
+    Connection,
     Select,
     String,
     and_,
@@ -112,10 +114,11 @@ def ranking_page(
     per_page: int = 50,
 ) -> RankingPage:
     """One page of the league's ranking (RULES §6 order), with titles and trends."""
+    source: Select[Any] | CompoundSelect
     if rules.pools.by_role and wanted.role == GLOBAL_ROLE:
         source = _global_rows(rules, league_id)
     elif rules.pools.by_role and wanted.role is None:
-        source = union_all(_pool_rows(league_id), _global_rows(rules, league_id))  # type: ignore[assignment]
+        source = union_all(_pool_rows(league_id), _global_rows(rules, league_id))
     else:
         source = _pool_rows(league_id)
     rows = source.subquery("rows")
@@ -125,8 +128,9 @@ def ranking_page(
     if wanted.role is not None and wanted.role != GLOBAL_ROLE:
         cond.append(rows.c.role == wanted.role)
     if wanted.search:
-        pattern = "%" + wanted.search.replace("\\", "\\\\").replace("%", "\\%").replace(
-            "_", "\\_") + "%"
+        pattern = (
+            "%" + wanted.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        )
         cond.append(players.c.name.ilike(pattern, escape="\\"))
     if wanted.active_since is not None:
         cond.append(
@@ -144,12 +148,17 @@ def ranking_page(
     total = int(conn.execute(select(func.count()).select_from(joined).where(where)).scalar() or 0)
     page = max(1, page)
     query = (
-        select(rows.c.player_id, players.c.name, rows.c.mode, rows.c.role, rows.c.rating,
-               rows.c.games)
+        select(
+            rows.c.player_id, players.c.name, rows.c.mode, rows.c.role, rows.c.rating, rows.c.games
+        )
         .select_from(joined)
         .where(where)
-        .order_by(rows.c.rating.desc(), _collate(conn, players.c.name), _collate(conn, rows.c.mode),
-                  _collate(conn, rows.c.role))
+        .order_by(
+            rows.c.rating.desc(),
+            _collate(conn, players.c.name),
+            _collate(conn, rows.c.mode),
+            _collate(conn, rows.c.role),
+        )
         .limit(per_page)
         .offset((page - 1) * per_page)
     )
@@ -164,13 +173,10 @@ def ranking_page(
         total_games = sum(g for (_m, _r), (_x, g) in mine.items())
         if r.role == GLOBAL_ROLE:
             roles = {role: value for (mode, role), (value, _g) in mine.items() if mode == r.mode}
-            rating = sum(
-                roles[x] if x in roles else rules.start_rating for x in rules.roles
+            rating = sum(roles.get(x, rules.start_rating) for x in rules.roles) / len(rules.roles)
+            trend = sum(
+                d for (mode, _role), d in moved.get(r.player_id, {}).items() if mode == r.mode
             ) / len(rules.roles)
-            trend = (
-                sum(d for (mode, _role), d in moved.get(r.player_id, {}).items() if mode == r.mode)
-                / len(rules.roles)
-            )
         else:
             rating = mine[r.mode, r.role][0]
             trend = moved.get(r.player_id, {}).get((r.mode, r.role), 0.0)
@@ -196,8 +202,9 @@ def _pools_of(
     if not ids:
         return out
     for pid, mode, role, rating, count in conn.execute(
-        select(ratings.c.player_id, ratings.c.mode, ratings.c.role, ratings.c.rating,
-               ratings.c.games)
+        select(
+            ratings.c.player_id, ratings.c.mode, ratings.c.role, ratings.c.rating, ratings.c.games
+        )
         .where(and_(ratings.c.league_id == league_id, ratings.c.player_id.in_(ids)))
         .order_by(ratings.c.position)
     ):

@@ -65,35 +65,52 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
     general = [
         Text.of("Method: {method}.", method=Text.of(_METHODS[rules.method])),
         Text.of("A new player starts at {r}.", r=_n(rules.start_rating)),
-        Text.of("Expected score: E = 1 / (1 + 10^((opponent - player) / {d})).",
-                d=_n(rules.scale)),
+        Text.of("Expected score: E = 1 / (1 + 10^((opponent - player) / {d})).", d=_n(rules.scale)),
         Text.of("Ratings change {when}.", when=Text.of(_UPDATES[rules.updates])),
     ]
     if rules.probability_decimals is not None:
-        general.append(Text.of("The expected score P is rounded to {n} decimals.",
-                               n=rules.probability_decimals))
+        general.append(
+            Text.of(
+                "The expected score P is rounded to {n} decimals.", n=rules.probability_decimals
+            )
+        )
     general.append(Text.of("Changes are {how}.", how=Text.of(_ROUNDING[rules.delta_rounding.mode])))
     if rules.gain_cap is not None:
         general.append(
-            Text.of("A player leading the opposing side by {lead} points or more gains nothing."
-                    if rules.gain_cap.inclusive else
-                    "A player leading the opposing side by more than {lead} points gains nothing.",
-                    lead=_n(rules.gain_cap.lead))
+            Text.of(
+                "A player leading the opposing side by {lead} points or more gains nothing."
+                if rules.gain_cap.inclusive
+                else "A player leading the opposing side by more than {lead} points gains nothing.",
+                lead=_n(rules.gain_cap.lead),
+            )
         )
     if rules.rating_floor is not None:
         general.append(Text.of("No rating goes below {r}.", r=_n(rules.rating_floor)))
     if rules.pools.by_role:
-        general.append(Text.of("Each role has its own rating ({roles}); the global rating is their "
-                               "mean.", roles=", ".join(rules.roles)))
+        general.append(
+            Text.of(
+                "Each role has its own rating ({roles}); the global rating is their mean.",
+                roles=", ".join(rules.roles),
+            )
+        )
 
     k = [_tier(tier) for tier in rules.k.tiers]
     if rules.k.default is not None:
-        k.append(Text.of("otherwise K = {k}", k=_n(rules.k.default)) if k
-                 else Text.of("K = {k}", k=_n(rules.k.default)))
+        k.append(
+            Text.of("otherwise K = {k}", k=_n(rules.k.default))
+            if k
+            else Text.of("K = {k}", k=_n(rules.k.default))
+        )
     if rules.k.linear is not None:
         lin = rules.k.linear
-        k.append(Text.of("K = max({m}, {s} - games / {p})", m=_n(lin.minimum), s=_n(lin.start),
-                         p=_n(lin.per_games)))
+        k.append(
+            Text.of(
+                "K = max({m}, {s} - games / {p})",
+                m=_n(lin.minimum),
+                s=_n(lin.start),
+                p=_n(lin.per_games),
+            )
+        )
     if rules.k.count_current_game:
         k.append(Text.of("the games count includes the game being rated"))
 
@@ -102,27 +119,43 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
             "label": label,
             "name": (o.fr if lang == "fr" else o.en) or label,
             "score": o.score,
-            "against": [(rules.outcomes[a].fr if lang == "fr" else rules.outcomes[a].en) or a
-                        for a in o.against],
+            "against": [
+                (rules.outcomes[a].fr if lang == "fr" else rules.outcomes[a].en) or a
+                for a in o.against
+            ],
         }
         for label, o in rules.outcomes.items()
     ]
 
     seasons = []
     for tier in rules.season.inactivity:
-        seasons.append(Text.of("a rating above {above} loses {penalty} points",
-                               above=_n(tier.above), penalty=_n(tier.penalty)))
+        seasons.append(
+            Text.of(
+                "a rating above {above} loses {penalty} points",
+                above=_n(tier.above),
+                penalty=_n(tier.penalty),
+            )
+        )
     if rules.season.floor is not None:
         seasons.append(Text.of("never below {r}", r=_n(rules.season.floor)))
     season_intro = (
-        Text.of("At the end of each season (ending {end}), a player who played no rated game in it:",
-                end=rules.season.year_end)
-        if seasons else Text.of("No adjustment for inactivity.")
+        Text.of(
+            "At the end of each season (ending {end}), a player who played no rated game in it:",
+            end=rules.season.year_end,
+        )
+        if seasons
+        else Text.of("No adjustment for inactivity.")
     )
     if rules.decay is not None:
         d = rules.decay
-        seasons.append(Text.of("after {idle} idle days, {points} points are lost every {every} days",
-                               idle=d.idle_days, points=_n(d.points), every=d.every_days))
+        seasons.append(
+            Text.of(
+                "after {idle} idle days, {points} points are lost every {every} days",
+                idle=d.idle_days,
+                points=_n(d.points),
+                every=d.every_days,
+            )
+        )
 
     return {
         "name": rules.name,

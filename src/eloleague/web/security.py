@@ -41,14 +41,17 @@ async def checked_form(request: Request) -> FormData:
     form = await request.form()
     sent = form.get(CSRF_FIELD)
     expected = request.session.get(_SESSION_CSRF)
-    if not isinstance(sent, str) or not isinstance(expected, str) or not hmac.compare_digest(
-        sent.encode(), expected.encode()
+    if (
+        not isinstance(sent, str)
+        or not isinstance(expected, str)
+        or not hmac.compare_digest(sent.encode(), expected.encode())
     ):
         raise WebError(
             403,
             "csrf",
-            Text.of("the form has expired or did not come from this site: reload the page and "
-                    "try again"),
+            Text.of(
+                "the form has expired or did not come from this site: reload the page and try again"
+            ),
         )
     return form
 
@@ -95,8 +98,10 @@ def bearer_user(request: Request, *, officer: bool = False) -> User:
         raise WebError(
             401,
             "unauthorized",
-            Text.of("a valid API token is needed: send 'Authorization: Bearer <token>' "
-                    "(create one with `eloleague token create USER`)"),
+            Text.of(
+                "a valid API token is needed: send 'Authorization: Bearer <token>' "
+                "(create one with `eloleague token create USER`)"
+            ),
             headers={"WWW-Authenticate": "Bearer"},
         )
     return _allowed(user, officer)

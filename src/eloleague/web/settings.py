@@ -68,8 +68,9 @@ class Settings:
                 path.chmod(0o600)
                 return key
             except OSError as exc:
-                log.warning("cannot keep the session key in %s (%s): sessions end on restart",
-                            path, exc)
+                log.warning(
+                    "cannot keep the session key in %s (%s): sessions end on restart", path, exc
+                )
         else:
             log.warning("%s is not set: sessions end when the server restarts", SECRET_ENV)
         return secrets.token_urlsafe(48)

@@ -74,8 +74,9 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
         try:
             items = json.loads(text)
         except ValueError as exc:
-            raise InputError([Problem("", Text.of("the body is not JSON: {error}",
-                                                  error=str(exc)))], source) from None
+            raise InputError(
+                [Problem("", Text.of("the body is not JSON: {error}", error=str(exc)))], source
+            ) from None
         if not isinstance(items, list):
             raise InputError([Problem("", Text.of("expected a list of games"))], source)
         text = b"\n".join(json.dumps(item, ensure_ascii=False).encode() for item in items)
@@ -90,11 +91,13 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
     return records
 
 
-def preview(league: League, records: list[GameRecord], source: str, content: bytes,
-            user: str | None) -> ImportReport:
+def preview(
+    league: League, records: list[GameRecord], source: str, content: bytes, user: str | None
+) -> ImportReport:
     """What importing ``records`` would do (nothing is stored)."""
-    return league.import_games(records, source=source, content_hash=_digest(content),
-                               dry_run=True, user=user)
+    return league.import_games(
+        records, source=source, content_hash=_digest(content), dry_run=True, user=user
+    )
 
 
 def _digest(content: bytes) -> str:
@@ -106,8 +109,12 @@ def hold(league: League, user_id: int, filename: str, content: bytes) -> int:
     with write(league.engine) as conn:
         pk = conn.execute(
             insert(pending_uploads).values(
-                league_id=league.id, user_id=user_id, filename=safe_name(filename),
-                content=content, created_at=dt.datetime.now(dt.UTC), status=PENDING,
+                league_id=league.id,
+                user_id=user_id,
+                filename=safe_name(filename),
+                content=content,
+                created_at=dt.datetime.now(dt.UTC),
+                status=PENDING,
             )
         ).inserted_primary_key
     assert pk is not None
@@ -118,11 +125,18 @@ def pending(league: League) -> list[Pending]:
     """The league's uploads waiting for an officer, oldest first."""
     with read(league.engine) as conn:
         rows = conn.execute(
-            select(pending_uploads.c.id, pending_uploads.c.league_id, pending_uploads.c.filename,
-                   users.c.name, pending_uploads.c.created_at, pending_uploads.c.status)
+            select(
+                pending_uploads.c.id,
+                pending_uploads.c.league_id,
+                pending_uploads.c.filename,
+                users.c.name,
+                pending_uploads.c.created_at,
+                pending_uploads.c.status,
+            )
             .select_from(pending_uploads.join(users, users.c.id == pending_uploads.c.user_id))
-            .where(and_(pending_uploads.c.league_id == league.id,
-                        pending_uploads.c.status == PENDING))
+            .where(
+                and_(pending_uploads.c.league_id == league.id, pending_uploads.c.status == PENDING)
+            )
             .order_by(pending_uploads.c.id)
         ).all()
     return [Pending(*r) for r in rows]
@@ -132,12 +146,19 @@ def load(league: League, upload_id: int) -> tuple[Pending, bytes]:
     """A pending upload and its bytes."""
     with read(league.engine) as conn:
         row = conn.execute(
-            select(pending_uploads.c.id, pending_uploads.c.league_id, pending_uploads.c.filename,
-                   users.c.name, pending_uploads.c.created_at, pending_uploads.c.status,
-                   pending_uploads.c.content)
+            select(
+                pending_uploads.c.id,
+                pending_uploads.c.league_id,
+                pending_uploads.c.filename,
+                users.c.name,
+                pending_uploads.c.created_at,
+                pending_uploads.c.status,
+                pending_uploads.c.content,
+            )
             .select_from(pending_uploads.join(users, users.c.id == pending_uploads.c.user_id))
-            .where(and_(pending_uploads.c.id == upload_id,
-                        pending_uploads.c.league_id == league.id))
+            .where(
+                and_(pending_uploads.c.id == upload_id, pending_uploads.c.league_id == league.id)
+            )
         ).first()
     if row is None:
         raise EloleagueError(str(Text.of("no upload number {n} in this league", n=upload_id)))
@@ -148,11 +169,13 @@ def confirm(league: League, upload_id: int, user: str) -> ImportReport:
     """Import a pending upload for good (checked again: the league may have changed)."""
     item, content = load(league, upload_id)
     if item.status != PENDING:
-        raise EloleagueError(str(Text.of("upload {n} was already {status}", n=upload_id,
-                                         status=item.status)))
+        raise EloleagueError(
+            str(Text.of("upload {n} was already {status}", n=upload_id, status=item.status))
+        )
     records = read_upload(league, item.filename, content)
-    report = league.import_games(records, source=item.filename, content_hash=_digest(content),
-                                 user=user)
+    report = league.import_games(
+        records, source=item.filename, content_hash=_digest(content), user=user
+    )
     _set_status(league, upload_id, IMPORTED)
     return report
 
@@ -187,7 +210,8 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
         "name_warnings": [render(w.text(), lang) for w in report.name_warnings],
         "unrated": [render(u, lang) for u in report.unrated],
         "already_imported": report.already_imported.isoformat()
-        if report.already_imported else None,
+        if report.already_imported
+        else None,
         "rating_changes": [
             {
                 "player": c.key.player,
@@ -195,8 +219,9 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
                 "role": c.key.role,
                 "before": shown(rules, c.before),
                 "after": shown(rules, c.after),
-                "delta": shown(rules, c.after - (c.before if c.before is not None
-                                                 else rules.start_rating)),
+                "delta": shown(
+                    rules, c.after - (c.before if c.before is not None else rules.start_rating)
+                ),
                 "games_before": c.games_before,
                 "games_after": c.games_after,
             }
@@ -205,7 +230,9 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
     }
 
 
-def correct(league: League, game_id: str, records: list[GameRecord], user: str | None) -> ImportReport:
+def correct(
+    league: League, game_id: str, records: list[GameRecord], user: str | None
+) -> ImportReport:
     """Replace the game ``game_id`` with the one corrected game in ``records``.
 
     A game with a source id keeps it (the import replaces it in place, RULES §2 order kept); a game
@@ -217,11 +244,17 @@ def correct(league: League, game_id: str, records: list[GameRecord], user: str |
     record = records[0]
     if not game_id.startswith("#"):
         if record.id != game_id:
-            raise EloleagueError(str(Text.of(
-                'the corrected game must keep its id "{id}" (delete the game to remove it)',
-                id=game_id)))
-        return league.import_games(records, source=f"correction of {game_id}", update=True,
-                                   user=user)
+            raise EloleagueError(
+                str(
+                    Text.of(
+                        'the corrected game must keep its id "{id}" (delete the game to remove it)',
+                        id=game_id,
+                    )
+                )
+            )
+        return league.import_games(
+            records, source=f"correction of {game_id}", update=True, user=user
+        )
     league.explain(game_id)  # the game exists (or a clear error)
     league.import_games(records, source=f"correction of {game_id}", dry_run=True, user=user)
     league.delete_game(game_id)

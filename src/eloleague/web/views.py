@@ -45,8 +45,9 @@ def leagues(engine: Engine) -> Context:
     out = []
     for name in League.names(engine):
         league = League.open(engine, name)
-        out.append({"name": name, "rules": league.rules.name,
-                    "description": league.rules.description})
+        out.append(
+            {"name": name, "rules": league.rules.name, "description": league.rules.description}
+        )
     return {"leagues": out}
 
 
@@ -89,7 +90,9 @@ def ranking(
     return {
         "league": league.name,
         "filters": {
-            "mode": mode, "role": role, "q": search,
+            "mode": mode,
+            "role": role,
+            "q": search,
             "active_since": active_since.isoformat() if active_since else None,
         },
         "page": found.page,
@@ -201,9 +204,7 @@ def player(league: League, name: str) -> Context:
         if g is not None:
             mine = next((s for s in g.sides if any(p.name == report.name for p in s.players)), None)
             item["event"] = g.event
-            item["opponents"] = [
-                p.name for s in g.sides if s is not mine for p in s.players
-            ]
+            item["opponents"] = [p.name for s in g.sides if s is not mine for p in s.players]
             item["partners"] = [
                 p.name for p in (mine.players if mine else ()) if p.name != report.name
             ]
@@ -214,11 +215,17 @@ def player(league: League, name: str) -> Context:
         "aliases": report.aliases,
         "title": report.title,
         "pools": [
-            {"mode": r.mode, "role": r.role, "rating": shown(rules, r.rating), "games": r.games,
-             "title": r.title}
+            {
+                "mode": r.mode,
+                "role": r.role,
+                "rating": shown(rules, r.rating),
+                "games": r.games,
+                "title": r.title,
+            }
             for r in report.standings
         ],
         "games": len(report.games),
+        "start_rating": shown(rules, rules.start_rating),
         "changes": changes,
         "history": history(league, report.name)["series"],
     }
@@ -240,8 +247,13 @@ def events(league: League) -> Context:
     return {
         "league": league.name,
         "events": [
-            {"name": e.name, "first": e.first.isoformat(), "last": e.last.isoformat(),
-             "games": e.games, "players": e.players}
+            {
+                "name": e.name,
+                "first": e.first.isoformat(),
+                "last": e.last.isoformat(),
+                "games": e.games,
+                "players": e.players,
+            }
             for e in reversed(league.events())
         ],
     }
@@ -279,8 +291,15 @@ def titles(league: League, limit: int = 200) -> Context:
     rows = league.ranking(role=GLOBAL_ROLE if rules.pools.by_role else None)
     holders: dict[str, list[Context]] = defaultdict(list)
     for r in rows:
-        holders[r.title].append({"player": r.player, "mode": r.mode, "role": r.role,
-                                 "rating": shown(rules, r.rating), "games": r.games})
+        holders[r.title].append(
+            {
+                "player": r.player,
+                "mode": r.mode,
+                "role": r.role,
+                "rating": shown(rules, r.rating),
+                "games": r.games,
+            }
+        )
     return {
         "league": league.name,
         "titles": [

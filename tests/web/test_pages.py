@@ -1,0 +1,183 @@
+"""The public pages: ranking, player with its chart, game, event, rules, titles; languages;
+error pages without tracebacks; names escaped."""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import quote
+
+import pytest
+from fastapi.testclient import TestClient
+from markupsafe import escape
+
+from tests.web.conftest import BE, DIPLO, Site, make_client
+
+EN = {"Accept-Language": "en-GB,en;q=0.9"}
+
+
+def _top(client: TestClient, league: str = BE) -> dict[str, object]:
+    row: dict[str, object] = client.get(
+        f"/api/v1/leagues/{league}", params={"per_page": "1"}
+    ).json()["rows"][0]
+    return row
+
+
+def test_french_by_default_english_when_the_browser_asks(read_client: TestClient) -> None:
+    french = read_client.get(f"/leagues/{BE}", headers={"Accept-Language": ""})
+    assert '<html lang="fr">' in french.text and "Classement" in french.text
+    english = read_client.get(f"/leagues/{BE}", headers=EN)
+    assert '<html lang="en">' in english.text and "Ranking" in english.text
+    german_first = read_client.get(
+        f"/leagues/{BE}", headers={"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+    )
+    assert '<html lang="en">' in german_first.text
+
+
+def test_the_language_switch_is_remembered(site: Site) -> None:
+    client = make_client(site)
+    switched = client.get(f"/leagues/{BE}?lang=en", headers={"Accept-Language": "fr"})
+    assert '<html lang="en">' in switched.text
+    assert client.cookies.get("lang") == "en"
+    later = client.get(f"/leagues/{BE}/rules", headers={"Accept-Language": "fr"})
+    assert '<html lang="en">' in later.text and "K factor" in later.text
+    back = client.get(f"/leagues/{BE}/rules?lang=fr")
+    assert "Coefficient K" in back.text and "K = 30 pour moins de 8 parties" in back.text
+
+
+def test_ranking_page_lists_players_with_titles_and_pages(read_client: TestClient) -> None:
+    top = _top(read_client)
+    page = read_client.get(f"/leagues/{BE}?per_page=10", headers=EN).text
+    assert (
+        f'href="/leagues/{quote(BE, safe="")}/players/{quote(str(top["player"]), safe="")}"' in page
+    )
+    assert str(escape(str(top["title"]))) in page and f">{top['rating']}<" in page
+    assert 'rel="next"' in page and "page 1 of" in page
+    second = read_client.get(f"/leagues/{BE}?page=2&per_page=5", headers=EN).text
+    assert 'rel="prev"' in second
+    searched = read_client.get(
+        f"/leagues/{BE}", params={"q": str(top["player"])[:5]}, headers=EN
+    ).text
+    assert str(top["player"]) in searched
+    nobody = read_client.get(f"/leagues/{BE}", params={"q": "zzzz-nobody"}, headers=EN).text
+    assert "No player matches." in nobody
+
+
+def test_ranking_page_offers_pools_for_role_leagues(read_client: TestClient) -> None:
+    page = read_client.get(f"/leagues/{DIPLO}?role=*", headers=EN).text
+    assert '<option value="*" selected>global</option>' in page
+    assert '<option value="France"' in page and '<option value="blitz"' in page
+
+
+def test_player_page_chart_and_explanations(read_client: TestClient) -> None:
+    top = _top(read_client)
+    page = read_client.get(f"/leagues/{BE}/players/{top['player']}", headers=EN).text
+    assert '<svg class="history-chart"' in page
+    points = re.findall(r'<circle class="game-point"', page)
+    player = read_client.get(f"/api/v1/leagues/{BE}/players/{top['player']}").json()
+    games = [c for c in player["changes"] if not c["season"]]
+    assert len(points) == len(games)
+    seasons = [c for c in player["changes"] if c["season"]]
+    assert page.count('class="season-point"') == len(seasons)
+    if seasons:
+        assert "season adjustment" in page
+    first = games[0]
+    assert f">{first['expected']}<" in page and f">{first['k']:g}<" in page
+
+
+def test_a_player_with_a_season_adjustment_has_it_marked(read_client: TestClient) -> None:
+    rows = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "50"}).json()["rows"]
+    for row in rows:
+        history = read_client.get(f"/api/v1/leagues/{BE}/history/{row['player']}").json()
+        if any(p["season"] for s in history["series"] for p in s["points"]):
+            page = read_client.get(f"/leagues/{BE}/players/{row['player']}", headers=EN).text
+            assert 'class="season-mark"' in page and "season adjustment" in page
+            assert '<tr class="season">' in page
+            return
+    raise AssertionError("no player of the test league has a season adjustment")
+
+
+def test_game_event_rules_titles_pages(read_client: TestClient) -> None:
+    game = read_client.get(f"/leagues/{BE}/games/g1", headers=EN)
+    assert game.status_code == 200 and "How each rating changed" in game.text
+    assert "Delete this game" not in game.text  # visitors do not see officers' buttons
+    events = read_client.get(f"/api/v1/leagues/{BE}/events").json()["events"]
+    event = read_client.get(f"/leagues/{BE}/events/{events[-1]['name']}", headers=EN)
+    assert event.status_code == 200 and "Rating changes" in event.text
+    assert read_client.get(f"/leagues/{BE}/events", headers=EN).text.count("/events/") >= len(
+        events
+    )
+    rules = read_client.get(f"/leagues/{BE}/rules", headers=EN).text
+    for words in (
+        "K = 30 for fewer than 8 games",
+        "Decisive victory",
+        "Maréchal d'Empire",
+        "a rating above 1300 loses 100 points",
+        "500 points or more gains nothing",
+    ):
+        assert str(escape(words)) in rules
+    titles = read_client.get(f"/leagues/{BE}/titles", headers=EN).text
+    assert str(escape("Maréchal d'Empire")) in titles
+    assert read_client.get(f"/leagues/{DIPLO}/titles", headers=EN).status_code == 200
+
+
+def test_home_lists_the_leagues_and_pages_link_their_json_twin(read_client: TestClient) -> None:
+    home = read_client.get("/", headers=EN).text
+    assert BE in home and DIPLO in home
+    page = read_client.get(f"/leagues/{BE}?per_page=7", headers=EN).text
+    twin = re.search(r'<link rel="alternate" type="application/json" href="([^"]+)"', page)
+    assert twin
+    body = read_client.get(twin.group(1).replace("&amp;", "&")).json()
+    assert body["per_page"] == 7 and len(body["rows"]) == 7
+
+
+def test_error_pages_have_no_traceback(site: Site) -> None:
+    client = make_client(site)
+
+    def boom() -> None:
+        raise RuntimeError("secret internal detail")
+
+    client.app.add_api_route("/api/v1/boom", boom)  # type: ignore[attr-defined]
+    client.app.add_api_route("/boom", boom)  # type: ignore[attr-defined]
+    page = client.get("/boom", headers=EN)
+    assert page.status_code == 500
+    assert "secret internal detail" not in page.text and "Traceback" not in page.text
+    assert "internal error" in page.text
+    api = client.get("/api/v1/boom")
+    assert api.status_code == 500
+    assert api.json() == {
+        "error": {
+            "code": "internal_error",
+            "message": "erreur interne : le site n'a pas pu répondre",
+            "problems": [],
+        }
+    }
+    missing = client.get(f"/leagues/{BE}/players/Personne", headers=EN)
+    assert missing.status_code == 404 and "Personne" in missing.text
+
+
+@pytest.mark.parametrize("name", ["<script>alert(1)</script>", 'A "quoted" & <b>bold</b> name'])
+def test_names_are_escaped(site: Site, name: str) -> None:
+    client = make_client(site)
+    game = {
+        "id": "x1",
+        "date": "2026-02-01",
+        "sides": [
+            {"players": [name], "outcome": "marginal_victory"},
+            {"players": ["Plain Name"], "outcome": "defeat"},
+        ],
+    }
+    got = client.post(
+        f"/api/v1/leagues/{BE}/games",
+        content=json.dumps(game),
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    )
+    assert got.status_code == 201, got.text
+    for path in (
+        f"/leagues/{BE}?q=Plain",
+        f"/leagues/{BE}/games/x1",
+        f"/leagues/{BE}/players/{quote(name, safe='')}",
+    ):
+        page = client.get(path + ("&" if "?" in path else "?") + "per_page=1000")
+        assert page.status_code == 200, path
+        assert "<script>alert" not in page.text and "<b>bold</b>" not in page.text
