@@ -114,7 +114,7 @@ def ranking_page(
     per_page: int = 50,
 ) -> RankingPage:
     """One page of the league's ranking (RULES §6 order), with titles and trends."""
-    source: Select[Any] | CompoundSelect
+    source: Select[Any] | CompoundSelect[Any]
     if rules.pools.by_role and wanted.role == GLOBAL_ROLE:
         source = _global_rows(rules, league_id)
     elif rules.pools.by_role and wanted.role is None:
