@@ -61,6 +61,7 @@ from eloleague.store.recompute import (
     effective_as_of,
     last_game_date,
     recompute,
+    starting_point,
 )
 from eloleague.store.reports import (
     EventReport,
@@ -420,15 +421,32 @@ class League:
             touched = self._touch(
                 conn, [g for g, _ in new] + [g for g, _, _ in replaced] + old_events
             )
-            delete_games(conn, [o.pk for _, _, o in replaced])
+            # The games a recompute replays: those stored after its checkpoint, then the new ones.
+            point = starting_point(conn, self.id, touched, canonical)
+            gone = {o.pk for _, _, o in replaced}
+            tail = [
+                g
+                for g in load_games(conn, self.id, canonical, since=point.date if point else None)
+                if g.pk not in gone
+            ]
+            delete_games(conn, sorted(gone))
             seq = next_seq(conn, self.id)
             to_insert = [NewGame(g, o.seq, h) for g, h, o in replaced]
             for g, h in new:
                 to_insert.append(NewGame(g, seq, h))
                 seq += 1
-            insert_games(conn, self.id, to_insert, ids, batch_id)
+            tail += insert_games(conn, self.id, to_insert, ids, batch_id)
+            tail.sort(key=lambda g: g.seq)
             before = read_ratings(conn, self.id, canonical)
-            result = self._recompute(conn, touched)
+            result = recompute(
+                conn,
+                self.id,
+                self.rules,
+                canonical,
+                since=touched,
+                progress=self.progress,
+                preloaded=(point, tail),
+            )
             replayed = result.replayed
             changes = _changes(before, result.pools)
             labels = {label(g.record.id, g.seq) for g in to_insert}

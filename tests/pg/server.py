@@ -78,15 +78,29 @@ def start_server() -> Iterator[PgServer]:
         shutil.chown(sock, "postgres", "postgres")
     port = _free_port()
     subprocess.run(
-        _as_postgres([str(bindir / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust",
-                      "-E", "UTF8", "--locale=C.UTF-8"]),
-        check=True, capture_output=True,
+        _as_postgres(
+            [
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--locale=C.UTF-8",
+            ]
+        ),
+        check=True,
+        capture_output=True,
     )
     options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off"
     subprocess.run(
-        _as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options,
-                      "-w", "start"]),
-        check=True, capture_output=True,
+        _as_postgres(
+            [str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start"]
+        ),
+        check=True,
+        capture_output=True,
     )
     try:
         yield PgServer(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres")

@@ -10,8 +10,8 @@ from eloleague.errors import InputError
 from eloleague.league import League
 from tests.store.helpers import (
     assert_equals_full_replay,
-    rate_csv,
     ranking_csv,
+    rate_csv,
     read_lines,
     replay_file,
     write_lines,
@@ -106,15 +106,27 @@ def test_dry_run_reports_without_writing(adlg: League, tmp_path: Path) -> None:
 
 def test_names_like_an_existing_player_are_warned(db_url: str, tmp_path: Path) -> None:
     league = League.create(db_url, "be", "bataille-empire")
-    first = [{"id": "a", "date": "2025-01-05", "sides": [
-        {"players": ["Alice Martin"], "outcome": "draw"},
-        {"players": ["Bruno Petit"], "outcome": "draw"}]}]
+    first = [
+        {
+            "id": "a",
+            "date": "2025-01-05",
+            "sides": [
+                {"players": ["Alice Martin"], "outcome": "draw"},
+                {"players": ["Bruno Petit"], "outcome": "draw"},
+            ],
+        }
+    ]
     league.import_file(write_lines(tmp_path / "one.jsonl", first))
     names = ["alice martin", "Brunö Petit", "Alice  Martin", "Bruno Peti", "Chloé Roux"]
     later = [
-        {"id": f"b{n}", "date": "2025-02-05", "sides": [
-            {"players": [name], "outcome": "draw"},
-            {"players": ["Alice Martin" if n % 2 else "Bruno Petit"], "outcome": "draw"}]}
+        {
+            "id": f"b{n}",
+            "date": "2025-02-05",
+            "sides": [
+                {"players": [name], "outcome": "draw"},
+                {"players": ["Alice Martin" if n % 2 else "Bruno Petit"], "outcome": "draw"},
+            ],
+        }
         for n, name in enumerate(names)
     ]
     report = league.import_file(write_lines(tmp_path / "two.jsonl", later))

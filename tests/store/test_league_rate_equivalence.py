@@ -6,7 +6,7 @@ import pytest
 
 from eloleague.league import League
 from tests.conftest import PRESETS
-from tests.store.helpers import as_of, rate_csv, ranking_csv, replay_file
+from tests.store.helpers import as_of, ranking_csv, rate_csv, replay_file
 
 
 @pytest.mark.parametrize("preset", PRESETS)

@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -48,13 +48,13 @@ LeagueOption = Annotated[
 ]
 
 
-class RankingFormat(str, Enum):
+class RankingFormat(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
 
 
-class ExportFormat(str, Enum):
+class ExportFormat(StrEnum):
     jsonl = "jsonl"
     csv = "csv"
 
@@ -275,7 +275,7 @@ def ranking(
     )
     chosen = fmt or (RankingFormat.table if sys.stdout.isatty() else RankingFormat.csv)
     if chosen is RankingFormat.csv:
-        write_ratings(rows, lg.rules, sys.stdout)  # type: ignore[arg-type]
+        write_ratings(rows, lg.rules, sys.stdout)
     elif chosen is RankingFormat.json:
         shown = lg.rules.shown
         data = [

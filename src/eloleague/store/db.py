@@ -82,6 +82,8 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute("PRAGMA cache_size = -262144")  # 256 MB of pages: bulk index inserts
+        cursor.execute("PRAGMA temp_store = MEMORY")
         cursor.close()
 
     @event.listens_for(engine, "begin")

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, and_, delete, insert, select
 
 from eloleague.engine import LedgerEntry
 from eloleague.records import PoolKey, PoolState
+from eloleague.store.bulk import date_param, insert_rows
 from eloleague.store.tables import ledger, ratings
 
 LEDGER_FIELDS = (
@@ -51,34 +52,34 @@ def write_ledger(
     player_ids: Mapping[str, int],
 ) -> None:
     """Append ledger entries numbered from ``start``; games and players by id."""
+    day = date_param(conn)
     rows = [
-        {
-            "league_id": league_id,
-            "seq": start + n,
-            "game_id": game_pks[e.game] if e.game else None,
-            "date": e.date,
-            "player_id": player_ids[e.key.player],
-            "mode": e.key.mode,
-            "role": e.key.role,
-            "before": e.before,
-            "expected": e.expected,
-            "k": e.k,
-            "score": e.score,
-            "delta": e.delta,
-            "after": e.after,
-            "warning": e.warning,
-            "fired": ",".join(e.fired),
-            "raw_delta": e.raw_delta,
-            "opponent": e.opponent,
-            "team_expected": e.team_expected,
-            "rank": e.rank,
-            "points": e.points,
-            "outcome": e.outcome,
-        }
+        (
+            league_id,
+            start + n,
+            game_pks[e.game] if e.game else None,
+            day(e.date),
+            player_ids[e.key.player],
+            e.key.mode,
+            e.key.role,
+            e.before,
+            e.expected,
+            e.k,
+            e.score,
+            e.delta,
+            e.after,
+            e.warning,
+            ",".join(e.fired),
+            e.raw_delta,
+            e.opponent,
+            e.team_expected,
+            e.rank,
+            e.points,
+            e.outcome,
+        )
         for n, e in enumerate(entries)
     ]
-    for i in range(0, len(rows), 50_000):
-        conn.execute(insert(ledger), rows[i : i + 50_000])
+    insert_rows(conn, ledger, ("league_id", *LEDGER_FIELDS), rows)
 
 
 def read_ledger(

@@ -11,12 +11,14 @@ import datetime as dt
 import hashlib
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import msgspec
 from sqlalchemy import Connection, and_, delete, func, insert, select
 
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store.bulk import date_param, insert_rows, to_date
 from eloleague.store.tables import events, game_sides, games, side_players
 
 
@@ -101,58 +103,69 @@ def insert_games(
     new: Sequence[NewGame],
     player_ids: Mapping[str, int],
     batch_id: int | None,
-) -> dict[int, int]:
-    """Write ``new`` games with their sides and players; returns ``{seq: row id}``."""
+) -> list[StoredGame]:
+    """Write ``new`` games with their sides and players; returns them as stored (ids, labels)."""
     if not new:
-        return {}
+        return []
     ev = event_ids(conn, league_id, {g.record.event for g in new if g.record.event})
-    conn.execute(
-        insert(games),
+    day = date_param(conn)
+    insert_rows(
+        conn,
+        games,
+        (
+            "league_id",
+            "seq",
+            "ext_id",
+            "date",
+            "event_id",
+            "round",
+            "mode",
+            "rated",
+            "content_hash",
+            "batch_id",
+        ),
         [
-            {
-                "league_id": league_id,
-                "seq": g.seq,
-                "ext_id": g.record.id,
-                "date": g.record.date,
-                "event_id": ev[g.record.event] if g.record.event else None,
-                "round": g.record.round,
-                "mode": g.record.mode,
-                "rated": g.record.rated,
-                "content_hash": g.content_hash,
-                "batch_id": batch_id,
-            }
+            (
+                league_id,
+                g.seq,
+                g.record.id,
+                day(g.record.date),
+                ev[g.record.event] if g.record.event else None,
+                g.record.round,
+                g.record.mode,
+                g.record.rated,
+                g.content_hash,
+                batch_id,
+            )
             for g in new
         ],
     )
     low = min(g.seq for g in new)
-    pks = dict(
-        conn.execute(
+    pks = {
+        seq: pk
+        for seq, pk in conn.execute(
             select(games.c.seq, games.c.id).where(
                 and_(games.c.league_id == league_id, games.c.seq >= low)
             )
         ).all()
-    )
+    }
     side_rows = []
     player_rows = []
+    stored = []
     for g in new:
         pk = pks[g.seq]
         for s, side in enumerate(g.record.sides, start=1):
-            side_rows.append(
-                {"game_id": pk, "side_no": s, "outcome": side.outcome, "score": side.score}
-            )
+            side_rows.append((pk, s, side.outcome, side.score))
             for n, p in enumerate(side.players, start=1):
-                player_rows.append(
-                    {
-                        "game_id": pk,
-                        "side_no": s,
-                        "position": n,
-                        "player_id": player_ids[p.name],
-                        "role": p.role,
-                    }
-                )
-    conn.execute(insert(game_sides), side_rows)
-    conn.execute(insert(side_players), player_rows)
-    return {g.seq: pks[g.seq] for g in new}
+                player_rows.append((pk, s, n, player_ids[p.name], p.role))
+        name = label(g.record.id, g.seq)
+        record = g.record if g.record.id == name else replace(g.record, id=name)
+        stored.append(StoredGame(pk, g.seq, g.record.id, record))
+    insert_rows(conn, game_sides, ("game_id", "side_no", "outcome", "score"), side_rows)
+    insert_rows(
+        conn, side_players, ("game_id", "side_no", "position", "player_id", "role"), player_rows
+    )
+    return stored
 
 
 def delete_games(conn: Connection, pks: Sequence[int]) -> None:
@@ -174,65 +187,67 @@ def load_games(
     pks: Sequence[int] | None = None,
 ) -> list[StoredGame]:
     """The league's games (dated on/after ``since``, on/before ``until``), in arrival order."""
-    cond = [games.c.league_id == league_id]
+    if pks is not None and not pks:
+        return []
+    day = date_param(conn)
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    where = [f"g.league_id = {mark}"]
+    params: list[Any] = [league_id]
     if since is not None:
-        cond.append(games.c.date >= since)
+        where.append(f"g.date >= {mark}")
+        params.append(day(since))
     if until is not None:
-        cond.append(games.c.date <= until)
+        where.append(f"g.date <= {mark}")
+        params.append(day(until))
     if pks is not None:
-        cond.append(games.c.id.in_(list(pks)))
-    where = and_(*cond)
-    chosen = select(games.c.id).where(where)
+        where.append(f"g.id IN ({', '.join(str(int(pk)) for pk in pks)})")
+    cond = " AND ".join(where)
+    chosen = f"SELECT g.id FROM games g WHERE {cond}"
 
     sides: dict[int, list[tuple[str | None, float | None]]] = defaultdict(list)
-    for game_id, outcome, score in conn.execute(
-        select(game_sides.c.game_id, game_sides.c.outcome, game_sides.c.score)
-        .where(game_sides.c.game_id.in_(chosen))
-        .order_by(game_sides.c.game_id, game_sides.c.side_no)
+    for game_id, outcome, score in conn.exec_driver_sql(
+        f"SELECT game_id, outcome, score FROM game_sides WHERE game_id IN ({chosen}) "
+        "ORDER BY game_id, side_no",
+        tuple(params),
     ):
         sides[game_id].append((outcome, score))
     players: dict[tuple[int, int], list[Participant]] = defaultdict(list)
-    for game_id, side_no, player_id, role in conn.execute(
-        select(
-            side_players.c.game_id,
-            side_players.c.side_no,
-            side_players.c.player_id,
-            side_players.c.role,
-        )
-        .where(side_players.c.game_id.in_(chosen))
-        .order_by(side_players.c.game_id, side_players.c.side_no, side_players.c.position)
+    cache: dict[tuple[int, str], Participant] = {}
+    for game_id, side_no, player_id, role in conn.exec_driver_sql(
+        f"SELECT game_id, side_no, player_id, role FROM side_players WHERE game_id IN ({chosen}) "
+        "ORDER BY game_id, side_no, position",
+        tuple(params),
     ):
-        players[game_id, side_no].append(Participant(names[player_id], role))
+        participant = cache.get((player_id, role))
+        if participant is None:
+            participant = cache[player_id, role] = Participant(names[player_id], role)
+        players[game_id, side_no].append(participant)
 
+    event_names = {
+        pk: name
+        for pk, name in conn.execute(
+            select(events.c.id, events.c.name).where(events.c.league_id == league_id)
+        ).all()
+    }
     out = []
-    query = (
-        select(
-            games.c.id,
-            games.c.seq,
-            games.c.ext_id,
-            games.c.date,
-            events.c.name,
-            games.c.round,
-            games.c.mode,
-            games.c.rated,
-        )
-        .select_from(games.outerjoin(events, games.c.event_id == events.c.id))
-        .where(where)
-        .order_by(games.c.seq)
-    )
-    for pk, seq, ext_id, date, event, rnd, mode, rated in conn.execute(query):
+    for pk, seq, ext_id, date, event_id, rnd, mode, rated in conn.exec_driver_sql(
+        "SELECT g.id, g.seq, g.ext_id, g.date, g.event_id, g.round, g.mode, g.rated "
+        f"FROM games g WHERE {cond} ORDER BY g.seq",
+        tuple(params),
+    ):
+        name = label(ext_id, seq)
         record = GameRecord(
-            date=date,
+            date=to_date(date),
             sides=tuple(
                 Side(tuple(players[pk, s]), outcome, score)
                 for s, (outcome, score) in enumerate(sides[pk], start=1)
             ),
-            id=label(ext_id, seq),
-            event=event,
+            id=name,
+            event=event_names.get(event_id) if event_id is not None else None,
             round=rnd,
             mode=mode,
             rated=bool(rated),
-            origin=f"game {label(ext_id, seq)}",
+            origin=f"game {name}",
         )
         out.append(StoredGame(pk, seq, ext_id, record))
     return out

@@ -67,6 +67,13 @@ def effective_as_of(conn: Connection, league_id: int) -> dt.date | None:
     return max(candidates) if candidates else None
 
 
+def starting_point(
+    conn: Connection, league_id: int, since: dt.date | None, names: Mapping[int, str]
+) -> cps.Checkpoint | None:
+    """The checkpoint a recompute of changes dated on or after ``since`` starts from."""
+    return cps.load_checkpoint(conn, league_id, since, names) if since is not None else None
+
+
 def recompute(
     conn: Connection,
     league_id: int,
@@ -76,21 +83,26 @@ def recompute(
     since: dt.date | None,
     progress: Progress | None = None,
     every: int | None = None,
+    preloaded: tuple[cps.Checkpoint | None, list[StoredGame]] | None = None,
 ) -> Recomputed:
     """Rewrite ledger, ratings and checkpoints for every change dated on or after ``since``
     (``None``: everything, from the first game).
+
+    ``preloaded``: the starting checkpoint and every game dated on or after it, when the caller
+    has them already (an import has its new games in memory: no need to read them back).
     """
     ids = {name: pk for pk, name in names.items()}
-    point = cps.load_checkpoint(conn, league_id, since, names) if since is not None else None
+    point = preloaded[0] if preloaded is not None else starting_point(conn, league_id, since, names)
     start_state = point.state if point is not None else EngineState()
     ledger_pos = point.ledger_pos if point is not None else 0
     games_before = point.games_before if point is not None else 0
     drop_ledger_from(conn, league_id, ledger_pos)
     cps.drop_from(conn, league_id, point.date if point is not None else None)
 
-    stored: list[StoredGame] = load_games(
-        conn, league_id, names, since=point.date if point is not None else None
-    )
+    if preloaded is not None:
+        stored = preloaded[1]
+    else:
+        stored = load_games(conn, league_id, names, since=point.date if point else None)
     records = [g.record for g in stored]
     pks = {g.record.id or "": g.pk for g in stored}
     order = [records[i] for i in processing_order(records)]
