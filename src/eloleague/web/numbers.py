@@ -35,7 +35,16 @@ def signed(value: float | int | None) -> str:
     """``+12``, ``-4``, ``0``: a change as pages print it."""
     if value is None:
         return ""
-    text = f"{value:g}" if isinstance(value, float) else str(value)
-    if isinstance(value, float) and not value.is_integer():
-        text = f"{value:.2f}".rstrip("0").rstrip(".")
+    text = str(value)
+    if isinstance(value, float):
+        text = f"{value:.1f}" if not value.is_integer() else str(int(value))
     return ("+" + text) if value > 0 else text
+
+
+def readable(value: float | int | None) -> str:
+    """A rating on a page: whole numbers as they are, others to one decimal (the API keeps all)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and not value.is_integer():
+        return f"{value:.1f}"
+    return str(int(value)) if isinstance(value, float) else str(value)

@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.i18n import translator
 from eloleague.web import language, views
 from eloleague.web.chart import ChartPoint, Series, history_svg
-from eloleague.web.numbers import signed
+from eloleague.web.numbers import readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import csrf_token, session_user
 
@@ -35,6 +35,7 @@ def templates() -> Environment:
     )
     env.filters["q"] = lambda value: quote(str(value), safe="")
     env.filters["signed"] = signed
+    env.filters["r"] = readable
     return env
 
 
@@ -75,7 +76,7 @@ def render_page(
 
 def _json_twin(request: Request) -> str | None:
     path = request.url.path
-    if not path.startswith("/leagues/"):
+    if not path.startswith("/leagues/") or "/upload" in path or path.endswith("/edit"):
         return None
     query = request.url.query
     return "/api/v1" + path + ("?" + query if query else "")

@@ -1,0 +1,132 @@
+"""A visitor and an officer in a real Chromium against a real server (issue 5's checks)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from tests.e2e.conftest import screenshot
+from tests.sheets.fill import filled_workbook, header_columns, to_bytes
+from tests.web.conftest import BE, PASSWORD, LiveServer, Site
+
+pytestmark = pytest.mark.e2e
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def test_visitor_finds_a_player_opens_the_chart_and_switches_to_french(
+    browser: Any, live: LiveServer, site: Site
+) -> None:
+    top = League.open(str(site.db), BE).ranking(top=3)[2]
+    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        context = browser.new_context(viewport=viewport, locale="en-GB")
+        page = context.new_page()
+        page.goto(f"{live.base}/leagues/{BE}")
+        assert page.locator("html").get_attribute("lang") == "en"
+        page.get_by_placeholder("Search a name").fill(top.player[:6])
+        page.get_by_role("button", name="Show").click()
+        page.wait_for_url(re.compile(r"q="))
+        screenshot(page, f"ranking-{name}")
+        page.get_by_role("link", name=top.player, exact=True).click()
+        page.wait_for_url(re.compile("/players/"))
+        assert page.locator("h1.player-name").inner_text() == top.player
+        chart = page.locator("svg.history-chart")
+        page.get_by_text("Chart", exact=True).click()  # the chart folds away...
+        assert not chart.is_visible()
+        page.get_by_text("Chart", exact=True).click()  # ...and opens again
+        assert chart.is_visible()
+        box = chart.bounding_box()
+        assert box is not None and box["width"] <= viewport["width"]
+        assert chart.locator("circle.game-point").count() == top.games
+        chart.locator("circle.game-point").last.hover()
+        screenshot(page, f"player-{name}")
+        page.get_by_role("link", name="Français").click()
+        page.wait_for_url(re.compile("lang=fr"))
+        assert page.locator("html").get_attribute("lang") == "fr"
+        assert page.get_by_role("heading", name="Historique de l'Elo").is_visible()
+        page.get_by_role("link", name="Classement").click()  # French is remembered
+        assert page.locator("html").get_attribute("lang") == "fr"
+        assert page.get_by_role("columnheader", name="Grade").is_visible()
+        context.close()
+
+
+def _sheet(path: Path, result_a: str) -> Path:
+    """A referee workbook of two games at a new event; the second game's result is ``result_a``."""
+    rules = League.open(str(path.parent / "league.db"), BE).rules
+    day = dt.date(2026, 4, 11)
+    games = [
+        GameRecord(
+            day,
+            (
+                Side((Participant("Hélène Nouvelle"),), "decisive_victory"),
+                Side((Participant("Marie P002"),), "defeat"),
+            ),
+            round=1,
+        ),
+        GameRecord(
+            day,
+            (
+                Side((Participant("Paul P003"),), "draw"),
+                Side((Participant("Hélène Nouvelle"),), "draw"),
+            ),
+            round=2,
+        ),
+    ]
+    book = filled_workbook(rules, games, "fr", event="Tournoi du navigateur")
+    ws = book["Résultats"]
+    header, cols = header_columns(ws)
+    ws.cell(row=header + 2, column=cols["Résultat"], value=result_a)
+    target = path.parent / "tournoi.xlsx"
+    target.write_bytes(to_bytes(book))
+    return target
+
+
+def test_officer_uploads_a_sheet_fixes_it_and_sees_the_ranking_change(
+    browser: Any, live: LiveServer, site: Site, tmp_path: Path
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{live.base}/admin")
+    page.get_by_label("Nom").fill("Claire")
+    page.get_by_label("Mot de passe").fill(PASSWORD)
+    page.get_by_role("button", name="Se connecter").click()
+    page.get_by_role("link", name="Envoyer une feuille de résultats").first.click()
+
+    bad = _sheet(site.db, "Victoire totale de A")
+    page.get_by_label(re.compile("Fichier de résultats")).set_input_files(str(bad))
+    page.get_by_role("button", name="Vérifier le fichier").click()
+    alert = page.get_by_role("alert")
+    text = alert.inner_text()
+    assert "tournoi.xlsx" in text and "Résultats" in text and "Victoire totale de A" in text
+    assert re.search(r"(ligne|row) \d+", text), text
+    screenshot(page, "upload-error")
+    assert "Hélène Nouvelle" not in League.open(str(site.db), BE).players()
+
+    good = _sheet(site.db, "Match nul")
+    page.get_by_label(re.compile("Fichier de résultats")).set_input_files(str(good))
+    page.get_by_role("button", name="Vérifier le fichier").click()
+    assert page.get_by_role("heading", name=re.compile("Aperçu")).is_visible()
+    assert page.get_by_role("cell", name="Hélène Nouvelle").is_visible()
+    screenshot(page, "upload-preview")
+    page.get_by_role("button", name="Confirmer l'import").click()
+    page.wait_for_url(re.compile(r"/leagues/[^/]+$"))
+    assert (
+        "2 partie" in page.locator(".flash").inner_text()
+        or "2 game" in page.locator(".flash").inner_text()
+    )
+    page.get_by_placeholder("Chercher un nom").fill("Nouvelle")
+    page.get_by_role("button", name="Afficher").click()
+    row = page.get_by_role("row", name=re.compile("Hélène Nouvelle"))
+    assert row.is_visible()
+    rating = int(row.locator("td.rating").inner_text())
+    expected = League.open(str(site.db), BE).player("Hélène Nouvelle").standings[0].rating
+    assert rating == int(expected) and rating > 1000
+    screenshot(page, "ranking-after")
+    context.close()
