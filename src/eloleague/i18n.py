@@ -77,24 +77,34 @@ class Text(str):
 
     template: str
     params: dict[str, object]
+    domain: str | None
 
-    def __new__(cls, template: str, params: dict[str, object]) -> Text:
+    def __new__(cls, template: str, params: dict[str, object], domain: str | None = None) -> Text:
         obj = super().__new__(cls, template.format(**params))
         obj.template = template
         obj.params = params
+        obj.domain = domain
         return obj
 
     @classmethod
     def of(cls, template: str, /, **params: object) -> Text:
+        """A message of the caller's domain (given when it is rendered)."""
         return cls(template, params)
+
+    @classmethod
+    def in_domain(cls, domain: str, template: str, /, **params: object) -> Text:
+        """A message that carries its catalogue's domain (for errors rendered far away)."""
+        return cls(template, params, domain)
 
 
 def render(message: str, lang: str, domain: str = "messages") -> str:
-    """``message`` in ``lang``: a :class:`Text` is translated, a plain string is left as is."""
+    """``message`` in ``lang``: a :class:`Text` is translated (in its own domain when it carries
+    one, else ``domain``), a plain string is left as is."""
     if isinstance(message, Text):
+        own = message.domain or domain
         params = {
-            key: render(value, lang, domain) if isinstance(value, Text) else value
+            key: render(value, lang, own) if isinstance(value, Text) else value
             for key, value in message.params.items()
         }
-        return translator(lang, domain)(message.template).format(**params)
+        return translator(lang, own)(message.template).format(**params)
     return message

@@ -13,7 +13,7 @@ import sys
 import typer
 
 from eloleague.errors import EloleagueError, InputError
-from eloleague.i18n import LANGUAGES, pick_language
+from eloleague.i18n import LANGUAGES, pick_language, render
 
 app = typer.Typer(
     name="eloleague",
@@ -63,7 +63,8 @@ def main() -> None:
     except InputError as exc:
         fail(exc.render(pick_language()))
     except EloleagueError as exc:
-        fail(str(exc))
+        message = exc.args[0] if exc.args else str(exc)
+        fail(render(message, pick_language()) if isinstance(message, str) else str(exc))
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except Exception as exc:  # the last line of defence: no traceback reaches a user
