@@ -217,7 +217,7 @@ def last_event_start(conn: Connection, league_id: int) -> dt.date | None:
     latest = conn.execute(
         select(games.c.event_id)
         .where(and_(games.c.league_id == league_id, games.c.event_id.is_not(None)))
-        .order_by(games.c.date.desc(), games.c.seq.desc())
+        .order_by(games.c.date.desc())
         .limit(1)
     ).scalar()
     if latest is None:

@@ -11,13 +11,15 @@ import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.errors import EloleagueError
 from eloleague.league import League
 from eloleague.records import GameRecord
 from eloleague.store.db import read
+from eloleague.store.tables import leagues as leagues_table
+from eloleague.store.tables import ratings
 from eloleague.web import ranking as ranking_query
 from eloleague.web.errors import WebError, not_found
 from eloleague.web.numbers import plain, shown
@@ -25,11 +27,34 @@ from eloleague.web.numbers import plain, shown
 Context = dict[str, Any]
 
 
+_OPENED: dict[tuple[int, int, str], League] = {}
+
+
+def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
+    query = select(leagues_table.c.id, leagues_table.c.name, leagues_table.c.rules_text)
+    if name is not None:
+        query = query.where(leagues_table.c.name == name)
+    with read(engine) as conn:
+        return [tuple(r) for r in conn.execute(query.order_by(leagues_table.c.name))]  # type: ignore[misc]
+
+
+def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
+    """A League object, reused while its rules are unchanged (parsing rules costs time; the
+    schema was migrated when the app started)."""
+    key = (id(engine), pk, name)
+    found = _OPENED.get(key)
+    if found is None or found.rules_text != rules_text:
+        found = League(engine, pk, name, rules_text)
+        _OPENED[key] = found
+    return found
+
+
 def open_league(engine: Engine, name: str) -> League:
     """The league ``name``, or a 404."""
-    if name not in League.names(engine):
+    rows = _league_rows(engine, name)
+    if not rows:
         raise not_found("no league named {name}", name=name)
-    return League.open(engine, name)
+    return _league(engine, *rows[0])
 
 
 def _lookup(call: Any, *args: Any) -> Any:
@@ -43,8 +68,9 @@ def _lookup(call: Any, *args: Any) -> Any:
 def leagues(engine: Engine) -> Context:
     """The leagues of the database."""
     out = []
-    for name in League.names(engine):
-        league = League.open(engine, name)
+    for row in _league_rows(engine):
+        league = _league(engine, *row)
+        name = league.name
         out.append(
             {"name": name, "rules": league.rules.name, "description": league.rules.description}
         )
@@ -54,10 +80,6 @@ def leagues(engine: Engine) -> Context:
 def _pools(league: League) -> Context:
     """The pools a visitor can pick: modes and roles present, and the global rows."""
     with read(league.engine) as conn:
-        from sqlalchemy import select
-
-        from eloleague.store.tables import ratings
-
         found = conn.execute(
             select(ratings.c.mode, ratings.c.role)
             .where(ratings.c.league_id == league.id)
