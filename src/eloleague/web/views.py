@@ -35,7 +35,8 @@ def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str
     if name is not None:
         query = query.where(leagues_table.c.name == name)
     with read(engine) as conn:
-        return [tuple(r) for r in conn.execute(query.order_by(leagues_table.c.name))]  # type: ignore[misc]
+        rows = conn.execute(query.order_by(leagues_table.c.name)).tuples()
+        return [(int(pk), str(name), str(text)) for pk, name, text in rows]
 
 
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
