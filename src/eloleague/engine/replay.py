@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from eloleague.engine.decay import DECAY, Decayer
+from eloleague.engine.fast import try_replay
 from eloleague.engine.ledger import INACTIVITY, LedgerEntry
 from eloleague.engine.maths import snap
 from eloleague.engine.methods import METHODS, game_label
@@ -260,13 +261,15 @@ def replay(
     *,
     initial: EngineState | Mapping[PoolKey, PoolState] | None = None,
     as_of: dt.date | None = None,
+    reference: bool = False,
 ) -> ReplayResult:
     """Rate ``games`` (already validated) under ``rules`` and return the ledger and final state.
 
     ``initial`` is the state before the first game: a previous :attr:`ReplayResult.state` to go
     on from, or plain pools (``--initial``). ``as_of`` (default: the date of the last game) bounds
     the season adjustments: a season is applied when its last day is strictly before it.
-    Inputs are never modified.
+    Inputs are never modified. Large inputs go through the compiled fast path
+    (:mod:`eloleague.engine.fast`, same results); ``reference=True`` forces this code.
     """
     if initial is None:
         state = EngineState()
@@ -274,6 +277,8 @@ def replay(
         state = initial
     else:
         state = EngineState.from_pools(initial)
+    if not reference and (fast := try_replay(rules, games, state, as_of)) is not None:
+        return fast
     if as_of is None and games:
         as_of = max(g.date for g in games)
 

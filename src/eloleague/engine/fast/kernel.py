@@ -1,0 +1,542 @@
+"""The compiled replay loop (numba): RULES.md §3.1-§3.5 over integer-coded arrays.
+
+Every formula here mirrors one of the reference path (``engine/methods.py``, ``engine/replay.py``,
+``engine/maths.py``, ``engine/kfactor.py``, ``engine/seasons.py``) operation for operation, so that
+the floats come out bit for bit the same; ``tests/engine/test_fast_path.py`` holds both to it.
+Where the reference rounds through exact decimals (P to ``n`` decimals, then ``K * (S - P)``), the
+kernel works in integers: P in units of ``10**-n``, K and the outcome scores scaled to integers.
+
+The arrays are prepared by :mod:`eloleague.engine.fast.encode`; games are addressed by their
+position in the input, ``order`` lists the rated ones in processing order, batch by batch.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+# Integer parameters (``ip``) ---------------------------------------------------------------
+P_METHOD = 0  # 0 duel, 1 team_and_personal, 2 ffa_rank
+P_PROB_DECIMALS = 1  # -1: P not rounded
+P_ROUND_MODE = 2  # 0 none, 1 half_up, 2 trunc, 3 half_even
+P_ROUND_DECIMALS = 3
+P_CAP = 4  # 0 none, 1 inclusive (>=), 2 exclusive (>)
+P_FLOOR = 5  # 0/1
+P_TIERS = 6  # number of K tiers
+P_LINEAR = 7  # 0/1: K falls back to the linear decay (else to the default)
+P_COUNT_CURRENT = 8  # 0/1
+P_SEASON_TIERS = 9  # number of inactivity tiers
+P_SEASON_FLOOR = 10  # 0/1
+P_SCORE_SCALE = 11  # B: outcome scores are integers of 10**-B
+P_DEN_EXP = 12  # A + B + n: K * (S - P) is an integer of 10**-(A+B+n)
+P_RENORMALISE = 13  # 0/1 (ffa)
+N_IP = 14
+
+# Float parameters (``fp``) -----------------------------------------------------------------
+F_SCALE = 0
+F_CAP_LEAD = 1
+F_FLOOR = 2
+F_LIN_START = 3
+F_LIN_PER = 4
+F_LIN_MIN = 5
+F_K_DEFAULT = 6
+F_SEASON_FLOOR = 7
+N_FP = 8
+
+# Ledger columns ----------------------------------------------------------------------------
+C_BEFORE, C_EXPECTED, C_K, C_SCORE, C_DELTA, C_AFTER, C_RAW, C_OPPONENT, C_TEAM, C_POINTS = range(
+    10
+)
+N_FLOAT_COLUMNS = 10
+I_GAME, I_POOL, I_DAY, I_FLAGS, I_RANK, I_OUTCOME = range(6)
+N_INT_COLUMNS = 6
+
+# Bits of I_FLAGS: the rules that fired (in the reference's order) and the warning (bits 4-5).
+FIRED_ROUNDING = 1
+FIRED_CAP = 2
+FIRED_FLOOR = 4
+FIRED_INACTIVITY = 8
+WARN_SHIFT = 4
+WARN_LOSER_GAIN = 1
+WARN_WINNER_LOSS = 2
+WARN_INACTIVITY = 3
+
+# Status codes.
+OK = 0
+OVERFLOW = 1  # 10 ** x overflowed: the reference raises, let it
+
+
+@njit(cache=True)
+def _expected(a: float, b: float, scale: float) -> float:
+    """``E(a, b)`` as ``maths.expected`` computes it; ``inf`` marks the reference's OverflowError."""
+    power = float(10.0 ** ((b - a) / scale))
+    if math.isinf(power):
+        return math.inf
+    return 1.0 / (1.0 + power)
+
+
+@njit(cache=True)
+def _k_factor(
+    ip: Any, fp: Any, tiers_k: Any, tiers_i: Any, tiers_r: Any, rating: float, played: int
+) -> tuple[float, int]:
+    """``kfactor.k_factor``: K and the index of the tier that gave it (``n_tiers`` = default)."""
+    games = played + 1 if ip[P_COUNT_CURRENT] else played
+    n = ip[P_TIERS]
+    for t in range(n):
+        if (
+            games < tiers_i[t, 0]
+            and games >= tiers_i[t, 1]
+            and rating < tiers_r[t, 0]
+            and rating >= tiers_r[t, 1]
+        ):
+            return float(tiers_k[t]), t
+    if ip[P_LINEAR]:
+        value = fp[F_LIN_START] - games / fp[F_LIN_PER]
+        minimum = fp[F_LIN_MIN]
+        return (value if value > minimum else minimum), -1
+    return fp[F_K_DEFAULT], n
+
+
+@njit(cache=True)
+def _round_float(raw: float, mode: int) -> float:
+    """``maths.round_float`` to whole numbers (the only float rounding the fast path takes).
+
+    ``trunc`` goes through ``math.trunc`` (no negative zero); ``half_up``/``half_even`` through
+    the shortest decimal form, whose half decisions equal the float's: ``m + 0.5`` is exact.
+    """
+    if mode == 0:
+        return raw
+    magnitude = abs(raw)
+    whole = float(math.floor(magnitude))
+    if mode == 2:
+        if whole == 0.0:
+            return 0.0
+        return whole if raw > 0 else -whole
+    frac = magnitude - whole
+    if mode == 1:
+        if frac >= 0.5:
+            whole += 1.0
+    elif frac > 0.5 or (frac == 0.5 and whole % 2.0 == 1.0):
+        whole += 1.0
+    return math.copysign(whole, raw)
+
+
+@njit(cache=True)
+def _divide_rounded(num: int, den: int, mode: int) -> int:
+    """``num / den`` rounded to an integer as ``Decimal.quantize`` does for the mode."""
+    magnitude = -num if num < 0 else num
+    quotient = magnitude // den
+    twice = 2 * (magnitude - quotient * den)
+    if mode == 1:
+        if twice >= den:
+            quotient += 1
+    elif mode == 3 and (twice > den or (twice == den and quotient % 2 == 1)):
+        quotient += 1
+    return -quotient if num < 0 else quotient
+
+
+@njit(cache=True)
+def _round_probability(p: float, decimals: int, unit: float) -> int:
+    """``maths.round_probability``: P half-up to ``decimals``, as an integer of ``10**-decimals``.
+
+    Near a half the reference decides on ``repr(p)``: its shortest decimal is at or above the
+    half exactly when ``p`` is at or above the float nearest to the half.
+    """
+    scaled = p * unit
+    low = math.floor(scaled)
+    if abs(scaled - low - 0.5) > 1e-9:
+        return math.floor(scaled + 0.5)
+    half = (2.0 * low + 1.0) / (2.0 * unit)
+    return int(low) + 1 if p >= half else int(low)
+
+
+@njit(cache=True)
+def _grow(fl: Any, it: Any, needed: int) -> tuple[Any, Any]:
+    cap = max(needed, 2 * fl.shape[1])
+    new_fl = np.empty((fl.shape[0], cap), np.float64)
+    new_it = np.empty((it.shape[0], cap), np.int64)
+    for c in range(fl.shape[0]):
+        for j in range(fl.shape[1]):
+            new_fl[c, j] = fl[c, j]
+    for c in range(it.shape[0]):
+        for j in range(it.shape[1]):
+            new_it[c, j] = it[c, j]
+    return new_fl, new_it
+
+
+@njit(cache=True)
+def run(
+    ip: Any,
+    fp: Any,
+    tiers_k: Any,
+    tiers_i: Any,
+    tiers_r: Any,
+    k_numerators: Any,
+    season_tiers: Any,
+    order: Any,
+    batch_offsets: Any,
+    batch_days: Any,
+    game_days: Any,
+    game_seasons: Any,
+    game_sides: Any,
+    side_players: Any,
+    side_values: Any,
+    side_numerators: Any,
+    side_codes: Any,
+    player_pools: Any,
+    player_ids: Any,
+    pool_players: Any,
+    rating: Any,
+    played: Any,
+    exists: Any,
+    appear: Any,
+    last_day: Any,
+    first_apply: Any,
+    n_appear: int,
+    eligible: int,
+    season_ends: Any,
+    state_active_offsets: Any,
+    state_active: Any,
+    n_players: int,
+    weights: Any,
+    weight_totals: Any,
+    capacity: int,
+) -> tuple[int, Any, Any, int, int, int]:
+    """Replay every batch; returns (status, float columns, int columns, entries, eligible, pools).
+
+    ``rating``, ``played``, ``exists``, ``appear``, ``last_day`` (each pool's last rated game) and
+    ``first_apply`` (the rank of each pool's first rated game here) are updated in place.
+    """
+    method = ip[P_METHOD]
+    scale = fp[F_SCALE]
+    prob_decimals = ip[P_PROB_DECIMALS]
+    unit = 10.0**prob_decimals if prob_decimals >= 0 else 1.0
+    unit_int = 10**prob_decimals if prob_decimals >= 0 else 1
+    score_unit = 10 ** ip[P_SCORE_SCALE]
+    den_exp = ip[P_DEN_EXP]
+    round_mode = ip[P_ROUND_MODE]
+    round_decimals = ip[P_ROUND_DECIMALS]
+    shift = den_exp - round_decimals
+    den_float = 10.0**den_exp
+    shown_unit = 10.0**round_decimals
+    cap = ip[P_CAP]
+    cap_lead = fp[F_CAP_LEAD]
+    floor_on = ip[P_FLOOR]
+    floor = fp[F_FLOOR]
+    n_season_tiers = ip[P_SEASON_TIERS]
+
+    fl = np.empty((N_FLOAT_COLUMNS, capacity), np.float64)
+    it = np.empty((N_INT_COLUMNS, capacity), np.int64)
+    e = 0
+
+    # Who played in each season to close (RULES §3.5): a counting sort of (season, player).
+    n_seasons = season_ends.shape[0]
+    counts = np.zeros(n_seasons + 1, np.int64)
+    for s in range(n_seasons):
+        counts[s + 1] += state_active_offsets[s + 1] - state_active_offsets[s]
+    for x in range(order.shape[0]):
+        g = order[x]
+        season = game_seasons[g]
+        if season >= 0:
+            first = side_players[game_sides[g]]
+            last = side_players[game_sides[g + 1]]
+            counts[season + 1] += last - first
+    for s in range(n_seasons):
+        counts[s + 1] += counts[s]
+    active = np.empty(counts[n_seasons], np.int64)
+    fill = counts[:n_seasons].copy()
+    for s in range(n_seasons):
+        for j in range(state_active_offsets[s], state_active_offsets[s + 1]):
+            active[fill[s]] = state_active[j]
+            fill[s] += 1
+    for x in range(order.shape[0]):
+        g = order[x]
+        season = game_seasons[g]
+        if season >= 0:
+            for j in range(side_players[game_sides[g]], side_players[game_sides[g + 1]]):
+                active[fill[season]] = player_ids[j]
+                fill[season] += 1
+    stamp = np.zeros(n_players, np.int64)
+
+    applied = 0
+    next_season = 0
+    n_batches = batch_offsets.shape[0] - 1
+    ratings_seen = np.empty(weights.shape[0], np.float64)
+    for b in range(n_batches + 1):
+        # Close every season that ends before this batch (after the last one: all of them).
+        while next_season < n_seasons and (
+            b == n_batches or season_ends[next_season] < batch_days[b]
+        ):
+            s = next_season
+            for j in range(counts[s], counts[s + 1]):
+                stamp[active[j]] = s + 1
+            if n_season_tiers > 0:
+                for j in range(eligible):
+                    pool = appear[j]
+                    if stamp[pool_players[pool]] == s + 1:
+                        continue
+                    before = rating[pool]
+                    new = before
+                    for t in range(n_season_tiers):
+                        if before > season_tiers[t, 0]:
+                            new = before - season_tiers[t, 1]
+                            if ip[P_SEASON_FLOOR]:
+                                limit = fp[F_SEASON_FLOOR]
+                                new = new if new > limit else limit
+                            new = before if before < new else new
+                            break
+                    if new != before:
+                        if e >= fl.shape[1]:
+                            fl, it = _grow(fl, it, e + eligible)
+                        delta = new - before
+                        fl[C_BEFORE, e] = before
+                        fl[C_DELTA, e] = delta
+                        fl[C_RAW, e] = delta
+                        fl[C_AFTER, e] = new
+                        it[I_GAME, e] = -1
+                        it[I_POOL, e] = pool
+                        it[I_DAY, e] = season_ends[s]
+                        it[I_FLAGS, e] = FIRED_INACTIVITY | (WARN_INACTIVITY << WARN_SHIFT)
+                        e += 1
+                        rating[pool] = new
+            eligible = n_appear
+            next_season += 1
+        if b == n_batches:
+            break
+
+        # Compute every game of the batch from the ratings as they stood when it began.
+        start = e
+        for x in range(batch_offsets[b], batch_offsets[b + 1]):
+            g = order[x]
+            first_side = game_sides[g]
+            n_sides = game_sides[g + 1] - first_side
+            needed = e + side_players[first_side + n_sides] - side_players[first_side]
+            if needed > fl.shape[1]:
+                fl, it = _grow(fl, it, needed)
+            if method == 2:
+                status = _rate_ffa(
+                    ip,
+                    fp,
+                    tiers_k,
+                    tiers_i,
+                    tiers_r,
+                    g,
+                    first_side,
+                    n_sides,
+                    side_players,
+                    side_values,
+                    player_pools,
+                    rating,
+                    played,
+                    weights,
+                    weight_totals,
+                    ratings_seen,
+                    game_days[g],
+                    fl,
+                    it,
+                    e,
+                )
+                if status != OK:
+                    return status, fl, it, e, eligible, n_appear
+                e += n_sides
+                continue
+            means = np.zeros(2, np.float64)
+            for s in range(2):
+                side = first_side + s
+                total = 0.0
+                for j in range(side_players[side], side_players[side + 1]):
+                    total += rating[player_pools[j]]
+                means[s] = total / (side_players[side + 1] - side_players[side])
+            for s in range(2):
+                side = first_side + s
+                own = means[s]
+                opponent = means[1 - s]
+                value = side_values[side]
+                team_p = 0.0
+                if method == 1:
+                    team_p = _expected(own, opponent, scale)
+                    if math.isinf(team_p):
+                        return OVERFLOW, fl, it, e, eligible, n_appear
+                for j in range(side_players[side], side_players[side + 1]):
+                    pool = player_pools[j]
+                    before = rating[pool]
+                    p = _expected(before, opponent, scale)
+                    if math.isinf(p):
+                        return OVERFLOW, fl, it, e, eligible, n_appear
+                    k, tier = _k_factor(ip, fp, tiers_k, tiers_i, tiers_r, before, played[pool])
+                    if method == 1:
+                        raw = k * (value - team_p) + k * (value - p)
+                        rounded = _round_float(raw, round_mode)
+                    elif prob_decimals >= 0:
+                        q = _round_probability(p, prob_decimals, unit)
+                        p = q / unit
+                        num = k_numerators[tier] * (
+                            side_numerators[side] * unit_int - q * score_unit
+                        )
+                        raw = num / den_float
+                        if round_mode == 0:
+                            rounded = raw
+                        else:
+                            if shift >= 0:
+                                whole = _divide_rounded(num, 10**shift, round_mode)
+                            else:
+                                whole = num * 10 ** (-shift)
+                            rounded = whole / shown_unit
+                            if whole == 0 and num < 0:
+                                rounded = -0.0
+                    else:
+                        raw = k * (value - p)
+                        rounded = _round_float(raw, round_mode)
+                    flags = FIRED_ROUNDING if rounded != raw else 0
+                    delta = rounded
+                    lead = before - opponent
+                    if (
+                        cap != 0
+                        and delta > 0
+                        and ((cap == 1 and lead >= cap_lead) or (cap == 2 and lead > cap_lead))
+                    ):
+                        delta = 0.0
+                        flags |= FIRED_CAP
+                    if floor_on and before + delta < floor:
+                        delta = floor - before
+                        flags |= FIRED_FLOOR
+                    fl[C_BEFORE, e] = before
+                    fl[C_EXPECTED, e] = p
+                    fl[C_K, e] = k
+                    fl[C_SCORE, e] = value
+                    fl[C_DELTA, e] = delta
+                    fl[C_AFTER, e] = before + delta
+                    fl[C_RAW, e] = raw
+                    fl[C_OPPONENT, e] = opponent
+                    fl[C_TEAM, e] = team_p
+                    it[I_GAME, e] = g
+                    it[I_POOL, e] = pool
+                    it[I_DAY, e] = game_days[g]
+                    it[I_FLAGS, e] = flags
+                    it[I_OUTCOME, e] = side_codes[side]
+                    e += 1
+
+        # Apply the batch's deltas together (RULES §3.4), pools appearing in ledger order.
+        for x in range(start, e):
+            pool = it[I_POOL, x]
+            if not exists[pool]:
+                exists[pool] = True
+                appear[n_appear] = pool
+                n_appear += 1
+            rating[pool] = rating[pool] + fl[C_DELTA, x]
+            played[pool] += 1
+            last_day[pool] = it[I_DAY, x]
+            if first_apply[pool] < 0:
+                first_apply[pool] = applied
+                applied += 1
+    return OK, fl, it, e, eligible, n_appear
+
+
+@njit(cache=True)
+def _rate_ffa(
+    ip: Any,
+    fp: Any,
+    tiers_k: Any,
+    tiers_i: Any,
+    tiers_r: Any,
+    g: int,
+    first_side: int,
+    n: int,
+    side_players: Any,
+    side_values: Any,
+    player_pools: Any,
+    rating: Any,
+    played: Any,
+    weights: Any,
+    weight_totals: Any,
+    seen: Any,
+    day: int,
+    fl: Any,
+    it: Any,
+    e: int,
+) -> int:
+    """``methods.rate_ffa`` for one game (RULES §3.3), written at ledger row ``e``."""
+    scale = fp[F_SCALE]
+    pairs = n * (n - 1) / 2
+    total_weight = weight_totals[n]
+    low = side_values[first_side]
+    high = low
+    for i in range(n):
+        x = side_values[first_side + i]
+        low = x if x < low else low
+        high = x if x > high else high
+        seen[i] = rating[player_pools[side_players[first_side + i]]]
+    perf = np.zeros(n, np.float64)
+    for i in range(n):
+        x = side_values[first_side + i]
+        if x <= 0:
+            continue
+        rank = 1
+        ties = 0
+        for j in range(n):
+            y = side_values[first_side + j]
+            if y > x:
+                rank += 1
+            elif y == x:
+                ties += 1
+        acc = 0.0
+        for r in range(rank - 1, rank - 1 + ties):
+            acc += weights[n, r]
+        perf[i] = acc / ties / total_weight
+    if ip[P_RENORMALISE]:
+        positive = 0.0
+        for i in range(n):
+            positive += perf[i]
+        if positive > 0:
+            for i in range(n):
+                perf[i] = perf[i] / positive
+    floor_on = ip[P_FLOOR]
+    floor = fp[F_FLOOR]
+    for i in range(n):
+        pool = player_pools[side_players[first_side + i]]
+        before = seen[i]
+        total = 0.0
+        for j in range(n):
+            if j != i:
+                p = _expected(before, seen[j], scale)
+                if math.isinf(p):
+                    return OVERFLOW
+                total += p
+        expected = total / pairs
+        k, _ = _k_factor(ip, fp, tiers_k, tiers_i, tiers_r, before, played[pool])
+        raw = k * pairs * (perf[i] - expected)
+        rounded = _round_float(raw, ip[P_ROUND_MODE])
+        x = side_values[first_side + i]
+        warning = 0
+        if x == low and raw > 0:
+            warning = WARN_LOSER_GAIN
+        elif x == high and raw < 0:
+            warning = WARN_WINNER_LOSS
+        rank = 1
+        for j in range(n):
+            if side_values[first_side + j] > x:
+                rank += 1
+        flags = FIRED_ROUNDING if rounded != raw else 0
+        delta = rounded
+        if floor_on and before + delta < floor:
+            delta = floor - before
+            flags |= FIRED_FLOOR
+        row = e + i
+        fl[C_BEFORE, row] = before
+        fl[C_EXPECTED, row] = expected
+        fl[C_K, row] = k
+        fl[C_SCORE, row] = perf[i]
+        fl[C_DELTA, row] = delta
+        fl[C_AFTER, row] = before + delta
+        fl[C_RAW, row] = raw
+        fl[C_POINTS, row] = x
+        it[I_GAME, row] = g
+        it[I_POOL, row] = pool
+        it[I_DAY, row] = day
+        it[I_FLAGS, row] = flags | (warning << WARN_SHIFT)
+        it[I_RANK, row] = rank
+        it[I_OUTCOME, row] = -1
+    return OK

@@ -1,0 +1,114 @@
+"""Encode, run the kernel, and give back a :class:`ReplayResult` equal to the reference's."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+
+from eloleague.engine.fast import kernel as K
+from eloleague.engine.fast.encode import encode, no_gc
+from eloleague.engine.fast.ledger import ColumnarLedger
+from eloleague.engine.ledger import LedgerEntry
+from eloleague.engine.replay import EngineState, ReplayResult, Unrated
+from eloleague.records import GameRecord, PoolState
+from eloleague.rules.model import RuleSet
+
+# The records this module builds, as it knows them: a field added to any of them (a new feature
+# of the reference path) makes the fast path decline until it learns the field.
+_KNOWN_FIELDS = {
+    EngineState: (
+        ["pools", "season_end", "eligible", "active", "started", "last_played", "decay_spells"],
+        "state",
+    ),
+    LedgerEntry: (
+        [
+            "game",
+            "date",
+            "key",
+            "before",
+            "expected",
+            "k",
+            "score",
+            "delta",
+            "after",
+            "warning",
+            "fired",
+            "raw_delta",
+            "opponent",
+            "team_expected",
+            "rank",
+            "points",
+            "outcome",
+        ],
+        "entry",
+    ),
+    ReplayResult: (["rules", "pools", "ledger", "unrated", "state", "as_of"], "result"),
+}
+
+
+def _shapes_known() -> bool:
+    return all(
+        [f.name for f in dataclasses.fields(cls)] == names
+        for cls, (names, _) in _KNOWN_FIELDS.items()
+    )
+
+
+def run_fast(
+    rules: RuleSet, games: Sequence[GameRecord], state: EngineState, as_of: dt.date | None
+) -> ReplayResult | None:
+    """The fast path proper (see :func:`eloleague.engine.fast.try_replay`)."""
+    if not _shapes_known() or state.decay_spells:
+        return None
+    if as_of is None:
+        as_of = max(g.date for g in games)
+    pools = {key: (pool.rating, pool.games) for key, pool in state.pools.items()}
+    encoded = encode(
+        rules,
+        games,
+        pools,
+        dict(state.last_played),
+        dict(state.active),
+        state.started,
+        state.season_end,
+        state.eligible,
+        as_of,
+    )
+    if encoded is None:
+        return None
+    status, floats, ints, n_entries, eligible, n_appear = K.run(*encoded.kernel_args)
+    if status != K.OK:
+        return None
+    rating, played, _, appear, last_day, first_apply = encoded.kernel_args[20:26]
+    keys = encoded.pool_keys
+    with no_gc():
+        ratings = rating.tolist()
+        counts = played.tolist()
+        final_pools = {
+            keys[p]: PoolState(ratings[p], counts[p]) for p in appear[:n_appear].tolist()
+        }
+        last_played = dict(state.last_played)
+        applied = (first_apply >= 0).nonzero()[0]
+        days = last_day.tolist()
+        for p in applied[first_apply[applied].argsort()].tolist():
+            last_played[keys[p]] = dt.date.fromordinal(days[p])
+    method = {"duel": 0, "team_and_personal": 1, "ffa_rank": 2}[rules.method]
+    ledger = ColumnarLedger(
+        method,
+        floats[:, :n_entries],
+        ints[:, :n_entries],
+        games,
+        keys,
+        encoded.outcome_labels,
+    )
+    final = EngineState(
+        pools=final_pools,
+        season_end=encoded.season_end,
+        eligible=eligible,
+        active=encoded.active,
+        started=True,
+        last_played=last_played,
+        decay_spells={},
+    )
+    unrated = [Unrated(games[i], i, reason) for i, reason in encoded.unrated]
+    return ReplayResult(rules, final.pools, ledger, unrated, final, as_of)
