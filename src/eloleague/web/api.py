@@ -164,6 +164,23 @@ def titles(request: Request, league: str) -> dict[str, Any]:
     return views.titles(views.open_league(request.app.state.engine, league))
 
 
+class OddsIn(BaseModel):
+    """A game to predict: two or more sides of player names, and the mode."""
+
+    sides: list[list[str]]
+    mode: str = ""
+
+
+@router.post(
+    "/leagues/{league}/predict",
+    responses=_ERRORS,
+    summary="Odds of a game: each player's P, K and the change under every result",
+)
+def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return views.odds(found, game.sides, game.mode)
+
+
 # Writes -----------------------------------------------------------------------------------------
 
 

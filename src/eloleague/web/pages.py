@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.i18n import translator
 from eloleague.web import language, views
 from eloleague.web.chart import ChartPoint, Series, history_svg
+from eloleague.web.errors import WebError, error_body
 from eloleague.web.numbers import readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import csrf_token, session_user
@@ -167,6 +168,14 @@ def player_page(request: Request, league: str, name: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
     context = views.player(found, name)
     context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers)
+    context["two_sided"] = found.rules.method != "ffa_rank"
+    against = (request.query_params.get("against") or "").strip()
+    if against and context["two_sided"]:
+        try:
+            context["odds"] = views.odds(found, [[context["player"]], [against]])
+        except WebError as exc:
+            context["odds_error"] = error_body(exc, page_lang(request))["error"]
+        context["against"] = against
     return render_page(request, "player.html", context)
 
 

@@ -15,11 +15,16 @@ from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.errors import EloleagueError
+from eloleague.i18n import Text
 from eloleague.league import League
-from eloleague.records import GameRecord
+from eloleague.records import GameRecord, Participant, PoolKey, PoolState
 from eloleague.store.db import read
+from eloleague.store.derived import read_ratings
+from eloleague.store.players import player_names
 from eloleague.store.tables import leagues as leagues_table
 from eloleague.store.tables import ratings
+from eloleague.tools.players import known_players, resolve_player
+from eloleague.tools.predict import predict
 from eloleague.web import ranking as ranking_query
 from eloleague.web.errors import WebError, not_found
 from eloleague.web.numbers import plain, shown
@@ -336,3 +341,46 @@ def titles(league: League, limit: int = 200) -> Context:
             for t in rules.titles
         ],
     }
+
+
+def _current_pools(league: League) -> dict[PoolKey, PoolState]:
+    with read(league.engine) as conn:
+        return read_ratings(conn, league.id, player_names(conn, league.id))
+
+
+def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
+    """What a game between ``sides`` would put at stake (:func:`eloleague.tools.predict`):
+    each player's P and K, and the change under every result. Names resolve as the league's
+    (a close name is suggested); newcomers are not accepted, so a typo is never a new player."""
+    rules = league.rules
+    if rules.method == "ffa_rank":
+        raise WebError(
+            400,
+            "bad_request",
+            Text.of(
+                "odds are given for two-sided games; for free-for-all games use eloleague predict"
+            ),
+        )
+    pools = _current_pools(league)
+    known = known_players(pools)
+    try:
+        resolved = [[resolve_player(n, known) for n in side] for side in sides]
+        found = predict(
+            rules, pools, [[Participant(n) for n in side] for side in resolved], mode=mode
+        )
+    except EloleagueError as exc:
+        raise WebError(400, "bad_request", str(exc)) from None
+    data = found.to_json()
+    labels = {label: (o.fr or label, o.en or label) for label, o in rules.outcomes.items()}
+    data["labels"] = {k: {"fr": v[0], "en": v[1]} for k, v in labels.items()}
+    for p in data["players"]:  # type: ignore[union-attr]
+        p["rating"] = shown(rules, p["rating"])
+        p["expected"] = plain(p["expected"], 4)
+        p["k"] = plain(p["k"], 3)
+        for change in p["changes"].values():
+            change["delta"] = (
+                shown(rules, change["delta"]) if rules.shown else plain(change["delta"], 3)
+            )
+            change["after"] = shown(rules, change["after"])
+    data["league"] = league.name
+    return data
