@@ -23,20 +23,29 @@ def template(
     out: Annotated[Path, typer.Argument(help="The workbook to write (.xlsx).")],
     rules: Annotated[
         str | None,
-        typer.Option("--rules", "-r", help="A preset name or a .toml rule file (default: the "
-                     "league's rule set)."),
+        typer.Option(
+            "--rules",
+            "-r",
+            help="A preset name or a .toml rule file (default: the league's rule set).",
+        ),
     ] = None,
     league: Annotated[
         str | None,
-        typer.Option("--league", help="Take the rule set and the registered players of this league."),
+        typer.Option(
+            "--league", help="Take the rule set and the registered players of this league."
+        ),
     ] = None,
     db: Annotated[
         str | None,
-        typer.Option("--db", envvar="ELOLEAGUE_DB", help="League database URL or SQLite file "
-                     "(default: $ELOLEAGUE_DB or ./eloleague.db)."),
+        typer.Option(
+            "--db",
+            envvar="ELOLEAGUE_DB",
+            help="League database URL or SQLite file (default: $ELOLEAGUE_DB or ./eloleague.db).",
+        ),
     ] = None,
     lang: Annotated[
-        str | None, typer.Option("--lang", help="fr or en: the referee's language (default: $LANG).")
+        str | None,
+        typer.Option("--lang", help="fr or en: the referee's language (default: $LANG)."),
     ] = None,
 ) -> None:
     """Write the results workbook a referee fills in at the end of an event.
@@ -46,7 +55,9 @@ def template(
     Without a database: [bold]eloleague template --rules adlg --lang en results.xlsx[/]
     """
     if out.suffix.lower() != ".xlsx":
-        raise EloleagueError(f"{out}: the template is an Excel workbook: give a name ending in .xlsx")
+        raise EloleagueError(
+            f"{out}: the template is an Excel workbook: give a name ending in .xlsx"
+        )
     if lang is not None and lang not in ("fr", "en"):
         raise EloleagueError(f"--lang {lang!r}: choose fr or en")
     chosen = pick_language(lang)
