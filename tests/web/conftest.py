@@ -81,9 +81,16 @@ def client(site: Site) -> TestClient:
 
 
 @pytest.fixture(scope="session")
-def read_client(built_site: Site) -> TestClient:
-    """The app in-process, on the shared database (tests that only read)."""
+def shared_client(built_site: Site) -> TestClient:
     return make_client(built_site)
+
+
+@pytest.fixture
+def read_client(shared_client: TestClient) -> TestClient:
+    """The app in-process, on the shared database (tests that only read), without the cookies
+    (language, session) an earlier test left."""
+    shared_client.cookies.clear()
+    return shared_client
 
 
 def free_port() -> int:

@@ -370,10 +370,10 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
         )
     except EloleagueError as exc:
         raise WebError(400, "bad_request", str(exc)) from None
-    data = found.to_json()
+    data: dict[str, Any] = found.to_json()
     labels = {label: (o.fr or label, o.en or label) for label, o in rules.outcomes.items()}
     data["labels"] = {k: {"fr": v[0], "en": v[1]} for k, v in labels.items()}
-    for p in data["players"]:  # type: ignore[union-attr]
+    for p in data["players"]:
         p["rating"] = shown(rules, p["rating"])
         p["expected"] = plain(p["expected"], 4)
         p["k"] = plain(p["k"], 3)
