@@ -38,8 +38,7 @@ def read_games(
     ``known_players`` are registered names to compare new names with.
     """
     from eloleague.io.jsonl import parse_jsonl
-    from eloleague.io.long_csv import parse_long_csv
-    from eloleague.io.sheets import is_long_csv, parse_sheet_csv, parse_workbook
+    from eloleague.io.long_csv import is_long_csv, parse_long_csv
 
     path = Path(path)
     try:
@@ -47,9 +46,13 @@ def read_games(
     except FileNotFoundError:
         raise InputError([Problem("", "no such file")], str(path)) from None
     except OSError as exc:
-        raise InputError([Problem("", f"cannot read the file: {exc.strerror}")], str(path)) from None
+        raise InputError(
+            [Problem("", f"cannot read the file: {exc.strerror}")], str(path)
+        ) from None
     suffix = path.suffix.lower()
     if suffix in {".xlsx", ".xlsm"} or (suffix == ".csv" and not is_long_csv(data)):
+        from eloleague.io.sheets import parse_sheet_csv, parse_workbook  # openpyxl: only here
+
         reader = parse_workbook if suffix != ".csv" else parse_sheet_csv
         games, problems, found = reader(data, rules, lang, known_players)
         if warnings is not None:
@@ -63,7 +66,8 @@ def read_games(
         games, problems = parse_jsonl(data)
     else:
         raise InputError(
-            [Problem("", f"unknown file type {suffix!r}: expected .jsonl, .csv or .xlsx")], str(path)
+            [Problem("", f"unknown file type {suffix!r}: expected .jsonl, .csv or .xlsx")],
+            str(path),
         )
     problems += validate_games(rules, games)
     if problems:

@@ -44,13 +44,31 @@ class _GameDraft:
 
 
 def column_letter(index: int) -> str:
-    """The spreadsheet letter of a 0-based column index: 0 → A, 26 → AA."""
+    """The spreadsheet letter of a 0-based column index: 0 → A, 26 → AA (kept here rather than
+    importing openpyxl, which costs a JSON/CSV-only run a noticeable start-up time)."""
     letters = ""
     index += 1
     while index:
         index, rem = divmod(index - 1, 26)
         letters = chr(65 + rem) + letters
     return letters
+
+
+def is_long_csv(data: bytes) -> bool:
+    """Whether CSV bytes are in the long format: the first non-blank line is a header naming
+    at least ``game``, ``date``, ``side`` and ``player`` (any case, any order, ``,`` or ``;``).
+    An empty file counts as long format (its reader then says it is empty).
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", errors="replace")
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    if not first:
+        return True
+    delimiter = ";" if first.count(";") > first.count(",") else ","
+    cells = next(csv.reader([first], delimiter=delimiter), [])
+    return {" ".join(c.casefold().split()) for c in cells} >= set(REQUIRED)
 
 
 def _line(number: int) -> Text:

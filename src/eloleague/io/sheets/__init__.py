@@ -6,8 +6,9 @@ the referee's language; :mod:`eloleague.io.sheets.exports` writes rankings, even
 player histories as formatted xlsx with a plain CSV beside each.
 """
 
+from eloleague.io.long_csv import is_long_csv
 from eloleague.io.sheets.reader import parse_workbook
-from eloleague.io.sheets.sheet_csv import is_long_csv, parse_sheet_csv, workbook_to_csv
+from eloleague.io.sheets.sheet_csv import parse_sheet_csv, workbook_to_csv
 from eloleague.io.sheets.template import build_template, write_template
 
 __all__ = [

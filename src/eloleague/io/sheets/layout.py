@@ -18,6 +18,8 @@ import json
 import unicodedata
 from dataclasses import dataclass
 
+from openpyxl.utils import get_column_letter
+
 from eloleague.i18n import Text, render
 from eloleague.rules.model import RuleSet
 
@@ -61,18 +63,12 @@ def tr(lang: str, template: str, /, **params: object) -> str:
     return render(Text.of(template, **params), lang, DOMAIN)
 
 
+column_letter = get_column_letter  # the spreadsheet letter of a 1-based column: 1 → A, 27 → AA
+
+
 def fold(text: str) -> str:
     """A label as compared by the readers: NFC, case-folded, inner spaces collapsed."""
     return " ".join(unicodedata.normalize("NFC", text).casefold().split())
-
-
-def column_letter(index: int) -> str:
-    """The spreadsheet letter of 1-based column ``index`` (1 → A, 27 → AA)."""
-    letters = ""
-    while index:
-        index, rem = divmod(index - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ import io
 from collections.abc import Iterable
 
 from eloleague.io.sheets.cells import Grid, Value
-from eloleague.io.sheets.layout import RESULTS, fold, layout_for, read_stamp
+from eloleague.io.sheets.layout import RESULTS, layout_for, read_stamp
 from eloleague.io.sheets.parse import EventInfo, Findings, find_header, read_event, read_results
 from eloleague.io.sheets.reader import (
     SheetResult,
@@ -26,8 +26,6 @@ from eloleague.io.sheets.reader import (
 )
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
-
-LONG_FORMAT_COLUMNS = {"game", "date", "side", "player"}
 
 
 def _rows(data: bytes) -> list[list[str]] | None:
@@ -42,15 +40,6 @@ def _rows(data: bytes) -> list[list[str]] | None:
     counts = {d: sample.count(d) for d in (";", ",", "\t")}
     delimiter = max(counts, key=lambda d: counts[d])
     return list(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter))
-
-
-def is_long_csv(data: bytes) -> bool:
-    """Whether ``data`` is the long CSV format (its header names game, date, side, player)."""
-    rows = _rows(data)
-    if not rows:
-        return True
-    first = next((r for r in rows if any(c.strip() for c in r)), [])
-    return {fold(c) for c in first} >= LONG_FORMAT_COLUMNS
 
 
 def parse_sheet_csv(
