@@ -40,8 +40,8 @@ def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str
     if name is not None:
         query = query.where(leagues_table.c.name == name)
     with read(engine) as conn:
-        rows = conn.execute(query.order_by(leagues_table.c.name)).tuples()
-        return [(int(pk), str(name), str(text)) for pk, name, text in rows]
+        rows = conn.execute(query.order_by(leagues_table.c.name)).all()
+        return [(int(r.id), str(r.name), str(r.rules_text)) for r in rows]
 
 
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
