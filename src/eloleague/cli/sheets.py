@@ -14,7 +14,6 @@ import typer
 from eloleague.cli import app
 from eloleague.errors import EloleagueError
 from eloleague.i18n import pick_language
-from eloleague.io.sheets import write_template
 from eloleague.rules import load_rules
 
 
@@ -77,5 +76,7 @@ def template(
         name = opened.name
     else:
         rule_set = load_rules(rules)
+    from eloleague.io.sheets import write_template  # openpyxl: loaded only when needed
+
     write_template(out, rule_set, name, players, chosen)
     typer.echo(f"{out}: {rule_set.name}, {len(players)} registered player(s), language {chosen}")
