@@ -16,7 +16,7 @@ from sqlalchemy import Engine, select
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text
-from eloleague.league import League
+from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState
 from eloleague.store.db import read
 from eloleague.store.derived import read_ratings
@@ -194,9 +194,9 @@ def _pool_name(mode: str, role: str) -> str:
     return " · ".join(x for x in (mode, role) if x) or ""
 
 
-def history(league: League, name: str) -> Context:
+def history(league: League, name: str, report: PlayerReport | None = None) -> Context:
     """A player's rating after each change, per pool (season adjustments flagged)."""
-    report = _lookup(league.player, name)
+    report = report or _lookup(league.player, name)
     series: dict[tuple[str, str], list[Context]] = defaultdict(list)
     for e in report.history:
         series[e.key.mode, e.key.role].append(
@@ -255,7 +255,7 @@ def player(league: League, name: str) -> Context:
         "games": len(report.games),
         "start_rating": shown(rules, rules.start_rating),
         "changes": changes,
-        "history": history(league, report.name)["series"],
+        "history": history(league, report.name, report)["series"],
     }
 
 
