@@ -4,7 +4,9 @@ then add one event of 100 games (docs/benchmarks.md, "League database").
     .venv/bin/python benchmarks/league_import.py [--games 1000000] [--db benchmarks/data/bench.db]
 
 The games file is generated once into benchmarks/data/ (git-ignored): events of 100 games on
-consecutive days, 2,000 players, bataille-empire rules.
+consecutive days, 2,000 players, bataille-empire rules. Each step prints its total time and where
+it went (phases measured by wrapping the store's functions; the remainder is "other": planning,
+players, hashes, sorting, checkpoints).
 """
 
 from __future__ import annotations
@@ -16,9 +18,16 @@ import os
 import platform
 import random
 import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+from eloleague import league as league_module
+from eloleague.engine import fast
 from eloleague.league import League
+from eloleague.store import bulk, db, recompute
 
 OUTCOMES = [
     ("decisive_victory", "defeat"),
@@ -31,16 +40,18 @@ OUTCOMES = [
 
 def generate(
     path: Path,
-    games: int,
+    games_count: int,
     players: int = 2000,
     per_event: int = 100,
     start: dt.date = dt.date(1990, 1, 1),
     first_id: int = 0,
 ) -> None:
-    rng = random.Random(games + first_id)
+    """Write ``games_count`` two-player games as JSON Lines: events of ``per_event`` games, one
+    a day."""
+    rng = random.Random(games_count + first_id)
     names = [f"Joueur {n:04d}" for n in range(players)]
     with path.open("w", encoding="utf-8") as out:
-        for n in range(games):
+        for n in range(games_count):
             event = n // per_event
             a, b = rng.sample(names, 2)
             oa, ob = rng.choice(OUTCOMES)
@@ -54,10 +65,75 @@ def generate(
             out.write(json.dumps(obj, ensure_ascii=False) + "\n")
 
 
+# Phases: (module, function name, label). Nested phases are not double-counted: only the
+# outermost wrapped call running at a time is charged.
+PHASES = [
+    (league_module, "read_games", "read + check the file"),
+    (league_module, "load_games", "load stored games"),
+    (recompute, "load_games", "load stored games"),
+    (league_module, "insert_games", "insert games, sides, players"),
+    (recompute, "replay", "engine replay"),
+    (recompute, "write_ledger", "write the ledger"),
+    (recompute, "drop_ledger_from", "delete old ledger rows"),
+    (bulk, "_rebuild", "rebuild indexes"),
+    (db, "_commit", "commit"),
+]
+
+
+class Phases:
+    """Wall time per phase while the block runs."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+        self._depth = 0
+
+    def wrap(self, func: Callable[..., Any], name: str) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if self._depth:
+                return func(*args, **kwargs)
+            self._depth += 1
+            start = time.perf_counter()
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self.spent[name] += time.perf_counter() - start
+                self._depth -= 1
+
+        return timed
+
+    @contextmanager
+    def measuring(self) -> Iterator[None]:
+        saved = []
+        for module, attr, name in PHASES:
+            if hasattr(module, attr):
+                saved.append((module, attr, getattr(module, attr)))
+                setattr(module, attr, self.wrap(getattr(module, attr), name))
+        try:
+            yield
+        finally:
+            for module, attr, func in saved:
+                setattr(module, attr, func)
+
+    def report(self, total: float) -> str:
+        parts = [f"{name} {spent:.1f}" for name, spent in self.spent.items() if spent >= 0.05]
+        other = total - sum(self.spent.values())
+        return "; ".join([*parts, f"other {other:.1f}"])
+
+
+def step(label: str, action: Callable[[], str]) -> None:
+    phases = Phases()
+    with phases.measuring():
+        start = time.perf_counter()
+        detail = action()
+        took = time.perf_counter() - start
+    print(f"{label}{detail}: {took:.2f} s")
+    print(f"    {phases.report(took)}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--db", default="benchmarks/data/bench.db")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1_000_000, help="games in the league")
+    parser.add_argument("--db", default="benchmarks/data/bench.db", help="SQLite file to create")
     args = parser.parse_args()
     folder = Path("benchmarks/data")
     folder.mkdir(parents=True, exist_ok=True)
@@ -69,33 +145,36 @@ def main() -> None:
     generate(
         extra, 100, start=dt.date(1990, 1, 1) + dt.timedelta(days=days + 1), first_id=args.games
     )
-    db = Path(args.db)
+    path = Path(args.db)
     for suffix in ("", "-wal", "-shm"):
-        Path(str(db) + suffix).unlink(missing_ok=True)
+        Path(str(path) + suffix).unlink(missing_ok=True)
 
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, {dt.date.today().isoformat()}"
+        f"Python {platform.python_version()}, {dt.date.today().isoformat()}, "
+        f"engine fast path: {'yes' if fast.available() else 'no'}"
     )
-    league = League.create(str(db), "bench", "bataille-empire")
-    t = time.perf_counter()
-    report = league.import_file(source)
-    took = time.perf_counter() - t
-    print(f"import {report.added:,} games (parse, check, store, rate, ledger): {took:.1f} s")
+    league = League.create(str(path), "bench", "bataille-empire")
+    League.open(str(path)).players()  # migrations and imports done before timing
 
-    t = time.perf_counter()
-    league.recompute()
-    print(f"full recompute of {report.added:,} games: {time.perf_counter() - t:.1f} s")
+    def full_import() -> str:
+        report = league.import_file(source)
+        return f"import {report.added:,} games"
 
+    def full_recompute() -> str:
+        league.recompute()
+        return f"full recompute of {args.games:,} games"
+
+    def one_event() -> str:
+        report = league.import_file(extra)
+        return f"add one event of {report.added} games (replayed {report.replayed})"
+
+    step("", full_import)
+    step("", full_recompute)
     with league.engine.connect() as conn:  # the recompute's write-ahead log, folded back
         conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-    t = time.perf_counter()
-    small = league.import_file(extra)
-    print(
-        f"add one event of {small.added} games (replayed {small.replayed}): "
-        f"{time.perf_counter() - t:.2f} s"
-    )
-    print(f"database size: {db.stat().st_size / 1e6:.0f} MB")
+    step("", one_event)
+    print(f"database size: {path.stat().st_size / 1e6:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections import Counter, defaultdict
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
@@ -29,15 +29,16 @@ from sqlalchemy.exc import IntegrityError
 from eloleague.engine import LedgerEntry, ReplayResult, Standing, replay, standings
 from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
-from eloleague.errors import EloleagueError, InputError, Problem
+from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.io.games import read_games, validate_games
-from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side, normalise_name
+from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import db as store_db
-from eloleague.store import exports
+from eloleague.store import exports, imports
+from eloleague.store.bulk import deferred_indexes, no_gc
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
     NewGame,
@@ -48,6 +49,7 @@ from eloleague.store.games import (
     load_games,
     next_seq,
 )
+from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
     create_players,
@@ -144,7 +146,7 @@ class League:
         """Create a league named ``name`` with a preset or a rule file (stored as its text)."""
         name = name.strip()
         if not name:
-            raise EloleagueError("a league needs a name")
+            raise EloleagueError(msg("a league needs a name"))
         text, source = _rules_source(rules)
         engine = engine_for(db)
         try:
@@ -160,8 +162,11 @@ class League:
                 ).scalar_one()
         except IntegrityError:
             raise EloleagueError(
-                f"a league named {name!r} already exists in this database: open it, or choose "
-                "another name with --league"
+                msg(
+                    "a league named {name!r} already exists in this database: open it, or "
+                    "choose another name with --league",
+                    name=name,
+                )
             ) from None
         return cls(engine, league_id, name, text)
 
@@ -175,23 +180,30 @@ class League:
             ).all()
         if not rows:
             raise EloleagueError(
-                "this database holds no league yet: create one with "
-                "eloleague init --rules PRESET_OR_FILE [--league NAME] "
-                f"(presets: {', '.join(preset_names())})"
+                msg(
+                    "this database holds no league yet: create one with "
+                    "eloleague init --rules PRESET_OR_FILE [--league NAME] (presets: {presets})",
+                    presets=", ".join(preset_names()),
+                )
             )
         if name is None:
             if len(rows) > 1:
                 raise EloleagueError(
-                    "this database holds several leagues: choose one with --league "
-                    f"({', '.join(r.name for r in rows)})"
+                    msg(
+                        "this database holds several leagues: choose one with --league ({leagues})",
+                        leagues=", ".join(r.name for r in rows),
+                    )
                 )
             row = rows[0]
         else:
             found = [r for r in rows if r.name == name.strip()]
             if not found:
                 raise EloleagueError(
-                    f"no league named {name!r} in this database "
-                    f"(leagues: {', '.join(r.name for r in rows)})"
+                    msg(
+                        "no league named {name!r} in this database (leagues: {leagues})",
+                        name=name,
+                        leagues=", ".join(r.name for r in rows),
+                    )
                 )
             row = found[0]
         return cls(engine, row.id, row.name, row.rules_text)
@@ -209,36 +221,41 @@ class League:
     def _writing(self, *, commit: bool = True) -> Iterator[Connection]:
         """A write transaction holding the league's lock, rules reloaded (another process may
         have changed them)."""
-        with store_db.write(self.engine, commit=commit) as conn:
+        with no_gc(), store_db.write(self.engine, commit=commit) as conn:
             row = conn.execute(
                 select(leagues.c.rules_text).where(leagues.c.id == self.id).with_for_update()
             ).first()
             if row is None:
-                raise EloleagueError(f"the league {self.name!r} no longer exists")
+                raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
             if row.rules_text != self.rules_text:
                 self.rules_text = row.rules_text
                 self.rules = parse_rules(row.rules_text, f"league {self.name}")
             yield conn
 
-    def _reading(self) -> AbstractContextManager[Connection]:
-        return store_db.read(self.engine)
+    @contextmanager
+    def _reading(self) -> Iterator[Connection]:
+        with no_gc(), store_db.read(self.engine) as conn:
+            yield conn
 
     def _recompute(self, conn: Connection, since: dt.date | None) -> Recomputed:
-        return recompute(
-            conn,
-            self.id,
-            self.rules,
-            player_names(conn, self.id),
-            since=since,
-            progress=self.progress,
-        )
+        # A full recompute rewrites the whole ledger: its indexes are rebuilt once, at the end.
+        rows = 2 * (next_seq(conn, self.id) - 1) if since is None else 0
+        with deferred_indexes(conn, {"ledger": rows}):
+            return recompute(
+                conn,
+                self.id,
+                self.rules,
+                player_names(conn, self.id),
+                since=since,
+                progress=self.progress,
+            )
 
     def _event_starts(self, conn: Connection, names: set[str]) -> dict[str, dt.date]:
         """The first date of each named event among the stored games."""
         if not names or self.rules.updates != "per_event":
             return {}
         out: dict[str, dt.date] = {}
-        for chunk in _chunks(sorted(names), 500):
+        for chunk in imports.chunks(sorted(names)):
             query = (
                 select(events.c.name, func.min(games.c.date))
                 .select_from(games.join(events, games.c.event_id == events.c.id))
@@ -273,7 +290,8 @@ class League:
         Raises :class:`InputError` with every problem (nothing stored) when the file is bad.
         """
         path = Path(path)
-        records = read_games(path, self.rules)
+        with no_gc():
+            records = read_games(path, self.rules)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         return self.import_games(
             records,
@@ -282,6 +300,7 @@ class League:
             dry_run=dry_run,
             update=update,
             user=user,
+            _checked=True,  # read_games ran the rule set's checks
         )
 
     def import_games(
@@ -293,6 +312,7 @@ class League:
         dry_run: bool = False,
         update: bool = False,
         user: str | None = None,
+        _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
         touch. Idempotent: a game already stored (same id and content, or same content without
@@ -303,24 +323,8 @@ class League:
         Raises :class:`InputError` (every problem, nothing stored) on bad input.
         """
         records = list(games_in)
-        problems = validate_games(self.rules, records)
-        seen_ids: dict[str, str] = {}
-        for g in records:
-            if g.id is None:
-                continue
-            if g.id in seen_ids:
-                problems.append(
-                    Problem(
-                        g.origin,
-                        Text.of(
-                            'game id "{id}" is used twice (also at {other})',
-                            id=g.id,
-                            other=seen_ids[g.id] or "?",
-                        ),
-                    )
-                )
-            else:
-                seen_ids[g.id] = g.origin
+        problems = [] if _checked else validate_games(self.rules, records)
+        problems += imports.duplicate_ids(records)
         if problems:
             raise InputError(problems, source)
 
@@ -350,58 +354,23 @@ class League:
 
         # Players: names resolve to players or aliases; unknown names become new players.
         index = name_index(conn, self.id)
-        wanted = list(dict.fromkeys(p.name for g in records for p in g.participants))
+        wanted = imports.wanted_names(records)
         new_names = [n for n in wanted if n not in index]
-        warnings = similar_names(new_names, player_names(conn, self.id).values())
+        warnings = (
+            similar_names(new_names, player_names(conn, self.id).values()) if new_names else []
+        )
         index.update(create_players(conn, self.id, new_names))
         canonical = player_names(conn, self.id)
-        records = [_canonical(g, index, canonical) for g in records]
-        ids = {canonical[pk]: pk for pk in canonical}
-        hashes = [content_hash(g, ids) for g in records]
+        records = imports.canonical_games(records, wanted, index, canonical)
+        ids = {name: pk for pk, name in canonical.items()}
 
-        # Which games are already there.
-        stored_by_id = _stored_by_ext_id(conn, self.id, [g.id for g in records if g.id])
-        stored_by_hash = _stored_by_hash(
-            conn, self.id, [h for g, h in zip(records, hashes, strict=True) if g.id is None]
-        )
-        taken: Counter[str] = Counter()
-        new: list[tuple[GameRecord, str]] = []
-        replaced: list[tuple[GameRecord, str, _Stored]] = []
-        unchanged = 0
-        conflicts: list[Problem] = []
-        for g, h in zip(records, hashes, strict=True):
-            if g.id is not None:
-                old = stored_by_id.get(g.id)
-                if old is None:
-                    new.append((g, h))
-                elif old.content_hash == h:
-                    unchanged += 1
-                elif update:
-                    replaced.append((g, h, old))
-                else:
-                    conflicts.append(
-                        Problem(
-                            g.origin,
-                            Text.of(
-                                'game "{id}" is already in the league with different content '
-                                "(dated {date}); use --update to replace it",
-                                id=g.id,
-                                date=old.date.isoformat(),
-                            ),
-                        )
-                    )
-            else:
-                copies = stored_by_hash.get(h, 0)
-                if taken[h] < copies:
-                    taken[h] += 1
-                    unchanged += 1
-                else:
-                    new.append((g, h))
-        if conflicts:
-            raise InputError(conflicts, source)
+        todo = imports.plan(conn, self.id, records, ids, update)
+        if todo.conflicts:
+            raise InputError(todo.conflicts, source)
+        new, replaced, unchanged = todo.new, todo.replaced, todo.unchanged
 
         unrated: list[Text] = []
-        changes: list[RatingChange] = []
+        rating_changes: list[RatingChange] = []
         replayed = 0
         if new or replaced:
             batch_id = conn.execute(
@@ -417,7 +386,10 @@ class League:
                     "unchanged": unchanged,
                 },
             ).scalar_one()
-            old_events = _old_records(conn, self.id, canonical, [o.pk for _, _, o in replaced])
+            old_events = [
+                g.record
+                for g in load_games(conn, self.id, canonical, pks=[o.pk for _, _, o in replaced])
+            ]
             touched = self._touch(
                 conn, [g for g, _ in new] + [g for g, _, _ in replaced] + old_events
             )
@@ -435,24 +407,30 @@ class League:
             for g, h in new:
                 to_insert.append(NewGame(g, seq, h))
                 seq += 1
-            tail += insert_games(conn, self.id, to_insert, ids, batch_id)
-            tail.sort(key=lambda g: g.seq)
-            before = read_ratings(conn, self.id, canonical)
-            result = recompute(
-                conn,
-                self.id,
-                self.rules,
-                canonical,
-                since=touched,
-                progress=self.progress,
-                preloaded=(point, tail),
-            )
+            sizes = {"games": len(to_insert), "side_players": 2 * len(to_insert)}
+            sizes["game_sides"] = sizes["side_players"]
+            sizes["ledger"] = 2 * (len(tail) + len(to_insert))
+            with deferred_indexes(conn, sizes):
+                tail += insert_games(conn, self.id, to_insert, ids, batch_id)
+                tail.sort(key=lambda g: g.seq)
+                before = read_ratings(conn, self.id, canonical)
+                result = recompute(
+                    conn,
+                    self.id,
+                    self.rules,
+                    canonical,
+                    since=touched,
+                    progress=self.progress,
+                    preloaded=(point, tail),
+                )
             replayed = result.replayed
-            changes = _changes(before, result.pools)
+            rating_changes = imports.changes(before, result.pools)
             labels = {label(g.record.id, g.seq) for g in to_insert}
             unrated = [
-                Text.of(
-                    "game {game} is not rated ({reason})", game=u.game.id or "?", reason=u.reason
+                msg(
+                    "game {game} is not rated ({reason})",
+                    game=u.game.id or "?",
+                    reason=engine_text(u.reason),
                 )
                 for u in result.unrated
                 if u.game.id in labels
@@ -466,7 +444,7 @@ class League:
             new_players=new_names,
             name_warnings=warnings,
             unrated=unrated,
-            rating_changes=changes,
+            rating_changes=rating_changes,
             already_imported=already,
             replayed=replayed,
         )
@@ -549,8 +527,18 @@ class League:
         if wanted in index:
             return index[wanted]
         hints = similar_names([wanted], player_names(conn, self.id).values())
-        hint = f' (did you mean "{hints[0].likely}"?)' if hints else ""
-        raise EloleagueError(f"no player named {wanted!r} in league {self.name!r}{hint}")
+        if hints:
+            raise EloleagueError(
+                msg(
+                    'no player named {name!r} in league {league!r} (did you mean "{likely}"?)',
+                    name=wanted,
+                    league=self.name,
+                    likely=hints[0].likely,
+                )
+            )
+        raise EloleagueError(
+            msg("no player named {name!r} in league {league!r}", name=wanted, league=self.name)
+        )
 
     def _find_game(self, conn: Connection, game_id: str) -> tuple[int, int, str | None]:
         """(row id, seq, ext id) of the game named ``game_id`` (its id, or ``#SEQ``)."""
@@ -570,7 +558,9 @@ class League:
                 )
             ).first()
         if row is None:
-            raise EloleagueError(f"no game {game_id!r} in league {self.name!r}")
+            raise EloleagueError(
+                msg("no game {id!r} in league {league!r}", id=game_id, league=self.name)
+            )
         return row.id, row.seq, row.ext_id
 
     def _labels(self, conn: Connection) -> dict[int, str]:
@@ -611,7 +601,7 @@ class League:
             stored = load_games(conn, self.id, names, pks=[pk])[0]
             entries = read_ledger(conn, self.id, names, {pk: label(ext, seq)}, game_id=pk)
         reason = unrated_reason(self.rules, stored.record)
-        return GameExplanation(stored.record, entries, str(reason) if reason else None)
+        return GameExplanation(stored.record, entries, engine_text(reason) if reason else None)
 
     def player(self, name: str) -> PlayerReport:
         """A player's pools, title, aliases, ledger history and games (newest last)."""
@@ -665,7 +655,9 @@ class League:
                 )
             ).scalar()
             if event_id is None:
-                raise EloleagueError(f"no event named {name!r} in league {self.name!r}")
+                raise EloleagueError(
+                    msg("no event named {name!r} in league {league!r}", name=name, league=self.name)
+                )
             pks = list(
                 conn.execute(select(games.c.id).where(games.c.event_id == event_id)).scalars()
             )
@@ -680,7 +672,9 @@ class League:
             reason = unrated_reason(self.rules, g.record)
             out.append(
                 GameExplanation(
-                    g.record, by_game.get(g.record.id or "", []), str(reason) if reason else None
+                    g.record,
+                    by_game.get(g.record.id or "", []),
+                    engine_text(reason) if reason else None,
                 )
             )
         return EventReport(name.strip(), out)
@@ -739,14 +733,19 @@ class League:
         """
         new = normalise_name(new)
         if not new:
-            raise EloleagueError("the new name is empty")
+            raise EloleagueError(msg("the new name is empty"))
         with self._writing() as conn:
             pid = self._player_id(conn, old)
             index = name_index(conn, self.id)
             if new in index and index[new] != pid:
                 raise EloleagueError(
-                    f"{new!r} is already a player (or an alias of one) in league {self.name!r}: "
-                    f"to make them one player, use: eloleague player merge {old!r} {new!r}"
+                    msg(
+                        "{new!r} is already a player (or an alias of one) in league {league!r}: "
+                        "to make them one player, use: eloleague player merge {old!r} {new!r}",
+                        new=new,
+                        old=old,
+                        league=self.name,
+                    )
                 )
             current = player_names(conn, self.id)[pid]
             if current == new:
@@ -768,7 +767,11 @@ class League:
             src = self._player_id(conn, alias)
             dst = self._player_id(conn, into)
             if src == dst:
-                raise EloleagueError(f"{alias!r} and {into!r} are already the same player")
+                raise EloleagueError(
+                    msg(
+                        "{alias!r} and {into!r} are already the same player", alias=alias, into=into
+                    )
+                )
             src_games = set(
                 conn.execute(
                     select(side_players.c.game_id).where(side_players.c.player_id == src)
@@ -784,8 +787,13 @@ class League:
                 labels = self._labels(conn)
                 shown = ", ".join(sorted(labels[g] for g in both)[:10])
                 raise EloleagueError(
-                    f"cannot merge {names[src]!r} into {names[dst]!r}: they played in the same "
-                    f"game(s) {shown}, so they are two different players"
+                    msg(
+                        "cannot merge {alias!r} into {into!r}: they played in the same game(s) "
+                        "{games}, so they are two different players",
+                        alias=names[src],
+                        into=names[dst],
+                        games=shown,
+                    )
                 )
             moved = load_games(conn, self.id, names, pks=sorted(src_games))
             touched = self._touch(conn, [g.record for g in moved])
@@ -800,7 +808,7 @@ class League:
             # Content hashes name players by id: refresh those of the moved games.
             ids = {name: pk for pk, name in names.items()}
             for g in moved:
-                record = _rename(g.record, {names[src]: names[dst]})
+                record = imports.rename(g.record, {names[src]: names[dst]})
                 conn.execute(
                     update(games)
                     .where(games.c.id == g.pk)
@@ -816,17 +824,33 @@ class League:
         """
         expected_end = season_end(self.rules.season, end)
         if expected_end != end:
+            if expected_end is None:
+                raise EloleagueError(
+                    msg(
+                        "{end} is not the last day of a season of rule set {rules!r}",
+                        end=end.isoformat(),
+                        rules=self.rules.name,
+                    )
+                )
             raise EloleagueError(
-                f"{end.isoformat()} is not the last day of a season of rule set "
-                f"{self.rules.name!r}"
-                + (f" (that season ends on {expected_end.isoformat()})" if expected_end else "")
+                msg(
+                    "{end} is not the last day of a season of rule set {rules!r} (that season "
+                    "ends on {season_end})",
+                    end=end.isoformat(),
+                    rules=self.rules.name,
+                    season_end=expected_end.isoformat(),
+                )
             )
         with self._writing() as conn:
             last = last_game_date(conn, self.id)
             if last is not None and last > end:
                 raise EloleagueError(
-                    f"the season ending {end.isoformat()} is already applied: the league has "
-                    f"games after it (the latest on {last.isoformat()})"
+                    msg(
+                        "the season ending {end} is already applied: the league has games after "
+                        "it (the latest on {last})",
+                        end=end.isoformat(),
+                        last=last.isoformat(),
+                    )
                 )
             try:
                 with conn.begin_nested():
@@ -841,7 +865,7 @@ class League:
                     )
             except IntegrityError:
                 raise EloleagueError(
-                    f"the season ending {end.isoformat()} is already closed"
+                    msg("the season ending {end} is already closed", end=end.isoformat())
                 ) from None
             self._recompute(conn, last or end)
 
@@ -893,124 +917,6 @@ class League:
 
 
 # Helpers ----------------------------------------------------------------------------------------
-
-
-class _Stored:
-    __slots__ = ("content_hash", "date", "pk", "seq")
-
-    def __init__(self, pk: int, seq: int, date: dt.date, digest: str) -> None:
-        self.pk, self.seq, self.date, self.content_hash = pk, seq, date, digest
-
-
-def _chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
-    for i in range(0, len(items), size):
-        yield items[i : i + size]
-
-
-def _stored_by_ext_id(conn: Connection, league_id: int, ids: Sequence[str]) -> dict[str, _Stored]:
-    if not ids:
-        return {}
-    cols = (games.c.ext_id, games.c.id, games.c.seq, games.c.date, games.c.content_hash)
-    out: dict[str, _Stored] = {}
-    if len(ids) > 2000:
-        wanted = set(ids)
-        query = select(*cols).where(
-            and_(games.c.league_id == league_id, games.c.ext_id.is_not(None))
-        )
-        rows = [r for r in conn.execute(query) if r[0] in wanted]
-    else:
-        rows = []
-        for chunk in _chunks(ids, 500):
-            rows.extend(
-                conn.execute(
-                    select(*cols).where(
-                        and_(games.c.league_id == league_id, games.c.ext_id.in_(chunk))
-                    )
-                )
-            )
-    for ext, pk, seq, date, digest in rows:
-        out[ext] = _Stored(pk, seq, date, digest)
-    return out
-
-
-def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> Counter[str]:
-    """How many id-less stored games have each content hash."""
-    out: Counter[str] = Counter()
-    if not hashes:
-        return out
-    unique = sorted(set(hashes))
-    for chunk in _chunks(unique, 500):
-        query = (
-            select(games.c.content_hash, func.count())
-            .where(
-                and_(
-                    games.c.league_id == league_id,
-                    games.c.ext_id.is_(None),
-                    games.c.content_hash.in_(chunk),
-                )
-            )
-            .group_by(games.c.content_hash)
-        )
-        out.update({k: v for k, v in conn.execute(query).all()})
-    return out
-
-
-def _old_records(
-    conn: Connection, league_id: int, names: dict[int, str], pks: Sequence[int]
-) -> list[GameRecord]:
-    if not pks:
-        return []
-    return [g.record for g in load_games(conn, league_id, names, pks=pks)]
-
-
-def _rename(game: GameRecord, renames: dict[str, str]) -> GameRecord:
-    if not renames:
-        return game
-    return GameRecord(
-        date=game.date,
-        sides=tuple(
-            Side(
-                tuple(Participant(renames.get(p.name, p.name), p.role) for p in s.players),
-                s.outcome,
-                s.score,
-            )
-            for s in game.sides
-        ),
-        id=game.id,
-        event=game.event,
-        round=game.round,
-        mode=game.mode,
-        rated=game.rated,
-        origin=game.origin,
-    )
-
-
-def _canonical(game: GameRecord, index: dict[str, int], names: dict[int, str]) -> GameRecord:
-    """The game with aliases replaced by the players' names."""
-    renames = {
-        p.name: names[index[p.name]] for p in game.participants if names[index[p.name]] != p.name
-    }
-    return _rename(game, renames)
-
-
-def _changes(
-    before: Mapping[PoolKey, PoolState], after: Mapping[PoolKey, PoolState]
-) -> list[RatingChange]:
-    out = []
-    for key, pool in after.items():
-        old = before.get(key)
-        if old is None or old.rating != pool.rating or old.games != pool.games:
-            out.append(
-                RatingChange(
-                    key,
-                    old.rating if old else None,
-                    pool.rating,
-                    old.games if old else 0,
-                    pool.games,
-                )
-            )
-    out.sort(key=lambda c: (-abs(c.after - (c.before or 0.0)), c.key.player))
-    return out
 
 
 def _active_players(

@@ -1,15 +1,19 @@
-"""Fast bulk writes and reads for the hot paths (a million games): plain DBAPI ``executemany``
-with tuples and raw cursors, bypassing SQLAlchemy's per-row parameter processing.
+"""Fast bulk writes and reads for the hot paths (a million games): the driver's own cursor, with
+plain tuples, bypassing SQLAlchemy's per-row processing.
 
-The SQL is built from the :mod:`~eloleague.store.tables` definitions, with the driver's own
-placeholder style, so SQLite and PostgreSQL share the code. SQLite stores dates as ISO text
-(as SQLAlchemy's ``Date`` type does); :func:`to_date` reads either form back.
+SQLite gets ``executemany`` (its fastest path); PostgreSQL gets ``COPY ... FROM STDIN``
+(psycopg 3 ``cursor.copy``), an order of magnitude quicker than row-by-row inserts. The SQL is built
+from the :mod:`~eloleague.store.tables` definitions, with the driver's placeholder style, so the
+callers share one code path. SQLite stores dates as ISO text (as SQLAlchemy's ``Date`` type does);
+:func:`to_date` reads either form back. Everything runs inside the caller's transaction.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Connection, Table
@@ -17,9 +21,14 @@ from sqlalchemy import Connection, Table
 CHUNK = 50_000
 
 
-def _placeholder(conn: Connection) -> str:
-    style = conn.dialect.paramstyle
-    return "?" if style == "qmark" else "%s"
+def placeholder(conn: Connection) -> str:
+    """The driver's parameter mark: ``?`` (sqlite3) or ``%s`` (psycopg)."""
+    return "?" if conn.dialect.paramstyle == "qmark" else "%s"
+
+
+def cursor(conn: Connection) -> Any:
+    """A DBAPI cursor on ``conn``'s connection, inside its current transaction."""
+    return conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
 
 
 def insert_rows(
@@ -31,11 +40,30 @@ def insert_rows(
     """
     if not rows:
         return
-    mark = _placeholder(conn)
     quoted = ", ".join('"' + c + '"' for c in columns)
-    sql = f"INSERT INTO {table.name} ({quoted}) VALUES ({', '.join([mark] * len(columns))})"
-    for i in range(0, len(rows), CHUNK):
-        conn.exec_driver_sql(sql, list(rows[i : i + CHUNK]))
+    cur = cursor(conn)
+    try:
+        if conn.dialect.name == "postgresql":
+            with cur.copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        mark = placeholder(conn)
+        sql = f"INSERT INTO {table.name} ({quoted}) VALUES ({', '.join([mark] * len(columns))})"
+        for i in range(0, len(rows), CHUNK):
+            cur.executemany(sql, rows[i : i + CHUNK])
+    finally:
+        cur.close()
+
+
+def fetch_all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    """Every row of ``sql`` (driver placeholders) as plain tuples, in one call."""
+    cur = cursor(conn)
+    try:
+        cur.execute(sql, tuple(params))
+        return list(cur.fetchall())
+    finally:
+        cur.close()
 
 
 def date_param(conn: Connection) -> Any:
@@ -50,3 +78,54 @@ def to_date(value: Any) -> dt.date:
     if isinstance(value, dt.date):
         return value
     return dt.date.fromisoformat(value)
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of small objects are made (records,
+    rows): its repeated full scans would otherwise cost more than the work itself."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+# Indexes are rebuilt after a load when it writes at least this many rows and at least half as
+# many as the table holds: one sort beats a million random index inserts.
+REBUILD_FROM = 100_000
+
+
+@contextmanager
+def deferred_indexes(conn: Connection, rows: Mapping[str, int]) -> Iterator[None]:
+    """On SQLite, drop the secondary indexes of each table about to receive ``rows[table]`` rows
+    when that is a large share of it, and create them again at the end of the block, inside the
+    caller's transaction (an error rolls the whole thing back, indexes included). Unique
+    constraints stay in force throughout. Other databases: nothing is changed.
+    """
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    saved: list[str] = []
+    for table, count in rows.items():
+        if count < REBUILD_FROM:
+            continue
+        held = conn.exec_driver_sql(f"SELECT max(rowid) FROM {table}").scalar() or 0
+        if count * 2 < held:
+            continue
+        for name, sql in conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
+            "AND sql IS NOT NULL",
+            (table,),
+        ).all():
+            conn.exec_driver_sql(f'DROP INDEX "{name}"')
+            saved.append(sql)
+    yield
+    _rebuild(conn, saved)
+
+
+def _rebuild(conn: Connection, statements: Sequence[str]) -> None:
+    for sql in statements:
+        conn.exec_driver_sql(sql)

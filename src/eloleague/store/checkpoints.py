@@ -162,6 +162,29 @@ def drop_from(conn: Connection, league_id: int, day: dt.date | None) -> None:
     conn.execute(delete(checkpoints).where(cond))
 
 
+def thin(conn: Connection, league_id: int, every: int = CHECKPOINT_EVERY) -> None:
+    """Keep the newest checkpoint and, before it, only checkpoints at least ``every`` games apart
+    (each recompute adds one after its last game: a league fed event by event keeps few)."""
+    rows = conn.execute(
+        select(checkpoints.c.date, checkpoints.c.games_before)
+        .where(checkpoints.c.league_id == league_id)
+        .order_by(checkpoints.c.date)
+    ).all()
+    kept_at = 0
+    dropped = []
+    for day, before in rows[:-1]:
+        if before - kept_at >= every:
+            kept_at = before
+        else:
+            dropped.append(day)
+    if dropped:
+        conn.execute(
+            delete(checkpoints).where(
+                and_(checkpoints.c.league_id == league_id, checkpoints.c.date.in_(dropped))
+            )
+        )
+
+
 def save(conn: Connection, league_id: int, point: Checkpoint, ids: Mapping[str, int]) -> None:
     """Store a checkpoint."""
     conn.execute(

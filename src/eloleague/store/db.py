@@ -20,7 +20,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
@@ -112,11 +112,15 @@ def write(engine: Engine, *, commit: bool = True) -> Iterator[Connection]:
                 trans.rollback()
                 raise
             if commit:
-                trans.commit()
+                _commit(trans)
             else:
                 trans.rollback()
     except OperationalError as exc:
         raise _busy_or_raise(exc) from None
+
+
+def _commit(trans: RootTransaction) -> None:
+    trans.commit()
 
 
 @contextmanager

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from sqlalchemy import Connection, and_, delete, insert, select
 
@@ -51,9 +52,26 @@ def write_ledger(
     game_pks: Mapping[str, int],
     player_ids: Mapping[str, int],
 ) -> None:
-    """Append ledger entries numbered from ``start``; games and players by id."""
-    day = date_param(conn)
-    rows = [
+    """Append ledger entries numbered from ``start``; games and players by id (RULES §6 fields).
+
+    The engine's fast path hands its ledger over as columns: those are turned into rows column by
+    column (:func:`_columnar_rows`), without making one :class:`LedgerEntry` per row.
+    """
+    rows = _columnar_rows(league_id, start, entries, game_pks, player_ids, date_param(conn))
+    if rows is None:
+        rows = _entry_rows(league_id, start, entries, game_pks, player_ids, date_param(conn))
+    insert_rows(conn, ledger, ("league_id", *LEDGER_FIELDS), rows)
+
+
+def _entry_rows(
+    league_id: int,
+    start: int,
+    entries: Sequence[LedgerEntry],
+    game_pks: Mapping[str, int],
+    player_ids: Mapping[str, int],
+    day: Callable[[dt.date], Any],
+) -> list[tuple[Any, ...]]:
+    return [
         (
             league_id,
             start + n,
@@ -79,7 +97,103 @@ def write_ledger(
         )
         for n, e in enumerate(entries)
     ]
-    insert_rows(conn, ledger, ("league_id", *LEDGER_FIELDS), rows)
+
+
+def _columnar_rows(
+    league_id: int,
+    start: int,
+    entries: Sequence[LedgerEntry],
+    game_pks: Mapping[str, int],
+    player_ids: Mapping[str, int],
+    day: Callable[[dt.date], Any],
+) -> list[tuple[Any, ...]] | None:
+    """The rows of a ledger kept as columns by the engine's fast path (``None`` for any other
+    ledger, or one whose columns this version does not know: the entries are then written one
+    by one). Each row holds what :func:`_entry_rows` writes for the same entry; the tests compare
+    the stored ledger with the reference engine's, entry by entry.
+    """
+    try:
+        from eloleague.engine.fast.ledger import ColumnarLedger
+    except ImportError:  # pragma: no cover - an engine without the fast path
+        return None
+    if not isinstance(entries, ColumnarLedger):
+        return None
+    try:
+        return _read_columns(league_id, start, entries, game_pks, player_ids, day)
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _read_columns(
+    league_id: int,
+    start: int,
+    entries: Any,
+    game_pks: Mapping[str, int],
+    player_ids: Mapping[str, int],
+    day: Callable[[dt.date], Any],
+) -> list[tuple[Any, ...]]:
+    from eloleague.engine.fast import kernel as K
+    from eloleague.engine.fast.ledger import WARNINGS, fired_names
+    from eloleague.engine.ledger import INACTIVITY
+
+    n = len(entries)
+    floats, ints = entries.floats, entries.ints
+    ffa, teams = entries.method == 2, entries.method == 1
+    positions = ints[K.I_GAME].tolist()
+    # Per game position: its row id and stored date; per pool: player id, mode and role.
+    game_pk = [game_pks[g.id or f"#{i + 1}"] for i, g in enumerate(entries.games)]
+    game_day = [day(g.date) for g in entries.games]
+    pool_cols = [(player_ids[k.player], k.mode, k.role) for k in entries.pool_keys]
+    pool_of = [pool_cols[p] for p in ints[K.I_POOL].tolist()]
+    codes = ints[K.I_CODE].tolist()
+    flag_text = {
+        c: (WARNINGS[(c >> K.WARN_SHIFT) & 3], ",".join(fired_names(c & 15))) for c in set(codes)
+    }
+    values = [c >> K.VALUE_SHIFT for c in codes]
+    labels = entries.outcome_labels
+    other = floats[K.C_OTHER].tolist()
+    nothing = [None] * n
+    rows = list(
+        zip(
+            [league_id] * n,
+            range(start, start + n),
+            [game_pk[p] if p >= 0 else None for p in positions],
+            [game_day[p] if p >= 0 else None for p in positions],
+            [c[0] for c in pool_of],
+            [c[1] for c in pool_of],
+            [c[2] for c in pool_of],
+            floats[K.C_BEFORE].tolist(),
+            floats[K.C_EXPECTED].tolist(),
+            floats[K.C_K].tolist(),
+            floats[K.C_SCORE].tolist(),
+            floats[K.C_DELTA].tolist(),
+            floats[K.C_AFTER].tolist(),
+            [flag_text[c][0] for c in codes],
+            [flag_text[c][1] for c in codes],
+            floats[K.C_RAW].tolist(),
+            nothing if ffa else other,
+            floats[K.C_TEAM].tolist() if teams else nothing,
+            values if ffa else nothing,
+            other if ffa else nothing,
+            nothing
+            if ffa
+            else [labels[v] if p >= 0 else None for v, p in zip(values, positions, strict=True)],
+            strict=True,
+        )
+    )
+    # Season adjustments (no game): dated by the engine, without P, K, S or opponent.
+    days = None
+    for i, p in enumerate(positions):
+        if p < 0:
+            if days is None:
+                days = ints[K.I_DAY].tolist()
+            row = list(rows[i])
+            row[3] = day(dt.date.fromordinal(days[i]))
+            row[8] = row[9] = row[10] = None
+            row[13] = row[14] = INACTIVITY
+            row[16:21] = [None] * 5
+            rows[i] = tuple(row)
+    return rows
 
 
 def read_ledger(

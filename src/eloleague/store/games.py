@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -18,7 +17,7 @@ import msgspec
 from sqlalchemy import Connection, and_, delete, func, insert, select
 
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import date_param, insert_rows, to_date
+from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, to_date
 from eloleague.store.tables import events, game_sides, games, side_players
 
 
@@ -186,11 +185,15 @@ def load_games(
     until: dt.date | None = None,
     pks: Sequence[int] | None = None,
 ) -> list[StoredGame]:
-    """The league's games (dated on/after ``since``, on/before ``until``), in arrival order."""
+    """The league's games (dated on/after ``since``, on/before ``until``), in arrival order.
+
+    Two queries read straight from the driver's cursor (a million games in seconds): the sides
+    with their players, then the games.
+    """
     if pks is not None and not pks:
         return []
     day = date_param(conn)
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    mark = placeholder(conn)
     where = [f"g.league_id = {mark}"]
     params: list[Any] = [league_id]
     if since is not None:
@@ -202,46 +205,51 @@ def load_games(
     if pks is not None:
         where.append(f"g.id IN ({', '.join(str(int(pk)) for pk in pks)})")
     cond = " AND ".join(where)
-    chosen = f"SELECT g.id FROM games g WHERE {cond}"
 
-    sides: dict[int, list[tuple[str | None, float | None]]] = defaultdict(list)
-    for game_id, outcome, score in conn.exec_driver_sql(
-        f"SELECT game_id, outcome, score FROM game_sides WHERE game_id IN ({chosen}) "
-        "ORDER BY game_id, side_no",
-        tuple(params),
-    ):
-        sides[game_id].append((outcome, score))
-    players: dict[tuple[int, int], list[Participant]] = defaultdict(list)
+    sides: dict[int, list[Side]] = {}
+    members: list[Participant] = []
     cache: dict[tuple[int, str], Participant] = {}
-    for game_id, side_no, player_id, role in conn.exec_driver_sql(
-        f"SELECT game_id, side_no, player_id, role FROM side_players WHERE game_id IN ({chosen}) "
-        "ORDER BY game_id, side_no, position",
-        tuple(params),
-    ):
+    last: tuple[int, int, str | None, float | None] | None = None
+    rows = fetch_all(
+        conn,
+        "SELECT s.game_id, s.side_no, s.outcome, s.score, p.player_id, p.role "
+        "FROM games g JOIN game_sides s ON s.game_id = g.id "
+        "JOIN side_players p ON p.game_id = s.game_id AND p.side_no = s.side_no "
+        f"WHERE {cond} ORDER BY s.game_id, s.side_no, p.position",
+        params,
+    )
+    for game_id, side_no, outcome, score, player_id, role in rows:
+        if last is None or last[0] != game_id or last[1] != side_no:
+            if last is not None:
+                sides.setdefault(last[0], []).append(Side(tuple(members), last[2], last[3]))
+            last = (game_id, side_no, outcome, score)
+            members = []
         participant = cache.get((player_id, role))
         if participant is None:
             participant = cache[player_id, role] = Participant(names[player_id], role)
-        players[game_id, side_no].append(participant)
+        members.append(participant)
+    if last is not None:
+        sides.setdefault(last[0], []).append(Side(tuple(members), last[2], last[3]))
+    del rows
 
-    event_names = {
-        pk: name
-        for pk, name in conn.execute(
-            select(events.c.id, events.c.name).where(events.c.league_id == league_id)
-        ).all()
-    }
+    event_names = dict(
+        fetch_all(conn, f"SELECT id, name FROM events WHERE league_id = {mark}", [league_id])
+    )
     out = []
-    for pk, seq, ext_id, date, event_id, rnd, mode, rated in conn.exec_driver_sql(
+    dates: dict[Any, dt.date] = {}
+    for pk, seq, ext_id, date, event_id, rnd, mode, rated in fetch_all(
+        conn,
         "SELECT g.id, g.seq, g.ext_id, g.date, g.event_id, g.round, g.mode, g.rated "
         f"FROM games g WHERE {cond} ORDER BY g.seq",
-        tuple(params),
+        params,
     ):
         name = label(ext_id, seq)
+        when = dates.get(date)
+        if when is None:
+            when = dates[date] = to_date(date)
         record = GameRecord(
-            date=to_date(date),
-            sides=tuple(
-                Side(tuple(players[pk, s]), outcome, score)
-                for s, (outcome, score) in enumerate(sides[pk], start=1)
-            ),
+            date=when,
+            sides=tuple(sides[pk]),
             id=name,
             event=event_names.get(event_id) if event_id is not None else None,
             round=rnd,

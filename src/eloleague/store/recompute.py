@@ -5,6 +5,10 @@ or deleted game, a merge, a rule change, a season closing), the ledger from the 
 before ``D`` on, the current ratings and the later checkpoints are rewritten by replaying the games
 from that checkpoint (RULES §2 order, §3.4 batches, §3.5 seasons). The result equals a full replay:
 tests check it on every change.
+
+Besides the checkpoints every :data:`~eloleague.store.checkpoints.CHECKPOINT_EVERY` games, each
+recompute leaves one after its last game (when no closed season lies beyond it), so that the usual
+import, an event dated after everything else, replays only its own games.
 """
 
 from __future__ import annotations
@@ -137,4 +141,9 @@ def recompute(
         if progress is not None:
             progress(bounds[n + 1], total)
     write_ratings(conn, league_id, state.pools, ids)
+    if order and as_of == order[-1].date:
+        # The state after the last game: the next import of later games replays only itself.
+        tail = cps.Checkpoint(as_of + dt.timedelta(days=1), games_before, ledger_pos, state)
+        cps.save(conn, league_id, tail, ids)
+        cps.thin(conn, league_id, every or cps.CHECKPOINT_EVERY)
     return Recomputed(state.pools, unrated, total, as_of)
