@@ -60,12 +60,17 @@ def error_body(error: WebError, lang: str) -> dict[str, Any]:
     }
 
 
+DOMAINS = ("web", "league", "tools", "sheets", "messages-readers", "messages")
+
+
 def translate(message: str, lang: str) -> str:
-    """A message in ``lang``: web texts first, then the engine's and readers' catalogue."""
-    translated = render(message, lang, "web")
-    if translated == message:
-        translated = render(message, lang, "messages")
-    return translated
+    """A message in ``lang``, from the first catalogue that knows it (the site's own, then those
+    of the league service, the tools, the sheets and the readers)."""
+    for domain in DOMAINS:
+        translated = render(message, lang, domain)
+        if translated != message:
+            return translated
+    return message
 
 
 def as_web_error(exc: Exception) -> WebError:

@@ -1,0 +1,160 @@
+"""Officers' and referees' flows through the pages: review of a referee's upload, correcting a
+game, closing a season (form and API), and the limits of an upload."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from fastapi.testclient import TestClient
+
+from eloleague.league import League
+from tests.web.conftest import BE, PASSWORD, Site, make_client
+
+GAME = {
+    "id": "flow-1",
+    "date": "2026-02-07",
+    "event": "Flow Cup",
+    "sides": [
+        {"players": ["Agathe Flux"], "outcome": "overwhelming_victory"},
+        {"players": ["Basile Flux"], "outcome": "defeat"},
+    ],
+}
+
+
+def _csrf(html: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert found
+    return found.group(1)
+
+
+def _login(client: TestClient, name: str) -> str:
+    page = client.get("/login").text
+    client.post("/login", data={"name": name, "password": PASSWORD, "csrf_token": _csrf(page)})
+    return _csrf(client.get("/admin").text)
+
+
+def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
+    referee = make_client(site)
+    token = _login(referee, "Rémi")
+    sent = referee.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("flow.jsonl", json.dumps(GAME).encode(), "text/plain")},
+    )
+    assert sent.status_code == 200
+    assert "Envoyé pour vérification" in sent.text and "Confirmer" not in sent.text
+    upload = re.search(r"/uploads/(\d+)", referee.get("/admin").text)
+    assert upload is not None
+    refused = referee.post(
+        f"/leagues/{BE}/uploads/{upload.group(1)}/confirm", data={"csrf_token": token}
+    )
+    assert refused.status_code == 403
+    assert "Agathe Flux" not in League.open(str(site.db), BE).players()
+
+    officer = make_client(site)
+    token = _login(officer, "Claire")
+    admin = officer.get("/admin").text
+    assert "flow.jsonl" in admin and "Rémi" in admin
+    review = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}")
+    assert "Agathe Flux" in review.text and "Confirmer l&#39;import" in review.text
+    done = officer.post(
+        f"/leagues/{BE}/uploads/{upload.group(1)}/confirm", data={"csrf_token": token}
+    )
+    assert done.status_code == 200
+    flash = re.search(r'<p class="flash" role="status">([^<]+)</p>', done.text)
+    assert flash and "flow.jsonl" in flash.group(1) and "1 partie" in flash.group(1), done.text
+    assert "Agathe Flux" in League.open(str(site.db), BE).players()
+    assert "flow.jsonl" not in officer.get("/admin").text
+
+
+def test_an_officer_corrects_a_game(site: Site) -> None:
+    client = make_client(site)
+    token = _login(client, "Claire")
+    before = client.get(f"/api/v1/leagues/{BE}/games/g1").json()
+    form = client.get(f"/leagues/{BE}/games/g1/edit")
+    line = re.search(r'<textarea name="line"[^>]*>([^<]*)</textarea>', form.text)
+    assert line
+    game = json.loads(
+        line.group(1).replace("&#34;", '"').replace("&quot;", '"').replace("&#39;", "'")
+    )
+    assert game["id"] == "g1" and game["sides"] == [
+        {"players": [p["name"] for p in s["players"]], "outcome": s["outcome"]}
+        for s in before["game"]["sides"]
+    ]
+    game["sides"][0]["outcome"], game["sides"][1]["outcome"] = "defeat", "marginal_victory"
+    bad = client.post(
+        f"/leagues/{BE}/games/g1/edit",
+        data={"csrf_token": token, "line": json.dumps({**game, "id": "other"})},
+    )
+    assert bad.status_code == 422 and "g1" in bad.text
+    done = client.post(
+        f"/leagues/{BE}/games/g1/edit", data={"csrf_token": token, "line": json.dumps(game)}
+    )
+    assert done.status_code == 200, done.text
+    after = client.get(f"/api/v1/leagues/{BE}/games/g1").json()
+    assert [s["outcome"] for s in after["game"]["sides"]] == ["defeat", "marginal_victory"]
+    assert after["entries"][0]["delta"] < 0 < before["entries"][0]["delta"]
+
+
+def test_closing_a_season_applies_inactivity(site: Site) -> None:
+    client = make_client(site)
+    last = max(g.date for g in League.open(str(site.db), BE).games())
+    end = f"{last.year}-12-31"
+    before = {
+        r["player"]: r["rating"]
+        for r in client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
+    }
+    refused = client.post(
+        f"/api/v1/leagues/{BE}/seasons/close",
+        json={"end": end},
+        headers={"Authorization": f"Bearer {site.referee_token}"},
+    )
+    assert refused.status_code == 403
+    bad = client.post(
+        f"/api/v1/leagues/{BE}/seasons/close",
+        json={"end": f"{last.year}-06-30"},
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    )
+    assert bad.status_code == 400 and "season" in bad.json()["error"]["message"]
+    token = _login(client, "Claire")
+    done = client.post(f"/leagues/{BE}/seasons/close", data={"csrf_token": token, "end": end})
+    assert done.status_code == 200 and end in done.text
+    after = {
+        r["player"]: r["rating"]
+        for r in client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
+    }
+    assert all(after[p] <= before[p] for p in before)
+    assert any(after[p] < before[p] for p in before)
+    again = client.post(
+        f"/api/v1/leagues/{BE}/seasons/close",
+        json={"end": end},
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    )
+    assert again.status_code == 400 and "already" in again.json()["error"]["message"]
+
+
+def test_upload_limits(site: Site) -> None:
+    client = make_client(site)
+    client.app.state.settings = type(client.app.state.settings)(  # type: ignore[attr-defined]
+        db=str(site.db), secret="s" * 40, max_upload_bytes=100
+    )
+    token = _login(client, "Claire")
+    big = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("big.jsonl", b"x" * 200, "text/plain")},
+    )
+    assert big.status_code == 413 and "100" in big.text
+    empty = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("empty.jsonl", b"  \n", "text/plain")},
+    )
+    assert empty.status_code == 422 and "le fichier est vide" in empty.text
+    odd = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("../../etc/passwd.txt", b"hello", "text/plain")},
+    )
+    assert odd.status_code == 422 and "passwd.txt" in odd.text and "../" not in odd.text
