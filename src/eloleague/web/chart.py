@@ -126,12 +126,17 @@ def history_svg(
             f'fill="#dc2626"/><text x="{legend_x + 10}" y="{_TOP + 11}" font-size="11" '
             f'fill="#991b1b">{escape(season_label)}</text></g>'
         )
-    if len(series) > 1:
-        for n, s in enumerate(series):
-            ly = _TOP + 28 + 14 * n
-            out.append(
-                f'<text x="{legend_x}" y="{ly}" font-size="11" '
-                f'fill="{_COLOURS[n % len(_COLOURS)]}">— {escape(s.name)}</text>'
-            )
     out.append("</svg>")
     return "".join(out)
+
+
+def legend(series: Sequence[Series]) -> str:
+    """The pools' colours as an HTML list under the chart (nothing for a single line)."""
+    if len(series) < 2:
+        return ""
+    items = "".join(
+        f'<li><span class="swatch" style="background:{_COLOURS[n % len(_COLOURS)]}"></span>'
+        f"{escape(s.name)}</li>"
+        for n, s in enumerate(series)
+    )
+    return f'<ul class="chart-legend">{items}</ul>'

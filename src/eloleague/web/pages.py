@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from eloleague.i18n import translator
 from eloleague.web import language, views
-from eloleague.web.chart import ChartPoint, Series, history_svg
+from eloleague.web.chart import ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
 from eloleague.web.numbers import readable, signed
 from eloleague.web.rules_words import describe
@@ -160,7 +160,7 @@ def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
         season_label=gettext("season adjustment"),
         fmt="{:.0f}" if integers else "{:.1f}",
     )
-    return Markup(svg)  # built from escaped parts in chart.py
+    return Markup(svg + legend(series))  # built from escaped parts in chart.py
 
 
 @router.get("/leagues/{league}/players/{name:path}", include_in_schema=False)
