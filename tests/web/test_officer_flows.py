@@ -66,6 +66,8 @@ def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
     assert flash and "flow.jsonl" in flash.group(1) and "1 partie" in flash.group(1), done.text
     assert "Agathe Flux" in League.open(str(site.db), BE).players()
     assert "flow.jsonl" not in officer.get("/admin").text
+    closed = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}").text
+    assert "Cet envoi est clos : importé." in closed and "/confirm" not in closed
 
 
 def test_an_officer_corrects_a_game(site: Site) -> None:

@@ -300,3 +300,27 @@ def test_upload_preview_confirm(client: TestClient, site: Site) -> None:
     assert _games(site) == before + 1
     again = client.post(confirm.group(1), data={"csrf_token": _csrf(done.text)})
     assert again.status_code == 400 and _games(site) == before + 1
+
+
+def test_api_bodies_past_the_limit_are_refused(site: Site) -> None:
+    from fastapi.testclient import TestClient as Client
+
+    from eloleague.web import Settings, create_app
+
+    client = Client(create_app(Settings(db=str(site.db), secret="l" * 40, max_upload_bytes=50)))
+    before = _games(site)
+    got = client.post(
+        f"/api/v1/leagues/{BE}/games", content=json.dumps(GOOD), headers=_bearer(site.officer_token)
+    )
+    assert got.status_code == 413
+    assert _shape(got.json())["code"] == "too_large"
+
+    def chunks():  # no Content-Length: the limit holds while reading
+        yield json.dumps(GOOD).encode()
+        yield json.dumps(GOOD).encode()
+
+    streamed = client.post(
+        f"/api/v1/leagues/{BE}/games", content=chunks(), headers=_bearer(site.officer_token)
+    )
+    assert streamed.status_code == 413
+    assert _games(site) == before

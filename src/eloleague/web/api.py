@@ -16,7 +16,9 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ValidationError
 from starlette.responses import JSONResponse
 
+from eloleague.i18n import Text
 from eloleague.web import uploads, views
+from eloleague.web.errors import WebError
 from eloleague.web.pages import page_lang, ranking_args
 from eloleague.web.rules_words import describe
 from eloleague.web.security import bearer_user
@@ -193,7 +195,7 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
 async def preview(request: Request, league: str) -> dict[str, Any]:
     user = bearer_user(request)
     found = views.open_league(request.app.state.engine, league)
-    body = await request.body()
+    body = await _body(request)
     records = uploads.games_from_body(found, body)
     report = uploads.preview(found, records, "api", body, user.name)
     return uploads.report_dict(found, report, page_lang(request))
@@ -208,7 +210,7 @@ async def preview(request: Request, league: str) -> dict[str, Any]:
 async def post_games(request: Request, league: str) -> JSONResponse:
     user = bearer_user(request)
     found = views.open_league(request.app.state.engine, league)
-    body = await request.body()
+    body = await _body(request)
     records = uploads.games_from_body(found, body)
     lang = page_lang(request)
     if not user.is_officer:
@@ -230,6 +232,26 @@ async def post_games(request: Request, league: str) -> JSONResponse:
     )
 
 
+async def _body(request: Request) -> bytes:
+    """The request's body, refused with 413 past the site's upload limit (read in chunks)."""
+    limit = request.app.state.settings.max_upload_bytes
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _too_large(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _too_large(limit: int) -> WebError:
+    return WebError(413, "too_large", Text.of("the file is larger than {n} bytes", n=limit))
+
+
 def _as_jsonl(body: bytes) -> bytes:
     text = body.strip()
     if text.startswith(b"["):
@@ -248,7 +270,7 @@ def _as_jsonl(body: bytes) -> bytes:
 async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
     user = bearer_user(request, officer=True)
     found = views.open_league(request.app.state.engine, league)
-    records = uploads.games_from_body(found, await request.body(), source=game)
+    records = uploads.games_from_body(found, await _body(request), source=game)
     report = uploads.correct(found, game, records, user.name)
     return uploads.report_dict(found, report, page_lang(request))
 
@@ -281,7 +303,7 @@ async def close_season(request: Request, league: str) -> dict[str, Any]:
     user = bearer_user(request, officer=True)  # before reading the body: 401 first
     found = views.open_league(request.app.state.engine, league)
     try:
-        season = SeasonIn.model_validate_json(await request.body())
+        season = SeasonIn.model_validate_json(await _body(request))
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
     found.close_season(season.end, user=user.name)
