@@ -239,8 +239,8 @@ class League:
 
     def _recompute(self, conn: Connection, since: dt.date | None) -> Recomputed:
         # A full recompute rewrites the whole ledger: its indexes are rebuilt once, at the end.
-        rows = 2 * (next_seq(conn, self.id) - 1) if since is None else 0
-        with deferred_indexes(conn, {"ledger": rows}):
+        count = next_seq(conn, self.id) - 1 if since is None else 0
+        with deferred_indexes(conn, ("ledger",), count):
             return recompute(
                 conn,
                 self.id,
@@ -407,10 +407,9 @@ class League:
             for g, h in new:
                 to_insert.append(NewGame(g, seq, h))
                 seq += 1
-            sizes = {"games": len(to_insert), "side_players": 2 * len(to_insert)}
-            sizes["game_sides"] = sizes["side_players"]
-            sizes["ledger"] = 2 * (len(tail) + len(to_insert))
-            with deferred_indexes(conn, sizes):
+            with deferred_indexes(
+                conn, ("games", "side_players", "ledger"), len(to_insert) + len(tail)
+            ):
                 tail += insert_games(conn, self.id, to_insert, ids, batch_id)
                 tail.sort(key=lambda g: g.seq)
                 before = read_ratings(conn, self.id, canonical)

@@ -1,52 +1,178 @@
-"""The league commands as an officer runs them (subprocesses), on SQLite and PostgreSQL."""
+"""The league commands as an officer runs them: in-process through Typer's runner (on SQLite and on
+PostgreSQL), and once through the real ``eloleague`` entry point (exit status 2, one clean line,
+French). In-process calls cost milliseconds where each subprocess pays seconds of imports."""
 
 from __future__ import annotations
 
+import ast
+import json
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+from typer.testing import CliRunner, Result
+
+from eloleague.cli import app
+from eloleague.errors import EloleagueError, InputError
+from eloleague.i18n import render
+from eloleague.league import League
 from tests.conftest import REPLAY, run_cli
 from tests.pg.server import db_url, pg_server  # noqa: F401 - fixtures
+from tests.store.helpers import read_lines, write_lines
+
+Run = Callable[..., Result]
 
 
-def test_import_rank_reimport_and_bad_file(db_url: str, tmp_path: Path) -> None:  # noqa: F811
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``cli(*args)`` runs one command in-process; a failing command must be asked for
+    (``fails=True``) and its exception is then an :class:`EloleagueError`."""
+    monkeypatch.setenv("ELOLEAGUE_LANG", "en")  # restored after the test, even after --lang
+    monkeypatch.setenv("COLUMNS", "200")
+    runner = CliRunner()
+
+    def run(*args: str, fails: bool = False) -> Result:
+        result = runner.invoke(app, list(args))
+        if fails:
+            assert isinstance(result.exception, EloleagueError), result.output
+        else:
+            assert result.exit_code == 0, (result.output, result.exception)
+        return result
+
+    return run
+
+
+def _error(result: Result, lang: str = "en") -> str:
+    exc = result.exception
+    assert isinstance(exc, EloleagueError)
+    if isinstance(exc, InputError):
+        return exc.render(lang)
+    return render(exc.args[0], lang)
+
+
+def test_import_rank_reimport_refuse_explain_delete_export_backup(
+    cli: Run,
+    db_url: str,  # noqa: F811
+    tmp_path: Path,
+) -> None:
     db = ["--db", db_url]
-    assert run_cli("init", "--rules", "adlg", *db).returncode == 0
-    first = run_cli("import", str(REPLAY / "adlg.jsonl"), *db)
-    assert first.returncode == 0, first.stderr
-    assert "added 991 game(s)" in first.stdout
+    assert 'league "adlg" created' in cli("init", "--rules", "adlg", *db).output
+    first = cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    assert "adlg.jsonl: added 991 game(s), replaced 0, 0 already there" in first.stdout
 
-    ranking = run_cli("ranking", "--format", "csv", "--as-of", "2025-06-01", *db)
-    rate = run_cli("rate", str(REPLAY / "adlg.jsonl"), "--rules", "adlg", "--as-of", "2025-06-01")
-    assert ranking.stdout == rate.stdout
+    as_of = ["--as-of", "2025-06-01"]
+    ranking = cli("ranking", "--format", "csv", *as_of, *db).stdout
+    rate = cli("rate", str(REPLAY / "adlg.jsonl"), "--rules", "adlg", *as_of).stdout
+    assert ranking == rate and ranking.count("\n") > 30
 
-    again = run_cli("import", str(REPLAY / "adlg.jsonl"), *db)
-    assert "added 0 game(s)" in again.stdout and "already imported" in again.stdout
+    again = cli("import", str(REPLAY / "adlg.jsonl"), *db).stdout
+    assert "added 0 game(s)" in again and "this file was already imported on" in again
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": "x1", "date": "2026-13-01", "sides": []}\n', encoding="utf-8")
-    refused = run_cli("import", str(bad), *db)
-    assert refused.returncode == 2
-    assert "line 1" in refused.stderr and "Traceback" not in refused.stderr
-    assert run_cli("ranking", "--format", "csv", "--as-of", "2025-06-01", *db).stdout == rate.stdout
+    refused = cli("import", str(bad), *db, fails=True)
+    assert "bad.jsonl: line 1" in _error(refused)
+    assert cli("ranking", "--format", "csv", *as_of, *db).stdout == rate
 
-    shown = run_cli("explain", "g2", *db)
-    assert shown.returncode == 0 and "Marie P002" in shown.stdout
-    assert run_cli("game", "delete", "g2", *db).returncode == 0
-    gone = run_cli("explain", "g2", *db)
-    assert gone.returncode == 2 and "no game 'g2'" in gone.stderr
+    shown = cli("explain", "g2", *db).stdout
+    assert "Marie P002" in shown and "Rating changes" in shown
+    assert "game g2 deleted" in cli("game", "delete", "g2", *db).stdout
+    assert "no game 'g2' in league 'adlg'" in _error(cli("explain", "g2", *db, fails=True))
 
     export = tmp_path / "out.jsonl"
-    assert run_cli("export", str(export), *db).returncode == 0
+    assert "990 game(s) written" in cli("export", str(export), *db).stdout
     fresh = ["--db", str(tmp_path / "fresh.db")]
-    run_cli("init", "--rules", "adlg", *fresh)
-    run_cli("import", str(export), *fresh)
-    assert (
-        run_cli("ranking", "--format", "csv", *fresh).stdout
-        == run_cli("ranking", "--format", "csv", *db).stdout
-    )
+    cli("init", "--rules", "adlg", *fresh)
+    cli("import", str(export), *fresh)
+    now = cli("ranking", "--format", "csv", *db).stdout
+    assert cli("ranking", "--format", "csv", *fresh).stdout == now
     backup = tmp_path / "backup.db"
-    assert run_cli("backup", str(backup), *db).returncode == 0
+    cli("backup", str(backup), *db)
+    assert cli("ranking", "--format", "csv", "--db", str(backup)).stdout == now
+    assert cli("leagues", *db).stdout == "adlg\n"
+
+
+def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "be.db")]
+    lines = [o for o in read_lines(REPLAY / "bataille-empire.jsonl") if o["date"] < "2024-01-01"]
+    cli("init", "--rules", "bataille-empire", "--league", "Club", *db)
+    cli("import", str(write_lines(tmp_path / "to2023.jsonl", lines)), *db)
+
+    player = lines[0]["sides"][0]["players"][0]
+    page = cli("player", player, *db).stdout
+    assert player in page and "History" in page and "Last changes" in page
     assert (
-        run_cli("ranking", "--format", "csv", "--db", str(backup)).stdout
-        == run_cli("ranking", "--format", "csv", *db).stdout
+        '"Marie P002" renamed "Marie Dupont"'
+        in cli("player", "rename", "Marie P002", "Marie Dupont", *db).stdout
+    )
+    assert "did you mean" in _error(cli("player", "Marie Dupond", *db, fails=True))
+
+    event = next(o["event"] for o in lines if o.get("event"))
+    assert event in cli("events", *db).stdout
+    listed = cli("games", "--event", event, "--format", "jsonl", *db).stdout.splitlines()
+    assert listed and all(json.loads(line)["event"] == event for line in listed)
+
+    top = json.loads(cli("ranking", "--format", "json", "--top", "3", *db).stdout)
+    assert [row["rank"] for row in top] == [1, 2, 3]
+
+    later = [dict(lines[0], id="dry1", date="2024-02-03", event="Dry 2024")]
+    dry = cli("import", str(write_lines(tmp_path / "dry.jsonl", later)), "--dry-run", *db)
+    assert "would add 1 game(s)" in dry.stdout and "Rating changes" in dry.stdout
+    assert "Dry 2024" not in cli("events", *db).stdout
+
+    assert "season ending 2024-12-31 closed" in cli("season", "close", "2024-12-31", *db).stdout
+    assert "already closed" in _error(cli("season", "close", "2024-12-31", *db, fails=True))
+    changed = cli("change-rules", "bataille-empire-en", *db).stdout
+    assert 'league "Club" now uses rule set' in changed
+
+
+def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "fr.db")]
+    cli("init", "--rules", "bataille-empire", *db)
+    first = [
+        {
+            "id": "a",
+            "date": "2025-01-05",
+            "sides": [
+                {"players": ["Alice Martin"], "outcome": "draw"},
+                {"players": ["Bruno Petit"], "outcome": "draw"},
+            ],
+        }
+    ]
+    cli("import", str(write_lines(tmp_path / "one.jsonl", first)), *db)
+    second = [dict(first[0], id="b", sides=[*first[0]["sides"][:1], {**first[0]["sides"][1]}])]
+    second[0]["sides"][1]["players"] = ["Bruno  Petit"]
+    done = cli("--lang", "fr", "import", str(write_lines(tmp_path / "two.jsonl", second)), *db)
+    assert "two.jsonl : 1 partie(s) ajoutée(s), 0 remplacée(s)" in done.stdout
+    assert (
+        "avertissement : le nouveau joueur « Bruno  Petit » ressemble à « Bruno Petit » "
+        "(seuls les espaces diffèrent)" in done.stderr
+    )
+    missing = cli("--lang", "fr", "player", "Zoé", *db, fails=True)
+    assert _error(missing, "fr") == "aucun joueur nommé 'Zoé' dans la ligue 'bataille-empire'"
+
+
+def test_the_real_command_prints_one_french_line_and_exits_2(tmp_path: Path) -> None:
+    path = tmp_path / "club.db"
+    League.create(str(path), "Club", "adlg")
+    done = run_cli("--lang", "fr", "explain", "g404", "--db", str(path))
+    assert done.returncode == 2
+    assert done.stderr == "aucune partie 'g404' dans la ligue 'Club'\n"
+    assert done.stdout == ""
+
+
+def test_the_league_commands_import_the_library_only_when_they_run() -> None:
+    """``eloleague rate --help`` must not pay for SQLAlchemy or Rich tables (issue 3)."""
+    source = Path(__file__).parents[2] / "src" / "eloleague" / "cli" / "league.py"
+    tree = ast.parse(source.read_text("utf-8"))
+    top_level = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module:
+            top_level.add(node.module)
+        elif isinstance(node, ast.Import):
+            top_level.update(alias.name for alias in node.names)
+    heavy = {"eloleague.league", "sqlalchemy", "rich.table", "rich.progress", "rich.console"}
+    assert top_level & heavy == set()
+    assert not any(
+        m.startswith(("eloleague.store", "eloleague.io", "eloleague.engine")) for m in top_level
     )

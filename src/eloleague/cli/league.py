@@ -15,23 +15,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from eloleague.cli import app
-from eloleague.cli.output import print_ranking
-from eloleague.engine import LedgerEntry
-from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text, pick_language, render
-from eloleague.io.games import read_games
-from eloleague.io.ratings_csv import format_number, format_plain, write_ratings
-from eloleague.league import League
-from eloleague.records import GameRecord
-from eloleague.rules.model import RuleSet
+
+if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
+    from rich.console import Console
+
+    from eloleague.engine import LedgerEntry
+    from eloleague.league import League
+    from eloleague.rules.model import RuleSet
 
 DOMAIN = "league"
 PROGRESS_FROM = 50_000  # games: smaller recomputes take well under a second
@@ -64,8 +60,20 @@ def _t(message: str, /, **params: object) -> str:
     return render(Text.of(message, **params), pick_language(), DOMAIN)
 
 
+def _console(*, stderr: bool = False) -> Console:
+    from rich.console import Console
+
+    return Console(stderr=stderr)
+
+
 def _err() -> Console:
-    return Console(stderr=True)
+    return _console(stderr=True)
+
+
+def _open(db: str | None, league: str | None) -> League:
+    from eloleague.league import League
+
+    return League.open(db, league)
 
 
 def _date(value: str | None, option: str) -> dt.date | None:
@@ -83,6 +91,14 @@ def _date(value: str | None, option: str) -> dt.date | None:
 @contextmanager
 def _progress(league: League) -> Iterator[None]:
     """A progress bar on standard error while a large recompute replays games."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
     bar: Progress | None = None
     task = None
 
@@ -133,6 +149,8 @@ def init(
     The rule set is stored as its text: a later change of the preset never rewrites the league's
     history (use [bold]eloleague change-rules[/] to change it explicitly).
     """
+    from eloleague.league import League
+
     name = league or Path(rules).stem
     created = League.create(db, name, rules)
     print(
@@ -167,7 +185,11 @@ def import_(
     already there is skipped; one whose id exists with other content is refused unless --update.
     Names that look like an existing player are reported as warnings.
     """
-    lg = League.open(db, league)
+    from eloleague.errors import InputError, Problem
+    from eloleague.io.games import read_games
+    from eloleague.records import GameRecord
+
+    lg = _open(db, league)
     # Check every file before importing any (all problems at once).
     problems: list[Problem] = []
     read: list[tuple[Path, list[GameRecord]]] = []
@@ -207,6 +229,8 @@ def import_(
 
 
 def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
+    from rich.table import Table
+
     from eloleague.store.reports import RatingChange
 
     table = Table(title=_t("Rating changes"), title_justify="left")
@@ -225,10 +249,11 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
             _signed(rules, c.delta),
             f"{c.games_before} → {c.games_after}",
         )
-    Console().print(table)
+    _console().print(table)
 
 
 def _shown(rules: RuleSet, value: float | None) -> str:
+    from eloleague.io.ratings_csv import format_number
     from eloleague.rules.model import Rounding
 
     return format_number(value, rules.shown or Rounding(mode="half_up", decimals=1))
@@ -265,7 +290,10 @@ def ranking(
     With --as-of, the games dated on or before that day are rated and the seasons ending before
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
     """
-    lg = League.open(db, league)
+    from eloleague.cli.output import print_ranking
+    from eloleague.io.ratings_csv import format_number, write_ratings
+
+    lg = _open(db, league)
     rows = lg.ranking(
         mode=mode,
         role=role,
@@ -326,7 +354,7 @@ def player(
     unchanged); [bold]eloleague player merge "A. Martin" "Alice Martin"[/] (two names for one
     person: games moved, ratings recomputed).
     """
-    lg = League.open(db, league)
+    lg = _open(db, league)
     if len(args) == 3 and args[0] == "rename":
         lg.rename_player(args[1], args[2])
         print(_t('"{old}" renamed "{new}"', old=args[1], new=args[2]))
@@ -338,8 +366,10 @@ def player(
         return
     if len(args) != 1:
         raise typer.BadParameter(_t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO"))
+    from eloleague.cli.output import print_ranking
+
     report = lg.player(args[0])
-    console = Console()
+    console = _console()
     console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
     if report.aliases:
         console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
@@ -368,6 +398,10 @@ def _print_entries(
     with_game: bool = False,
     with_player: bool = False,
 ) -> None:
+    from rich.table import Table
+
+    from eloleague.io.ratings_csv import format_plain
+
     table = Table(title=title, title_justify="left")
     if with_game:
         table.add_column(_t("Game"))
@@ -407,13 +441,17 @@ def explain(
 
     Example: [bold]eloleague explain g17[/]
     """
-    lg = League.open(db, league)
+    from eloleague.io.ratings_csv import format_plain
+
+    lg = _open(db, league)
     found = lg.explain(game_id)
     g = found.game
-    console = Console()
+    console = _console()
     head = f"[bold]{g.id}[/]  {g.date.isoformat()}"
     if g.event:
-        head += f"  {g.event}" + (f", round {g.round}" if g.round is not None else "")
+        head += f"  {g.event}" + (
+            _t(", round {round}", round=g.round) if g.round is not None else ""
+        )
     console.print(head, highlight=False)
     for n, side in enumerate(g.sides, start=1):
         result = side.outcome if side.outcome is not None else format_plain(side.score)
@@ -431,13 +469,15 @@ def events_(db: DbOption = None, league: LeagueOption = None) -> None:
 
     Example: [bold]eloleague events[/]
     """
-    lg = League.open(db, league)
+    from rich.table import Table
+
+    lg = _open(db, league)
     table = Table(title=_t("Events"), title_justify="left")
     for col in (_t("Event"), _t("First day"), _t("Last day"), _t("Games"), _t("Players")):
         table.add_column(col)
     for e in lg.events():
         table.add_row(e.name, e.first.isoformat(), e.last.isoformat(), str(e.games), str(e.players))
-    Console().print(table)
+    _console().print(table)
 
 
 @app.command("games")
@@ -456,7 +496,11 @@ def games_(
 
     Example: [bold]eloleague games --event "Austerlitz 2025"[/]
     """
-    lg = League.open(db, league)
+    from rich.table import Table
+
+    from eloleague.io.ratings_csv import format_plain
+
+    lg = _open(db, league)
     found = lg.games(event=event, player=player_name)
     if fmt is ExportFormat.jsonl:
         from eloleague.store.exports import game_object
@@ -476,7 +520,7 @@ def games_(
             for s in g.sides
         )
         table.add_row(g.id or "", g.date.isoformat(), g.event or "", sides)
-    Console().print(table)
+    _console().print(table)
 
 
 game_app = typer.Typer(help="Correct games.", no_args_is_help=True)
@@ -493,7 +537,7 @@ def game_delete(
 
     Example: [bold]eloleague game delete g17[/]
     """
-    lg = League.open(db, league)
+    lg = _open(db, league)
     with _progress(lg):
         lg.delete_game(game_id)
     print(_t("game {id} deleted", id=game_id))
@@ -518,7 +562,7 @@ def season_close(
     """
     day = _date(end, "END")
     assert day is not None
-    lg = League.open(db, league)
+    lg = _open(db, league)
     lg.close_season(day, user=user)
     print(_t("season ending {end} closed", end=day.isoformat()))
 
@@ -533,7 +577,7 @@ def change_rules(
 
     Example: [bold]eloleague change-rules my-club.toml[/]
     """
-    lg = League.open(db, league)
+    lg = _open(db, league)
     with _progress(lg):
         lg.change_rules(rules)
     print(_t('league "{name}" now uses rule set {rules}', name=lg.name, rules=lg.rules.name))
@@ -554,7 +598,7 @@ def export(
 
     Example: [bold]eloleague export games.jsonl[/]
     """
-    lg = League.open(db, league)
+    lg = _open(db, league)
     chosen = fmt or (ExportFormat.csv if file.endswith(".csv") else ExportFormat.jsonl)
     if file == "-":
         count = (lg.export_csv if chosen is ExportFormat.csv else lg.export_jsonl)(sys.stdout)
@@ -574,7 +618,7 @@ def backup(
 
     Example: [bold]eloleague backup backups/league-2025-06-01.db[/]
     """
-    lg = League.open(db, league)
+    lg = _open(db, league)
     path = lg.backup(file)
     print(_t("database copied to {file}", file=str(path)))
 
@@ -585,5 +629,7 @@ def leagues(db: DbOption = None) -> None:
 
     Example: [bold]eloleague leagues --db club.db[/]
     """
+    from eloleague.league import League
+
     for name in League.names(db):
         print(name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -93,28 +93,28 @@ def no_gc() -> Iterator[None]:
             gc.enable()
 
 
-# Indexes are rebuilt after a load when it writes at least this many rows and at least half as
-# many as the table holds: one sort beats a million random index inserts.
-REBUILD_FROM = 100_000
+# Indexes are rebuilt after a load of at least this many games, when that is at least half as many
+# as the database holds: one sort beats a million random index inserts.
+REBUILD_FROM = 50_000
 
 
 @contextmanager
-def deferred_indexes(conn: Connection, rows: Mapping[str, int]) -> Iterator[None]:
-    """On SQLite, drop the secondary indexes of each table about to receive ``rows[table]`` rows
-    when that is a large share of it, and create them again at the end of the block, inside the
-    caller's transaction (an error rolls the whole thing back, indexes included). Unique
-    constraints stay in force throughout. Other databases: nothing is changed.
+def deferred_indexes(conn: Connection, tables: Sequence[str], games: int) -> Iterator[None]:
+    """On SQLite, when about ``games`` games' worth of rows (games, their players, their ledger
+    entries) are about to be written into ``tables`` and that is a large share of the database,
+    drop those tables' secondary indexes and create them again at the end of the block, inside
+    the caller's transaction (an error rolls everything back, indexes included). Primary keys and
+    unique constraints stay in force throughout. Other databases: nothing changes.
     """
-    if conn.dialect.name != "sqlite":
+    if conn.dialect.name != "sqlite" or games < REBUILD_FROM:
+        yield
+        return
+    held = conn.exec_driver_sql("SELECT max(id) FROM games").scalar() or 0
+    if games * 2 < held:
         yield
         return
     saved: list[str] = []
-    for table, count in rows.items():
-        if count < REBUILD_FROM:
-            continue
-        held = conn.exec_driver_sql(f"SELECT max(rowid) FROM {table}").scalar() or 0
-        if count * 2 < held:
-            continue
+    for table in tables:
         for name, sql in conn.exec_driver_sql(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? "
             "AND sql IS NOT NULL",

@@ -14,17 +14,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
-from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
+from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
 
 from eloleague.errors import EloleagueError
+from eloleague.store.messages import msg
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 DEFAULT_DB = "eloleague.db"
 BUSY_TIMEOUT_SECONDS = 60.0
@@ -55,8 +55,11 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
         parsed = make_url(full)
     except ArgumentError:
         raise EloleagueError(
-            f"{full!r} is not a database URL: give a file path, sqlite:///FILE or "
-            "postgresql+psycopg://USER@HOST/DB"
+            msg(
+                "{url!r} is not a database URL: give a file path, sqlite:///FILE or "
+                "postgresql+psycopg://USER@HOST/DB",
+                url=full,
+            )
         ) from None
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(full, timeout)
@@ -70,7 +73,9 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
     if database and database != ":memory:":
         parent = Path(database).expanduser().parent
         if not parent.is_dir():
-            raise EloleagueError(f"{database}: the folder {parent} does not exist")
+            raise EloleagueError(
+                msg("{file}: the folder {folder} does not exist", file=database, folder=str(parent))
+            )
     engine = create_engine(url, connect_args={"timeout": timeout})
 
     @event.listens_for(engine, "connect")
@@ -137,15 +142,25 @@ def _busy_or_raise(exc: OperationalError) -> Exception:
     text = str(exc.orig) if exc.orig is not None else str(exc)
     if "locked" in text or "busy" in text:
         return EloleagueError(
-            "the database is busy: another import or recompute is running; try again when it ends"
+            msg(
+                "the database is busy: another import or recompute is running; try again when "
+                "it ends"
+            )
         )
-    return EloleagueError(f"database error: {text.strip()}")
+    return EloleagueError(msg("database error: {detail}", detail=text.strip()))
 
 
 # Migrations -------------------------------------------------------------------------------------
 
 
+# The newest migration in store/migrations/versions (a test holds it equal to Alembic's head): a
+# database already at it opens without importing Alembic, which costs every command a second.
+HEAD = "0002"
+
+
 def _alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     location = resources.files("eloleague.store") / "migrations"
     cfg.set_main_option("script_location", str(location))
@@ -153,7 +168,9 @@ def _alembic_config() -> Config:
 
 
 def head_revision() -> str:
-    """The newest migration shipped with this version of eloleague."""
+    """The newest migration shipped with this version of eloleague (read by Alembic)."""
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
     assert head is not None
     return head
@@ -162,14 +179,19 @@ def head_revision() -> str:
 def current_revision(engine: Engine) -> str | None:
     """The migration the database is at (``None`` for an empty database)."""
     with engine.connect() as conn:
-        return MigrationContext.configure(conn).get_current_revision()
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        value = conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+        return str(value) if value is not None else None
 
 
 def migrate(engine: Engine) -> None:
     """Bring the database's schema to the newest migration (a no-op when it is current)."""
     try:
-        if current_revision(engine) == head_revision():
+        if current_revision(engine) == HEAD:
             return
+        from alembic import command
+
         cfg = _alembic_config()
         with write(engine) as conn:
             cfg.attributes["connection"] = conn

@@ -38,7 +38,19 @@ LEDGER_FIELDS = (
 
 
 def drop_ledger_from(conn: Connection, league_id: int, position: int) -> None:
-    """Forget the ledger entries from ``position`` (0-based processing order) on."""
+    """Forget the ledger entries from ``position`` (0-based processing order) on.
+
+    On SQLite, the whole ledger of the only league with one is emptied at once (a ``DELETE``
+    without ``WHERE`` frees whole pages instead of removing millions of rows one by one).
+    """
+    if position == 0 and conn.dialect.name == "sqlite":
+        others = [
+            conn.execute(select(ledger.c.seq).where(cond).limit(1)).first()
+            for cond in (ledger.c.league_id < league_id, ledger.c.league_id > league_id)
+        ]
+        if others == [None, None]:
+            conn.exec_driver_sql("DELETE FROM ledger")
+            return
     conn.execute(
         delete(ledger).where(and_(ledger.c.league_id == league_id, ledger.c.seq >= position))
     )

@@ -18,6 +18,7 @@ from sqlalchemy import Engine, insert, select
 
 from eloleague.errors import EloleagueError
 from eloleague.store.games import StoredGame
+from eloleague.store.messages import msg
 
 LONG_COLUMNS = (
     "game",
@@ -118,9 +119,17 @@ def backup(engine: Engine, path: Path) -> Path:
 
     path = path.expanduser()
     if path.exists():
-        raise EloleagueError(f"{path}: the file already exists; choose a new name")
+        raise EloleagueError(
+            msg("{file}: the file already exists; choose a new name", file=str(path))
+        )
     if not path.parent.is_dir():
-        raise EloleagueError(f"{path}: the folder {path.parent} does not exist")
+        raise EloleagueError(
+            msg(
+                "{file}: the folder {folder} does not exist",
+                file=str(path),
+                folder=str(path.parent),
+            )
+        )
     if store_db.is_sqlite(engine):
         with engine.connect() as conn:
             driver = conn.connection.driver_connection

@@ -1,7 +1,7 @@
 """Games in the database: content hashes, bulk inserts and loading them back as records.
 
-A game is stored as one ``games`` row, one ``game_sides`` row per side and one ``side_players`` row
-per participant, players by id (so renaming a player rewrites nothing). Bulk paths use Core
+A game is stored as one ``games`` row and one ``side_players`` row per participant (with its side's
+outcome or score), players by id (so renaming a player rewrites nothing). Bulk paths use Core
 ``executemany`` (no ORM objects): a million games go in and come out in seconds.
 """
 
@@ -14,11 +14,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, and_, delete, func, insert, select
+from sqlalchemy import Connection, delete, func, insert, select
 
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, to_date
-from eloleague.store.tables import events, game_sides, games, side_players
+from eloleague.store.tables import events, games, side_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +96,21 @@ class NewGame:
     content_hash: str
 
 
+GAME_COLUMNS = (
+    "league_id",
+    "seq",
+    "ext_id",
+    "date",
+    "event_id",
+    "round",
+    "mode",
+    "rated",
+    "content_hash",
+    "batch_id",
+)
+PLAYER_COLUMNS = ("game_id", "side_no", "position", "player_id", "role", "outcome", "score")
+
+
 def insert_games(
     conn: Connection,
     league_id: int,
@@ -103,76 +118,66 @@ def insert_games(
     player_ids: Mapping[str, int],
     batch_id: int | None,
 ) -> list[StoredGame]:
-    """Write ``new`` games with their sides and players; returns them as stored (ids, labels)."""
+    """Write ``new`` games with their players (and their sides' results); returns them as stored
+    (row ids, labels). On SQLite the row ids are given (the write lock is held), so nothing is
+    read back; PostgreSQL numbers them itself."""
     if not new:
         return []
     ev = event_ids(conn, league_id, {g.record.event for g in new if g.record.event})
     day = date_param(conn)
-    insert_rows(
-        conn,
-        games,
+    rows: list[tuple[Any, ...]] = [
         (
-            "league_id",
-            "seq",
-            "ext_id",
-            "date",
-            "event_id",
-            "round",
-            "mode",
-            "rated",
-            "content_hash",
-            "batch_id",
-        ),
-        [
-            (
-                league_id,
-                g.seq,
-                g.record.id,
-                day(g.record.date),
-                ev[g.record.event] if g.record.event else None,
-                g.record.round,
-                g.record.mode,
-                g.record.rated,
-                g.content_hash,
-                batch_id,
-            )
-            for g in new
-        ],
-    )
-    low = min(g.seq for g in new)
-    pks = {
-        seq: pk
-        for seq, pk in conn.execute(
-            select(games.c.seq, games.c.id).where(
-                and_(games.c.league_id == league_id, games.c.seq >= low)
-            )
-        ).all()
-    }
-    side_rows = []
+            league_id,
+            g.seq,
+            g.record.id,
+            day(g.record.date),
+            ev[g.record.event] if g.record.event else None,
+            g.record.round,
+            g.record.mode,
+            g.record.rated,
+            g.content_hash,
+            batch_id,
+        )
+        for g in new
+    ]
+    if conn.dialect.name == "sqlite":
+        first = (conn.exec_driver_sql("SELECT max(id) FROM games").scalar() or 0) + 1
+        pk_list = list(range(first, first + len(new)))
+        with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
+        insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids)
+    else:
+        insert_rows(conn, games, GAME_COLUMNS, rows)
+        pk_list = _row_ids(conn, league_id, [g.seq for g in new])
     player_rows = []
     stored = []
-    for g in new:
-        pk = pks[g.seq]
+    for g, pk in zip(new, pk_list, strict=True):
         for s, side in enumerate(g.record.sides, start=1):
-            side_rows.append((pk, s, side.outcome, side.score))
+            outcome, score = side.outcome, side.score
             for n, p in enumerate(side.players, start=1):
-                player_rows.append((pk, s, n, player_ids[p.name], p.role))
+                player_rows.append((pk, s, n, player_ids[p.name], p.role, outcome, score))
         name = label(g.record.id, g.seq)
         record = g.record if g.record.id == name else replace(g.record, id=name)
         stored.append(StoredGame(pk, g.seq, g.record.id, record))
-    insert_rows(conn, game_sides, ("game_id", "side_no", "outcome", "score"), side_rows)
-    insert_rows(
-        conn, side_players, ("game_id", "side_no", "position", "player_id", "role"), player_rows
-    )
+    insert_rows(conn, side_players, PLAYER_COLUMNS, player_rows)
     return stored
 
 
+def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]:
+    """The row ids of the league's games with these arrival numbers, in that order."""
+    query = select(games.c.seq, games.c.id).where(games.c.league_id == league_id)
+    if len(seqs) <= 1000:
+        query = query.where(games.c.seq.in_(seqs))
+    else:
+        query = query.where(games.c.seq >= min(seqs))
+    by_seq: dict[int, int] = {seq: pk for seq, pk in conn.execute(query)}
+    return [by_seq[seq] for seq in seqs]
+
+
 def delete_games(conn: Connection, pks: Sequence[int]) -> None:
-    """Remove games with their sides and players."""
+    """Remove games with their players."""
     for start in range(0, len(pks), 500):
         chunk = list(pks[start : start + 500])
         conn.execute(delete(side_players).where(side_players.c.game_id.in_(chunk)))
-        conn.execute(delete(game_sides).where(game_sides.c.game_id.in_(chunk)))
         conn.execute(delete(games).where(games.c.id.in_(chunk)))
 
 
@@ -212,10 +217,9 @@ def load_games(
     last: tuple[int, int, str | None, float | None] | None = None
     rows = fetch_all(
         conn,
-        "SELECT s.game_id, s.side_no, s.outcome, s.score, p.player_id, p.role "
-        "FROM games g JOIN game_sides s ON s.game_id = g.id "
-        "JOIN side_players p ON p.game_id = s.game_id AND p.side_no = s.side_no "
-        f"WHERE {cond} ORDER BY s.game_id, s.side_no, p.position",
+        "SELECT p.game_id, p.side_no, p.outcome, p.score, p.player_id, p.role "
+        "FROM games g JOIN side_players p ON p.game_id = g.id "
+        f"WHERE {cond} ORDER BY p.game_id, p.side_no, p.position",
         params,
     )
     for game_id, side_no, outcome, score, player_id, role in rows:

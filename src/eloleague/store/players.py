@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, insert, select
 
 from eloleague.i18n import Text
+from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players
 
 
@@ -28,18 +29,11 @@ class NameWarning:
     reason: str  # translatable: "differs only by case", ...
 
     def __str__(self) -> str:
-        return str(
-            Text.of(
-                'new player "{name}" looks like "{likely}" ({reason})',
-                name=self.name,
-                likely=self.likely,
-                reason=self.reason,
-            )
-        )
+        return str(self.text())
 
     def text(self) -> Text:
         """The warning as a translatable message."""
-        return Text.of(
+        return msg(
             'new player "{name}" looks like "{likely}" ({reason})',
             name=self.name,
             likely=self.likely,
@@ -142,7 +136,7 @@ def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarni
         for c in candidates:
             match = by_deletion.get(c)
             if match is not None and not _numbered_apart(name, match):
-                out.append(NameWarning(name, match, Text.of("one letter differs")))
+                out.append(NameWarning(name, match, msg("one letter differs")))
                 break
     return out
 
@@ -156,7 +150,7 @@ def _numbered_apart(a: str, b: str) -> bool:
 
 def _reason(name: str, match: str) -> Text:
     if name.casefold() == match.casefold():
-        return Text.of("differs only by case")
+        return msg("differs only by case")
     if _strip_accents(name).casefold() == _strip_accents(match).casefold():
-        return Text.of("differs only by accents")
-    return Text.of("differs only by spacing")
+        return msg("differs only by accents")
+    return msg("differs only by spacing")

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from eloleague.engine import LedgerEntry, Standing
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, PoolKey
+from eloleague.store.messages import msg
 from eloleague.store.players import NameWarning
 
 
@@ -53,16 +54,23 @@ class ImportReport:
 
     def summary(self) -> Text:
         """One line for the officer."""
-        verb = "would add" if self.dry_run else "added"
-        return Text.of(
-            "{source}: {verb} {added} game(s), replaced {replaced}, {unchanged} already there; "
+        counts = {
+            "source": self.source,
+            "added": self.added,
+            "replaced": self.replaced,
+            "unchanged": self.unchanged,
+            "players": len(self.new_players),
+        }
+        if self.dry_run:
+            return msg(
+                "{source}: would add {added} game(s), replace {replaced}, {unchanged} already "
+                "there; {players} new player(s)",
+                **counts,
+            )
+        return msg(
+            "{source}: added {added} game(s), replaced {replaced}, {unchanged} already there; "
             "{players} new player(s)",
-            source=self.source,
-            verb=verb,
-            added=self.added,
-            replaced=self.replaced,
-            unchanged=self.unchanged,
-            players=len(self.new_players),
+            **counts,
         )
 
 
@@ -72,7 +80,7 @@ class GameExplanation:
 
     game: GameRecord
     entries: list[LedgerEntry]
-    unrated_reason: str | None = None
+    unrated_reason: str | None = None  # translatable (a Text of the engine's catalogue)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The league database's tables (SQLAlchemy Core), mirrored by the Alembic migrations.
 
-Games are the source of truth (DESIGN.md, "the one idea"): ``games``, ``game_sides`` and
-``side_players`` hold what was played; ``season_closings`` what the officer declared. ``ledger``,
+Games are the source of truth (DESIGN.md, "the one idea"): ``games`` and ``side_players`` (one
+row per participant, with its side's result) hold what was played; ``season_closings`` what the officer declared. ``ledger``,
 ``ratings`` and ``checkpoints`` are derived by the engine and rewritten on every recompute.
 ``users``, ``api_tokens`` and ``pending_uploads`` belong to the web site's accounts.
 
@@ -27,6 +27,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    text,
 )
 
 metadata = MetaData(
@@ -113,19 +114,20 @@ games = Table(
     UniqueConstraint("league_id", "seq", name="uq_games_league_seq"),
     UniqueConstraint("league_id", "ext_id", name="uq_games_league_ext_id"),
     Index("ix_games_league_date", "league_id", "date"),
-    Index("ix_games_league_hash", "league_id", "content_hash"),
+    # Only games without id are looked up by content (imports of games with ids match by id).
+    Index(
+        "ix_games_league_hash",
+        "league_id",
+        "content_hash",
+        sqlite_where=text("ext_id IS NULL"),
+        postgresql_where=text("ext_id IS NULL"),
+    ),
     Index("ix_games_event", "event_id"),
 )
 
-game_sides = Table(
-    "game_sides",
-    metadata,
-    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("side_no", Integer, primary_key=True),
-    Column("outcome", String(100), nullable=True),
-    Column("score", Float, nullable=True),
-)
-
+# One row per participant, with the result of the participant's side (repeated for each player of a
+# team: a side has no row of its own, so a duel is two rows). Without SQLite's hidden rowid the
+# table is its primary-key index alone: half the writes of a bulk import.
 side_players = Table(
     "side_players",
     metadata,
@@ -134,7 +136,10 @@ side_players = Table(
     Column("position", Integer, primary_key=True),
     Column("player_id", Integer, ForeignKey("players.id"), nullable=False),
     Column("role", String(100), nullable=False, default=""),
+    Column("outcome", String(100), nullable=True),
+    Column("score", Float, nullable=True),
     Index("ix_side_players_player", "player_id"),
+    sqlite_with_rowid=False,
 )
 
 season_closings = Table(
@@ -175,9 +180,10 @@ ledger = Table(
     Column("rank", Integer, nullable=True),
     Column("points", Float, nullable=True),
     Column("outcome", String(100), nullable=True),
-    Index("ix_ledger_player", "league_id", "player_id"),
+    # A player's history, and a player's changes since a date (active players, trends).
+    Index("ix_ledger_player", "league_id", "player_id", "date"),
     Index("ix_ledger_game", "game_id"),
-    Index("ix_ledger_date", "league_id", "date"),
+    sqlite_with_rowid=False,
 )
 
 ratings = Table(
