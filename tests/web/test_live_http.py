@@ -44,3 +44,12 @@ def test_real_server_write_needs_a_token(live: LiveServer, site: Site) -> None:
         assert posted.status_code == 201, posted.text
         found = http.get(f"/api/v1/leagues/{BE}", params={"q": "Live"}).json()
         assert {r["player"] for r in found["rows"]} == {"Live One", "Live Two"}
+
+
+def test_serve_says_clearly_when_the_port_is_taken(live: LiveServer, site: Site) -> None:
+    from tests.conftest import run_cli
+
+    done = run_cli("serve", "--db", str(site.db), "--port", str(live.port))
+    assert done.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{live.port}" in done.stderr
+    assert "Traceback" not in done.stderr

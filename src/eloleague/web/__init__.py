@@ -14,7 +14,21 @@ __all__ = ["Settings", "create_app", "serve"]
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> None:
     """Serve the site of the database ``db`` with Uvicorn until interrupted."""
+    import os
+    import socket
+
     import uvicorn
 
+    from eloleague.errors import EloleagueError
+
     app = create_app(Settings.from_env(db=db))
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise EloleagueError(
+            f"cannot listen on {host}:{port}: {os.strerror(exc.errno) if exc.errno else exc} "
+            "(is another server running there? "
+            "choose another --port)"
+        ) from None
     uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=False)
