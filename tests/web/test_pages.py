@@ -64,6 +64,10 @@ def test_ranking_page_lists_players_with_titles_and_pages(read_client: TestClien
 
 
 def test_ranking_page_offers_pools_for_role_leagues(read_client: TestClient) -> None:
+    first = read_client.get(f"/leagues/{DIPLO}?lang=en", follow_redirects=False)
+    assert first.status_code == 307 and first.headers["location"].endswith("lang=en&role=%2A")
+    every = read_client.get(f"/leagues/{DIPLO}?role=", headers=EN).text
+    assert '<option value="" selected>' not in every and ">France<" in every
     page = read_client.get(f"/leagues/{DIPLO}?role=*", headers=EN).text
     assert '<option value="*" selected>global</option>' in page
     assert '<option value="France"' in page and '<option value="blitz"' in page

@@ -126,6 +126,10 @@ def home(request: Request) -> Response:
 @router.get("/leagues/{league}", include_in_schema=False)
 def ranking_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
+    if found.rules.pools.by_role and "role" not in request.query_params:
+        # Pooled by role: visitors first see the global ratings (RULES §3.3); "all" shows every row.
+        params = urlencode([*request.query_params.multi_items(), ("role", "*")])
+        return RedirectResponse(f"{request.url.path}?{params}", status_code=307)
     context = views.ranking(found, **ranking_args(request))
     today = dt.date.today()
     context["active_choices"] = [
