@@ -123,10 +123,10 @@ class Phases:
 def step(label: str, action: Callable[[], str]) -> None:
     phases = Phases()
     with phases.measuring():
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         detail = action()
-        took = time.perf_counter() - start
-    print(f"{label}{detail}: {took:.2f} s")
+        took, cpu = time.perf_counter() - start, time.process_time() - cpu
+    print(f"{label}{detail}: {took:.2f} s (CPU {cpu:.2f} s)")
     print(f"    {phases.report(took)}")
 
 

@@ -269,10 +269,15 @@ class League:
         """The earliest date the change of these games can alter (RULES §3.4 batches)."""
         if not dated:
             return None
-        starts = self._event_starts(conn, {g.event for g in dated if g.event})
+        first: dict[str | None, dt.date] = {}  # each event's earliest game among these
+        for g in dated:
+            day = first.get(g.event)
+            if day is None or g.date < day:
+                first[g.event] = g.date
+        starts = self._event_starts(conn, {e for e in first if e})
         return min(
-            cps.touched_from(self.rules, g.date, starts.get(g.event) if g.event else None)
-            for g in dated
+            cps.touched_from(self.rules, day, starts.get(event) if event else None)
+            for event, day in first.items()
         )
 
     # Imports ---------------------------------------------------------------------------------
@@ -424,7 +429,7 @@ class League:
                 )
             replayed = result.replayed
             rating_changes = imports.changes(before, result.pools)
-            labels = {label(g.record.id, g.seq) for g in to_insert}
+            labels = {label(g.record.id, g.seq) for g in to_insert} if result.unrated else set()
             unrated = [
                 msg(
                     "game {game} is not rated ({reason})",

@@ -181,6 +181,42 @@ def delete_games(conn: Connection, pks: Sequence[int]) -> None:
         conn.execute(delete(games).where(games.c.id.in_(chunk)))
 
 
+def _sides(rows: Sequence[Any], names: Mapping[int, str]) -> dict[int, tuple[Side, ...]]:
+    """Each game's sides from its player rows ``(game, side, outcome, score, player, role)``
+    ordered by game, side and position. Records are immutable, so equal participants and equal
+    one-player sides are shared: a duel league has few distinct ones."""
+    people: dict[tuple[int, str], Participant] = {}
+    singles: dict[tuple[int, str, str | None, float | None], Side] = {}
+
+    def person(player_id: int, role: str) -> Participant:
+        found = people.get((player_id, role))
+        if found is None:
+            found = people[player_id, role] = Participant(names[player_id], role)
+        return found
+
+    out: dict[int, tuple[Side, ...]] = {}
+    game_sides: list[Side] = []
+    i, n = 0, len(rows)
+    while i < n:
+        game_id, side_no, outcome, score, player_id, role = rows[i]
+        j = i + 1
+        while j < n and rows[j][1] == side_no and rows[j][0] == game_id:
+            j += 1
+        if j == i + 1:
+            key = (player_id, role, outcome, score)
+            side = singles.get(key)
+            if side is None:
+                side = singles[key] = Side((person(player_id, role),), outcome, score)
+        else:
+            side = Side(tuple(person(r[4], r[5]) for r in rows[i:j]), outcome, score)
+        game_sides.append(side)
+        if j == n or rows[j][0] != game_id:
+            out[game_id] = tuple(game_sides)
+            game_sides = []
+        i = j
+    return out
+
+
 def load_games(
     conn: Connection,
     league_id: int,
@@ -211,10 +247,6 @@ def load_games(
         where.append(f"g.id IN ({', '.join(str(int(pk)) for pk in pks)})")
     cond = " AND ".join(where)
 
-    sides: dict[int, list[Side]] = {}
-    members: list[Participant] = []
-    cache: dict[tuple[int, str], Participant] = {}
-    last: tuple[int, int, str | None, float | None] | None = None
     rows = fetch_all(
         conn,
         "SELECT p.game_id, p.side_no, p.outcome, p.score, p.player_id, p.role "
@@ -222,18 +254,7 @@ def load_games(
         f"WHERE {cond} ORDER BY p.game_id, p.side_no, p.position",
         params,
     )
-    for game_id, side_no, outcome, score, player_id, role in rows:
-        if last is None or last[0] != game_id or last[1] != side_no:
-            if last is not None:
-                sides.setdefault(last[0], []).append(Side(tuple(members), last[2], last[3]))
-            last = (game_id, side_no, outcome, score)
-            members = []
-        participant = cache.get((player_id, role))
-        if participant is None:
-            participant = cache[player_id, role] = Participant(names[player_id], role)
-        members.append(participant)
-    if last is not None:
-        sides.setdefault(last[0], []).append(Side(tuple(members), last[2], last[3]))
+    sides = _sides(rows, names)
     del rows
 
     event_names = dict(
@@ -253,7 +274,7 @@ def load_games(
             when = dates[date] = to_date(date)
         record = GameRecord(
             date=when,
-            sides=tuple(sides[pk]),
+            sides=sides[pk],
             id=name,
             event=event_names.get(event_id) if event_id is not None else None,
             round=rnd,
