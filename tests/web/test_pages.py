@@ -104,6 +104,12 @@ def test_a_player_with_a_season_adjustment_has_it_marked(read_client: TestClient
 def test_game_event_rules_titles_pages(read_client: TestClient) -> None:
     game = read_client.get(f"/leagues/{BE}/games/g1", headers=EN)
     assert game.status_code == 200 and "How each rating changed" in game.text
+    explained = read_client.get(f"/api/v1/leagues/{BE}/games/g1").json()
+    first = explained["entries"][0]
+    assert "<strong>Decisive victory</strong>" in game.text  # the rule file's wording
+    assert f'<td class="n">{first["raw_delta"]}</td>' in game.text  # K × (S − P) before rounding
+    french = read_client.get(f"/leagues/{BE}/games/g1", headers={"Accept-Language": "fr"}).text
+    assert "<strong>Victoire décisive</strong>" in french and "<strong>Défaite</strong>" in french
     assert "Delete this game" not in game.text  # visitors do not see officers' buttons
     events = read_client.get(f"/api/v1/leagues/{BE}/events").json()["events"]
     event = read_client.get(f"/leagues/{BE}/events/{events[-1]['name']}", headers=EN)

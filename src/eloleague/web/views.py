@@ -190,6 +190,14 @@ def _game(league: League, g: GameRecord) -> Context:
     }
 
 
+def outcome_names(league: League) -> dict[str, dict[str, str]]:
+    """Each outcome label's wording in French and English (the rule file's ``fr``/``en``)."""
+    return {
+        label: {"fr": o.fr or label, "en": o.en or label}
+        for label, o in league.rules.outcomes.items()
+    }
+
+
 def _pool_name(mode: str, role: str) -> str:
     return " · ".join(x for x in (mode, role) if x) or ""
 
@@ -254,6 +262,7 @@ def player(league: League, name: str) -> Context:
         ],
         "games": len(report.games),
         "start_rating": shown(rules, rules.start_rating),
+        "outcomes": outcome_names(league),
         "changes": changes,
         "history": history(league, report.name, report)["series"],
     }
@@ -265,6 +274,7 @@ def explain(league: League, game_id: str) -> Context:
     return {
         "league": league.name,
         "game": _game(league, found.game),
+        "outcomes": outcome_names(league),
         "unrated_reason": found.unrated_reason,
         "entries": [_entry(league, e) for e in found.entries],
     }
@@ -305,6 +315,7 @@ def event(league: League, name: str) -> Context:
     return {
         "league": league.name,
         "event": report.name,
+        "outcomes": outcome_names(league),
         "games": out,
         "players": [
             {"player": p, "delta": shown(league.rules, d) if league.rules.shown else d}
