@@ -191,3 +191,15 @@ def test_names_are_escaped(site: Site, name: str) -> None:
         page = client.get(path + ("&" if "?" in path else "?") + "per_page=1000")
         assert page.status_code == 200, path
         assert "<script>alert" not in page.text and "<b>bold</b>" not in page.text
+
+
+def test_a_rule_change_elsewhere_shows_at_once(site: Site) -> None:
+    from eloleague.league import League
+
+    client = make_client(site)
+    assert "Rules: bataille-empire<" in client.get(f"/leagues/{BE}/rules", headers=EN).text
+    before = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
+    League.open(str(site.db), BE).change_rules("bataille-empire-en")  # as the CLI would
+    assert "Rules: bataille-empire-en<" in client.get(f"/leagues/{BE}/rules", headers=EN).text
+    after = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
+    assert before["title"] == "Maréchal d'Empire" and after["title"] == "Marshal of the Empire"

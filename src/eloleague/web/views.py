@@ -8,6 +8,7 @@ The functions call the league service (:class:`eloleague.league.League`) and the
 from __future__ import annotations
 
 import datetime as dt
+import weakref
 from collections import defaultdict
 from typing import Any
 
@@ -32,7 +33,9 @@ from eloleague.web.numbers import plain, shown
 Context = dict[str, Any]
 
 
-_OPENED: dict[tuple[int, int, str], League] = {}
+_OPENED: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], League]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
@@ -47,11 +50,11 @@ def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
     """A League object, reused while its rules are unchanged (parsing rules costs time; the
     schema was migrated when the app started)."""
-    key = (id(engine), pk, name)
-    found = _OPENED.get(key)
+    opened = _OPENED.setdefault(engine, {})
+    found = opened.get((pk, name))
     if found is None or found.rules_text != rules_text:
         found = League(engine, pk, name, rules_text)
-        _OPENED[key] = found
+        opened[pk, name] = found
     return found
 
 
