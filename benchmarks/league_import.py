@@ -4,9 +4,9 @@ then add one event of 100 games (docs/benchmarks.md, "League database").
     .venv/bin/python benchmarks/league_import.py [--games 1000000] [--db benchmarks/data/bench.db]
 
 The games file is generated once into benchmarks/data/ (git-ignored): events of 100 games on
-consecutive days, 2,000 players, bataille-empire rules. Each step prints its total time and where
-it went (phases measured by wrapping the store's functions; the remainder is "other": planning,
-players, hashes, sorting, checkpoints).
+consecutive days, 2,000 players, bataille-empire rules. Each step prints its wall-clock and CPU
+time and where the CPU time went (phases measured by wrapping the store's functions; the remainder
+is "other": planning, players, content hashes, sorting, checkpoints).
 """
 
 from __future__ import annotations
@@ -81,7 +81,8 @@ PHASES = [
 
 
 class Phases:
-    """Wall time per phase while the block runs."""
+    """CPU time per phase while the block runs (the machine may be shared: CPU time is what this
+    process itself spent)."""
 
     def __init__(self) -> None:
         self.spent: dict[str, float] = defaultdict(float)
@@ -92,11 +93,11 @@ class Phases:
             if self._depth:
                 return func(*args, **kwargs)
             self._depth += 1
-            start = time.perf_counter()
+            start = time.process_time()
             try:
                 return func(*args, **kwargs)
             finally:
-                self.spent[name] += time.perf_counter() - start
+                self.spent[name] += time.process_time() - start
                 self._depth -= 1
 
         return timed
@@ -127,7 +128,7 @@ def step(label: str, action: Callable[[], str]) -> None:
         detail = action()
         took, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"{label}{detail}: {took:.2f} s (CPU {cpu:.2f} s)")
-    print(f"    {phases.report(took)}")
+    print(f"    CPU: {phases.report(cpu)}")
 
 
 def main() -> None:

@@ -8,10 +8,12 @@ import random
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
 from eloleague.errors import EloleagueError
 from eloleague.league import League
 from eloleague.store import checkpoints
+from eloleague.store.tables import checkpoints as checkpoint_table
 from tests.store.helpers import (
     assert_equals_full_replay,
     ranking_csv,
@@ -124,3 +126,23 @@ def test_season_close_applies_the_inactivity_of_a_finished_season(
     assert_equals_full_replay(league)
     with pytest.raises(EloleagueError, match="already closed"):
         league.close_season(dt.date(2024, 12, 31))
+
+
+def test_an_event_after_the_others_replays_only_its_own_games(db_url: str, tmp_path: Path) -> None:
+    lines = read_lines(replay_file("adlg"))
+    last_day = max(o["date"] for o in lines)
+    league = League.create(db_url, "adlg", "adlg")
+    league.import_file(write_lines(tmp_path / "all.jsonl", lines))
+    for n in range(1, 6):  # five events, each dated after everything stored
+        event = [
+            dict(o, id=f"late{n}-{i}", date=f"2026-0{n}-1{i % 3}", event=f"Late {n}")
+            for i, o in enumerate(lines[:7])
+        ]
+        report = league.import_file(write_lines(tmp_path / f"late{n}.jsonl", event))
+        assert (report.added, report.replayed) == (7, 7)
+        assert_equals_full_replay(league)
+    with league.engine.connect() as conn:
+        stored = conn.execute(select(func.count()).select_from(checkpoint_table)).scalar()
+    # 60 games apart (this file's CHECKPOINT_EVERY), plus the one after the last game.
+    assert stored is not None and stored <= len(lines) // 60 + 2
+    assert last_day < "2026-01-01"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from eloleague.league import League
@@ -32,3 +34,22 @@ def test_reopened_league_keeps_rules_and_ratings(db_url: str) -> None:
     assert again.name == "club"
     assert again.rules.name == "adlg" or again.rules.method == "duel"
     assert ranking_csv(again) == rate_csv(replay_file("adlg"), "adlg")
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_ledger_written_from_the_fast_engine_equals_the_reference(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, preset: str
+) -> None:
+    """The store writes the fast path's ledger from its columns: entry for entry the same."""
+    from eloleague.engine import replay
+    from eloleague.io.games import read_games
+    from eloleague.rules import load_rules
+
+    monkeypatch.setenv("ELOLEAGUE_FAST_MIN_GAMES", "1")  # every replay through the fast path
+    league = League.create(str(tmp_path / "fast.db"), preset, preset)
+    league.import_file(replay_file(preset))
+    stored = league.ledger()
+
+    monkeypatch.setenv("ELOLEAGUE_ENGINE", "reference")
+    rules = load_rules(preset)
+    assert stored == list(replay(rules, read_games(replay_file(preset), rules)).ledger)

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from eloleague.league import League
+from eloleague.store import bulk
 from tests.store.helpers import (
     assert_equals_full_replay,
     ranking_csv,
@@ -73,4 +78,53 @@ def test_two_imports_at_once_both_land_one_after_the_other(db_url: str, tmp_path
         assert out.strip().endswith("done")
     league = League.open(db_url)
     assert len(league.games()) == len(lines)
+    assert_equals_full_replay(league)
+
+
+def _indexes(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"
+        )
+        return {name for (name,) in rows}
+
+
+def test_indexes_rebuilt_after_a_large_load_are_all_back_even_after_a_failure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(bulk, "REBUILD_FROM", 10)  # every load of 10 games counts as large
+    rebuilt: list[int] = []
+    real_rebuild = bulk._rebuild
+
+    def rebuild(conn: Any, statements: Any) -> None:
+        rebuilt.append(len(statements))
+        real_rebuild(conn, statements)
+
+    monkeypatch.setattr(bulk, "_rebuild", rebuild)
+    path = tmp_path / "league.db"
+    league = League.create(str(path), "adlg", "adlg")
+    expected = _indexes(path)
+    assert {"ix_ledger_player", "ix_side_players_player", "ix_games_league_date"} <= expected
+
+    lines = read_lines(replay_file("adlg"))
+    league.import_file(write_lines(tmp_path / "first.jsonl", lines[:400]))
+    assert _indexes(path) == expected
+    assert_equals_full_replay(league)
+    before = ranking_csv(league)
+
+    def fail(done: int, total: int) -> None:
+        raise RuntimeError("the machine stops")
+
+    league.progress = fail
+    with pytest.raises(RuntimeError):
+        league.import_file(write_lines(tmp_path / "rest.jsonl", lines[400:]))
+    league.progress = None
+    assert _indexes(path) == expected
+    assert len(league.games()) == 400 and ranking_csv(league) == before
+
+    league.import_file(tmp_path / "rest.jsonl")
+    league.recompute()
+    assert _indexes(path) == expected
+    # Both imports (not the failed one) rebuilt all but the batches' index; the recompute, the ledger's.
+    assert rebuilt == [len(expected) - 1, len(expected) - 1, 2]
     assert_equals_full_replay(league)
