@@ -115,6 +115,16 @@ def test_officer_posts_results_and_the_ranking_changes(client: TestClient, site:
     assert client.get(f"/api/v1/leagues/{BE}/games/web-1").status_code == 404
 
 
+def test_one_pretty_printed_game_is_accepted(client: TestClient, site: Site) -> None:
+    got = client.post(
+        f"/api/v1/leagues/{BE}/games/preview",
+        content=json.dumps(GOOD, indent=2),
+        headers=_bearer(site.officer_token),
+    )
+    assert got.status_code == 200, got.text
+    assert got.json()["added"] == 1
+
+
 def test_referee_results_wait_for_review(client: TestClient, site: Site) -> None:
     before = _games(site)
     got = client.post(

@@ -9,8 +9,10 @@ and nothing is stored; good input gives the rating changes it would make. The fi
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
+import json
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -68,9 +70,11 @@ def read_upload(league: League, filename: str, content: bytes) -> list[GameRecor
 def games_from_body(league: League, body: bytes, source: str = "request") -> list[GameRecord]:
     """Games posted to the API: JSON Lines, or a JSON array of games, or one game object."""
     text = body.strip()
+    if text.startswith(b"{") and b"\n" in text:  # one game, pretty-printed over several lines
+        # JSON Lines (or garbage) does not parse as a whole: the reader then locates the problem.
+        with contextlib.suppress(ValueError):
+            text = json.dumps(json.loads(text), ensure_ascii=False).encode()
     if text.startswith(b"["):
-        import json
-
         try:
             items = json.loads(text)
         except ValueError as exc:
