@@ -30,7 +30,6 @@ from eloleague.engine import LedgerEntry, ReplayResult, Standing, replay, standi
 from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError
-from eloleague.i18n import Text
 from eloleague.io.games import read_games, validate_games
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
@@ -41,10 +40,8 @@ from eloleague.store import exports, imports
 from eloleague.store.bulk import deferred_indexes, no_gc
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
-    NewGame,
     content_hash,
     delete_games,
-    insert_games,
     label,
     load_games,
     next_seq,
@@ -52,7 +49,6 @@ from eloleague.store.games import (
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
-    create_players,
     name_index,
     player_names,
     similar_names,
@@ -63,7 +59,7 @@ from eloleague.store.recompute import (
     effective_as_of,
     last_game_date,
     recompute,
-    starting_point,
+    touched_date,
 )
 from eloleague.store.reports import (
     EventReport,
@@ -76,7 +72,6 @@ from eloleague.store.reports import (
 from eloleague.store.tables import (
     events,
     games,
-    import_batches,
     leagues,
     player_aliases,
     players,
@@ -250,35 +245,8 @@ class League:
                 progress=self.progress,
             )
 
-    def _event_starts(self, conn: Connection, names: set[str]) -> dict[str, dt.date]:
-        """The first date of each named event among the stored games."""
-        if not names or self.rules.updates != "per_event":
-            return {}
-        out: dict[str, dt.date] = {}
-        for chunk in imports.chunks(sorted(names)):
-            query = (
-                select(events.c.name, func.min(games.c.date))
-                .select_from(games.join(events, games.c.event_id == events.c.id))
-                .where(and_(events.c.league_id == self.id, events.c.name.in_(chunk)))
-                .group_by(events.c.name)
-            )
-            out.update({k: v for k, v in conn.execute(query).all()})
-        return out
-
     def _touch(self, conn: Connection, dated: Sequence[GameRecord]) -> dt.date | None:
-        """The earliest date the change of these games can alter (RULES §3.4 batches)."""
-        if not dated:
-            return None
-        first: dict[str | None, dt.date] = {}  # each event's earliest game among these
-        for g in dated:
-            day = first.get(g.event)
-            if day is None or g.date < day:
-                first[g.event] = g.date
-        starts = self._event_starts(conn, {e for e in first if e})
-        return min(
-            cps.touched_from(self.rules, day, starts.get(event) if event else None)
-            for event, day in first.items()
-        )
+        return touched_date(conn, self.id, self.rules, dated)
 
     # Imports ---------------------------------------------------------------------------------
 
@@ -334,124 +302,18 @@ class League:
             raise InputError(problems, source)
 
         with self._writing(commit=not dry_run) as conn:
-            return self._import(conn, records, source, content_hash, dry_run, update, user)
-
-    def _import(
-        self,
-        conn: Connection,
-        records: list[GameRecord],
-        source: str,
-        digest: str | None,
-        dry_run: bool,
-        update: bool,
-        user: str | None,
-    ) -> ImportReport:
-        already = None
-        if digest is not None:
-            already = conn.execute(
-                select(func.min(import_batches.c.created_at)).where(
-                    and_(
-                        import_batches.c.league_id == self.id,
-                        import_batches.c.content_hash == digest,
-                    )
-                )
-            ).scalar()
-
-        # Players: names resolve to players or aliases; unknown names become new players.
-        index = name_index(conn, self.id)
-        wanted = imports.wanted_names(records)
-        new_names = [n for n in wanted if n not in index]
-        warnings = (
-            similar_names(new_names, player_names(conn, self.id).values()) if new_names else []
-        )
-        index.update(create_players(conn, self.id, new_names))
-        canonical = player_names(conn, self.id)
-        records = imports.canonical_games(records, wanted, index, canonical)
-        ids = {name: pk for pk, name in canonical.items()}
-
-        todo = imports.plan(conn, self.id, records, ids, update)
-        if todo.conflicts:
-            raise InputError(todo.conflicts, source)
-        new, replaced, unchanged = todo.new, todo.replaced, todo.unchanged
-
-        unrated: list[Text] = []
-        rating_changes: list[RatingChange] = []
-        replayed = 0
-        if new or replaced:
-            batch_id = conn.execute(
-                insert(import_batches).returning(import_batches.c.id),
-                {
-                    "league_id": self.id,
-                    "source": source,
-                    "content_hash": digest,
-                    "created_at": dt.datetime.now(dt.UTC),
-                    "user_name": user,
-                    "added": len(new),
-                    "replaced": len(replaced),
-                    "unchanged": unchanged,
-                },
-            ).scalar_one()
-            old_events = [
-                g.record
-                for g in load_games(conn, self.id, canonical, pks=[o.pk for _, _, o in replaced])
-            ]
-            touched = self._touch(
-                conn, [g for g, _ in new] + [g for g, _, _ in replaced] + old_events
+            return imports.apply(
+                conn,
+                self.id,
+                self.rules,
+                records,
+                source=source,
+                digest=content_hash,
+                dry_run=dry_run,
+                update=update,
+                user=user,
+                progress=self.progress,
             )
-            # The games a recompute replays: those stored after its checkpoint, then the new ones.
-            point = starting_point(conn, self.id, touched, canonical)
-            gone = {o.pk for _, _, o in replaced}
-            tail = [
-                g
-                for g in load_games(conn, self.id, canonical, since=point.date if point else None)
-                if g.pk not in gone
-            ]
-            delete_games(conn, sorted(gone))
-            seq = next_seq(conn, self.id)
-            to_insert = [NewGame(g, o.seq, h) for g, h, o in replaced]
-            for g, h in new:
-                to_insert.append(NewGame(g, seq, h))
-                seq += 1
-            with deferred_indexes(
-                conn, ("games", "side_players", "ledger"), len(to_insert) + len(tail)
-            ):
-                tail += insert_games(conn, self.id, to_insert, ids, batch_id)
-                tail.sort(key=lambda g: g.seq)
-                before = read_ratings(conn, self.id, canonical)
-                result = recompute(
-                    conn,
-                    self.id,
-                    self.rules,
-                    canonical,
-                    since=touched,
-                    progress=self.progress,
-                    preloaded=(point, tail),
-                )
-            replayed = result.replayed
-            rating_changes = imports.changes(before, result.pools)
-            labels = {label(g.record.id, g.seq) for g in to_insert} if result.unrated else set()
-            unrated = [
-                msg(
-                    "game {game} is not rated ({reason})",
-                    game=u.game.id or "?",
-                    reason=engine_text(u.reason),
-                )
-                for u in result.unrated
-                if u.game.id in labels
-            ]
-        return ImportReport(
-            source=source,
-            dry_run=dry_run,
-            added=len(new),
-            unchanged=unchanged,
-            replaced=len(replaced),
-            new_players=new_names,
-            name_warnings=warnings,
-            unrated=unrated,
-            rating_changes=rating_changes,
-            already_imported=already,
-            replayed=replayed,
-        )
 
     # Queries ---------------------------------------------------------------------------------
 

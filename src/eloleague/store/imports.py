@@ -16,14 +16,28 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, func, insert, select
 
-from eloleague.errors import Problem
+from eloleague.errors import InputError, Problem
+from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
-from eloleague.store.games import content_hash
-from eloleague.store.messages import msg
-from eloleague.store.reports import RatingChange
-from eloleague.store.tables import games
+from eloleague.rules.model import RuleSet
+from eloleague.store.bulk import deferred_indexes
+from eloleague.store.derived import read_ratings
+from eloleague.store.games import (
+    NewGame,
+    content_hash,
+    delete_games,
+    insert_games,
+    label,
+    load_games,
+    next_seq,
+)
+from eloleague.store.messages import engine_text, msg
+from eloleague.store.players import create_players, name_index, player_names, similar_names
+from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
+from eloleague.store.reports import ImportReport, RatingChange
+from eloleague.store.tables import games, import_batches
 
 # Above this many incoming ids, one scan of the league's ids beats many ``IN (...)`` queries.
 SCAN_FROM = 2000
@@ -233,3 +247,127 @@ def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> 
         )
         out.update({k: v for k, v in conn.execute(query).all()})
     return out
+
+
+def apply(
+    conn: Connection,
+    league_id: int,
+    rules: RuleSet,
+    records: list[GameRecord],
+    *,
+    source: str,
+    digest: str | None,
+    dry_run: bool,
+    update: bool,
+    user: str | None,
+    progress: Progress | None,
+) -> ImportReport:
+    """Import checked games in the caller's transaction (see :meth:`eloleague.league.League.
+    import_games`): new players, then the plan, then the games stored and the ratings recomputed
+    from the earliest date they touch. The report says what was done (``dry_run``: the caller
+    rolls back). Raises :class:`InputError` when a game conflicts with a stored one.
+    """
+    already = None
+    if digest is not None:
+        already = conn.execute(
+            select(func.min(import_batches.c.created_at)).where(
+                and_(
+                    import_batches.c.league_id == league_id,
+                    import_batches.c.content_hash == digest,
+                )
+            )
+        ).scalar()
+
+    # Players: names resolve to players or aliases; unknown names become new players.
+    index = name_index(conn, league_id)
+    wanted = wanted_names(records)
+    new_names = [n for n in wanted if n not in index]
+    warnings = similar_names(new_names, player_names(conn, league_id).values()) if new_names else []
+    index.update(create_players(conn, league_id, new_names))
+    canonical = player_names(conn, league_id)
+    records = canonical_games(records, wanted, index, canonical)
+    ids = {name: pk for pk, name in canonical.items()}
+
+    todo = plan(conn, league_id, records, ids, update)
+    if todo.conflicts:
+        raise InputError(todo.conflicts, source)
+    new, replaced, unchanged = todo.new, todo.replaced, todo.unchanged
+
+    unrated: list[Text] = []
+    rating_changes: list[RatingChange] = []
+    replayed = 0
+    if new or replaced:
+        batch_id = conn.execute(
+            insert(import_batches).returning(import_batches.c.id),
+            {
+                "league_id": league_id,
+                "source": source,
+                "content_hash": digest,
+                "created_at": dt.datetime.now(dt.UTC),
+                "user_name": user,
+                "added": len(new),
+                "replaced": len(replaced),
+                "unchanged": unchanged,
+            },
+        ).scalar_one()
+        old_events = [
+            g.record
+            for g in load_games(conn, league_id, canonical, pks=[o.pk for _, _, o in replaced])
+        ]
+        touched = touched_date(
+            conn, league_id, rules, [g for g, _ in new] + [g for g, _, _ in replaced] + old_events
+        )
+        # The games a recompute replays: those stored after its checkpoint, then the new ones.
+        point = starting_point(conn, league_id, touched, canonical)
+        gone = {o.pk for _, _, o in replaced}
+        tail = [
+            g
+            for g in load_games(conn, league_id, canonical, since=point.date if point else None)
+            if g.pk not in gone
+        ]
+        delete_games(conn, sorted(gone))
+        seq = next_seq(conn, league_id)
+        to_insert = [NewGame(g, o.seq, h) for g, h, o in replaced]
+        for g, h in new:
+            to_insert.append(NewGame(g, seq, h))
+            seq += 1
+        with deferred_indexes(
+            conn, ("games", "side_players", "ledger"), len(to_insert) + len(tail)
+        ):
+            tail += insert_games(conn, league_id, to_insert, ids, batch_id)
+            tail.sort(key=lambda g: g.seq)
+            before = read_ratings(conn, league_id, canonical)
+            result = recompute(
+                conn,
+                league_id,
+                rules,
+                canonical,
+                since=touched,
+                progress=progress,
+                preloaded=(point, tail),
+            )
+        replayed = result.replayed
+        rating_changes = changes(before, result.pools)
+        labels = {label(g.record.id, g.seq) for g in to_insert} if result.unrated else set()
+        unrated = [
+            msg(
+                "game {game} is not rated ({reason})",
+                game=u.game.id or "?",
+                reason=engine_text(u.reason),
+            )
+            for u in result.unrated
+            if u.game.id in labels
+        ]
+    return ImportReport(
+        source=source,
+        dry_run=dry_run,
+        added=len(new),
+        unchanged=unchanged,
+        replaced=len(replaced),
+        new_players=new_names,
+        name_warnings=warnings,
+        unrated=unrated,
+        rating_changes=rating_changes,
+        already_imported=already,
+        replayed=replayed,
+    )

@@ -14,19 +14,19 @@ import, an event dated after everything else, replays only its own games.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, and_, func, select
 
 from eloleague.engine import EngineState, Unrated, replay
 from eloleague.engine.replay import processing_order
-from eloleague.records import PoolKey, PoolState
+from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store.derived import drop_ledger_from, write_ledger, write_ratings
 from eloleague.store.games import StoredGame, load_games
-from eloleague.store.tables import games, season_closings
+from eloleague.store.tables import events, games, season_closings
 
 Progress = Callable[[int, int], None]
 
@@ -69,6 +69,44 @@ def effective_as_of(conn: Connection, league_id: int) -> dt.date | None:
     after_close = closed[-1] + dt.timedelta(days=1) if closed else None
     candidates = [d for d in (last, after_close) if d is not None]
     return max(candidates) if candidates else None
+
+
+def event_starts(
+    conn: Connection, league_id: int, rules: RuleSet, names: set[str]
+) -> dict[str, dt.date]:
+    """The first date of each named event among the stored games (per-event updates only)."""
+    if not names or rules.updates != "per_event":
+        return {}
+    out: dict[str, dt.date] = {}
+    ordered = sorted(names)
+    for i in range(0, len(ordered), 500):
+        query = (
+            select(events.c.name, func.min(games.c.date))
+            .select_from(games.join(events, games.c.event_id == events.c.id))
+            .where(and_(events.c.league_id == league_id, events.c.name.in_(ordered[i : i + 500])))
+            .group_by(events.c.name)
+        )
+        out.update({k: v for k, v in conn.execute(query).all()})
+    return out
+
+
+def touched_date(
+    conn: Connection, league_id: int, rules: RuleSet, dated: Sequence[GameRecord]
+) -> dt.date | None:
+    """The earliest date a change of these games (added, replaced, deleted, moved) can alter:
+    the start of their batches (RULES §3.4), ``None`` for no game."""
+    if not dated:
+        return None
+    first: dict[str | None, dt.date] = {}  # each event's earliest game among these
+    for g in dated:
+        day = first.get(g.event)
+        if day is None or g.date < day:
+            first[g.event] = g.date
+    starts = event_starts(conn, league_id, rules, {e for e in first if e})
+    return min(
+        cps.touched_from(rules, day, starts.get(event) if event else None)
+        for event, day in first.items()
+    )
 
 
 def starting_point(
