@@ -113,8 +113,12 @@ def test_season_adjustments_are_in_the_history(read_client: TestClient) -> None:
 
 
 def test_event_rules_titles(read_client: TestClient) -> None:
-    events = read_client.get(f"/api/v1/leagues/{BE}/events").json()["events"]
-    assert events
+    listed = read_client.get(f"/api/v1/leagues/{BE}/events").json()
+    events = listed["events"]
+    assert events and listed["total"] == len(events) > 2
+    assert events[0]["first"] >= events[-1]["first"]  # newest first
+    paged = read_client.get(f"/api/v1/leagues/{BE}/events", params={"per_page": 2, "page": 2})
+    assert paged.json()["events"] == events[2:4] and paged.json()["pages"] > 1
     event = read_client.get(f"/api/v1/leagues/{BE}/events/{events[0]['name']}").json()
     assert event["games"] and event["players"]
     assert any(g["entries"] for g in event["games"])

@@ -19,7 +19,7 @@ from starlette.responses import JSONResponse
 from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
-from eloleague.web.pages import page_lang, ranking_args
+from eloleague.web.pages import events_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
 from eloleague.web.security import bearer_user
 
@@ -139,7 +139,8 @@ def explain(request: Request, league: str, game: str) -> dict[str, Any]:
 
 @router.get("/leagues/{league}/events", responses=_ERRORS, summary="The league's events")
 def events(request: Request, league: str) -> dict[str, Any]:
-    return views.events(views.open_league(request.app.state.engine, league))
+    found = views.open_league(request.app.state.engine, league)
+    return views.events(found, **events_args(request))
 
 
 @router.get(

@@ -114,6 +114,15 @@ def ranking_args(request: Request) -> dict[str, Any]:
     }
 
 
+def events_args(request: Request) -> dict[str, int]:
+    """The events list's page (100 events a page unless ``per_page`` says otherwise, at most 500)."""
+    q = request.query_params
+    return {
+        "page": _int(q.get("page"), 1, 1, 10**9),
+        "per_page": _int(q.get("per_page"), 100, 1, 500),
+    }
+
+
 @router.get("/", include_in_schema=False)
 def home(request: Request) -> Response:
     context = views.leagues(request.app.state.engine)
@@ -192,7 +201,7 @@ def game_page(request: Request, league: str, game: str) -> Response:
 @router.get("/leagues/{league}/events", include_in_schema=False)
 def events_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    return render_page(request, "events.html", views.events(found))
+    return render_page(request, "events.html", views.events(found, **events_args(request)))
 
 
 @router.get("/leagues/{league}/events/{name:path}", include_in_schema=False)

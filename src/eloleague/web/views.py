@@ -283,10 +283,17 @@ def explain(league: League, game_id: str) -> Context:
     }
 
 
-def events(league: League) -> Context:
-    """Every event, newest first."""
+def events(league: League, page: int = 1, per_page: int = 100) -> Context:
+    """The league's events, newest first, one page at a time."""
+    every = list(reversed(league.events()))
+    page = max(1, page)
+    chosen = every[(page - 1) * per_page : page * per_page]
     return {
         "league": league.name,
+        "page": page,
+        "per_page": per_page,
+        "pages": max(1, -(-len(every) // per_page)),
+        "total": len(every),
         "events": [
             {
                 "name": e.name,
@@ -295,7 +302,7 @@ def events(league: League) -> Context:
                 "games": e.games,
                 "players": e.players,
             }
-            for e in reversed(league.events())
+            for e in chosen
         ],
     }
 
