@@ -5,14 +5,17 @@ accounts (issue 5). Thin shells over :mod:`eloleague.web` and :mod:`eloleague.ac
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from eloleague import accounts
 from eloleague.cli import app
 from eloleague.errors import EloleagueError
-from eloleague.league import engine_for
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from sqlalchemy import Engine
 
 DbOption = Annotated[
     str | None,
@@ -20,6 +23,16 @@ DbOption = Annotated[
         "--db", help="Database: a file path or URL (default: $ELOLEAGUE_DB or eloleague.db)."
     ),
 ]
+
+
+def _accounts(db: str | None) -> tuple[ModuleType, Engine]:
+    """The accounts module and the database (imported here: argon2 and SQLAlchemy are slow to
+    load, and commands that do not need them should not pay for them)."""
+    from eloleague import accounts
+    from eloleague.league import engine_for
+
+    return accounts, engine_for(db)
+
 
 user_app = typer.Typer(
     help="Accounts of officers and referees for the web site.", no_args_is_help=True
@@ -65,7 +78,8 @@ def user_add(
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
-    user = accounts.add_user(engine_for(db), name, password, role)
+    accounts, engine = _accounts(db)
+    user = accounts.add_user(engine, name, password, role)
     typer.echo(f"user {user.name!r} created ({user.role})")
 
 
@@ -75,7 +89,8 @@ def user_list(db: DbOption = None) -> None:
 
     Example: [bold]eloleague user list --db club.db[/]
     """
-    for user in accounts.list_users(engine_for(db)):
+    accounts, engine = _accounts(db)
+    for user in accounts.list_users(engine):
         typer.echo(f"{user.name}\t{user.role}")
 
 
@@ -95,7 +110,8 @@ def user_password(
         password = sys.stdin.readline().rstrip("\r\n")
     else:
         password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
-    accounts.set_password(engine_for(db), name, password)
+    accounts, engine = _accounts(db)
+    accounts.set_password(engine, name, password)
     typer.echo(f"password of {name!r} changed")
 
 
@@ -109,7 +125,8 @@ def token_create(
 
     Example: [bold]eloleague token create "Claire" --label "game server" --db club.db[/]
     """
-    token = accounts.create_token(engine_for(db), user, label)
+    accounts, engine = _accounts(db)
+    token = accounts.create_token(engine, user, label)
     typer.echo(token)
 
 
@@ -122,7 +139,8 @@ def token_revoke(
 
     Example: [bold]eloleague token revoke "Claire" --db club.db[/]
     """
-    count = accounts.revoke_tokens(engine_for(db), user)
+    accounts, engine = _accounts(db)
+    count = accounts.revoke_tokens(engine, user)
     if count == 0:
         raise EloleagueError(f"{user!r} has no API token")
     typer.echo(f"{count} token(s) revoked")
