@@ -27,7 +27,7 @@ from typing import Any
 from eloleague import league as league_module
 from eloleague.engine import fast
 from eloleague.league import League
-from eloleague.store import bulk, db, recompute
+from eloleague.store import bulk, db, imports, recompute
 
 OUTCOMES = [
     ("decisive_victory", "defeat"),
@@ -69,9 +69,9 @@ def generate(
 # outermost wrapped call running at a time is charged.
 PHASES = [
     (league_module, "read_games", "read + check the file"),
-    (league_module, "load_games", "load stored games"),
+    (imports, "load_games", "load stored games"),
     (recompute, "load_games", "load stored games"),
-    (league_module, "insert_games", "insert games, sides, players"),
+    (imports, "insert_games", "insert games and players"),
     (recompute, "replay", "engine replay"),
     (recompute, "write_ledger", "write the ledger"),
     (recompute, "drop_ledger_from", "delete old ledger rows"),
@@ -134,7 +134,11 @@ def step(label: str, action: Callable[[], str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1_000_000, help="games in the league")
-    parser.add_argument("--db", default="benchmarks/data/bench.db", help="SQLite file to create")
+    parser.add_argument(
+        "--db",
+        default="benchmarks/data/bench.db",
+        help="SQLite file to create, or the URL of an empty PostgreSQL database",
+    )
     args = parser.parse_args()
     folder = Path("benchmarks/data")
     folder.mkdir(parents=True, exist_ok=True)
@@ -146,17 +150,19 @@ def main() -> None:
     generate(
         extra, 100, start=dt.date(1990, 1, 1) + dt.timedelta(days=days + 1), first_id=args.games
     )
+    sqlite = "://" not in args.db
     path = Path(args.db)
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
+    if sqlite:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(path) + suffix).unlink(missing_ok=True)
 
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, {dt.date.today().isoformat()}, "
         f"engine fast path: {'yes' if fast.available() else 'no'}"
     )
-    league = League.create(str(path), "bench", "bataille-empire")
-    League.open(str(path)).players()  # migrations and imports done before timing
+    league = League.create(args.db, "bench", "bataille-empire")
+    League.open(args.db).players()  # migrations and imports done before timing
 
     def full_import() -> str:
         report = league.import_file(source)
@@ -172,10 +178,12 @@ def main() -> None:
 
     step("", full_import)
     step("", full_recompute)
-    with league.engine.connect() as conn:  # the recompute's write-ahead log, folded back
-        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    if sqlite:
+        with league.engine.connect() as conn:  # the recompute's write-ahead log, folded back
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     step("", one_event)
-    print(f"database size: {path.stat().st_size / 1e6:.0f} MB")
+    if sqlite:
+        print(f"database size: {path.stat().st_size / 1e6:.0f} MB")
 
 
 if __name__ == "__main__":

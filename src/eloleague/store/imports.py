@@ -1,4 +1,5 @@
-"""Planning an import: which incoming games are new, already stored, or replace a stored one.
+"""Imports into a league: which incoming games are new, already stored, or replace a stored one
+(:func:`plan`), then storing them and recomputing (:func:`apply`).
 
 A game with an id is matched by its id: the same content (its :func:`content_hash`) is already
 there, other content is a conflict (refused) or, with ``update``, a replacement that keeps the
@@ -6,7 +7,8 @@ stored game's place in the arrival order. A game without id is matched by its co
 copies as are stored count as already there, the rest are new (the same game twice in a file is
 kept twice). Names resolve to players through :func:`~eloleague.store.players.name_index`; an
 alias becomes the player's name before hashing. Every lookup is batched: an import of a million
-games runs a handful of queries, one of a hundred games reads only what it touches.
+games runs a handful of queries, one of a hundred games reads only what it touches (the games
+from the checkpoint it resumes from: usually none but its own, see :mod:`~eloleague.store.recompute`).
 """
 
 from __future__ import annotations
