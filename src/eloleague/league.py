@@ -353,7 +353,7 @@ class League:
     def _pools_as_of(
         self, conn: Connection, names: dict[int, str], as_of: dt.date
     ) -> dict[PoolKey, PoolState]:
-        point = cps.load_checkpoint(conn, self.id, as_of, names)
+        point = cps.load_checkpoint(conn, self.id, as_of, names, self.rules)
         tail = load_games(conn, self.id, names, since=point.date if point else None, until=as_of)
         result = replay(
             self.rules,

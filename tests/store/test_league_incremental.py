@@ -146,3 +146,41 @@ def test_an_event_after_the_others_replays_only_its_own_games(db_url: str, tmp_p
     # 60 games apart (this file's CHECKPOINT_EVERY), plus the one after the last game.
     assert stored is not None and stored <= len(lines) // 60 + 2
     assert last_day < "2026-01-01"
+
+
+def _variant(tmp_path: Path, name: str) -> Path:
+    """bataille-empire with monthly batches, or with time decay instead of season penalties."""
+    from eloleague.rules import preset_text
+
+    text = preset_text("bataille-empire").replace('name = "bataille-empire"', f'name = "{name}"')
+    if name == "monthly":
+        text = text.replace('updates = "per_game"', 'updates = "per_period"\nperiod = "month"')
+    else:
+        start = text.index("[season]")
+        text = text[:start] + text[text.index("[[titles]]") :]
+        text += "\n[decay]\nidle_days = 60\npoints = 5\nevery_days = 30\ncap_percent = 20\n"
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("variant", ["monthly", "decay"])
+def test_batches_by_month_and_time_decay_resume_exactly(variant: str, tmp_path: Path) -> None:
+    """Checkpoints (every 60 games here, and after the last game) under the two rule features
+    that carry state across games: open monthly batches and idle spells."""
+    lines = read_lines(replay_file("bataille-empire"))
+    league = League.create(str(tmp_path / "v.db"), variant, _variant(tmp_path, variant))
+    cut = len(lines) // 2
+    for n, piece in enumerate([lines[:cut], lines[cut : cut + 5], lines[cut + 5 :]]):
+        league.import_file(write_lines(tmp_path / f"piece{n}.jsonl", piece))
+        assert_equals_full_replay(league)
+    late = [
+        dict(o, id=f"late{i}", date="2026-03-0" + str(1 + i % 2)) for i, o in enumerate(lines[:6])
+    ]
+    report = league.import_file(write_lines(tmp_path / "late.jsonl", late))
+    assert_equals_full_replay(league)
+    # After the last game nothing else is replayed; time decay always replays everything (the
+    # engine's resumed replays are not exact there: see checkpoints.resumable).
+    assert report.replayed == (6 if variant == "monthly" else len(lines) + 6)
+    league.delete_game(lines[cut]["id"])
+    assert_equals_full_replay(league)

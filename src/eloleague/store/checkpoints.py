@@ -95,6 +95,13 @@ def decode_state(data: bytes, names: Mapping[int, str]) -> EngineState:
     )
 
 
+def resumable(rules: RuleSet) -> bool:
+    """Whether replays under ``rules`` may start from a stored state. Not with time decay: the
+    engine's resumed replays lose idle-spell losses there (a full replay is the reference), so
+    such leagues always recompute from their first game and keep no checkpoint."""
+    return rules.decay is None
+
+
 def _period_start(rules: RuleSet, day: dt.date) -> dt.date:
     if rules.updates != "per_period" or rules.period == "day":
         return day
@@ -142,9 +149,16 @@ def cut_points(
 
 
 def load_checkpoint(
-    conn: Connection, league_id: int, day: dt.date | None, names: Mapping[int, str]
+    conn: Connection,
+    league_id: int,
+    day: dt.date | None,
+    names: Mapping[int, str],
+    rules: RuleSet,
 ) -> Checkpoint | None:
-    """The latest checkpoint dated on or before ``day``, its state decoded."""
+    """The latest checkpoint dated on or before ``day``, its state decoded (``None`` when there
+    is none, or when ``rules`` are not :func:`resumable`)."""
+    if not resumable(rules):
+        return None
     query = select(checkpoints).where(checkpoints.c.league_id == league_id)
     if day is not None:
         query = query.where(checkpoints.c.date <= day)

@@ -320,7 +320,7 @@ def apply(
             conn, league_id, rules, [g for g, _ in new] + [g for g, _, _ in replaced] + old_events
         )
         # The games a recompute replays: those stored after its checkpoint, then the new ones.
-        point = starting_point(conn, league_id, touched, canonical)
+        point = starting_point(conn, league_id, touched, canonical, rules)
         gone = {o.pk for _, _, o in replaced}
         tail = [
             g

@@ -110,10 +110,16 @@ def touched_date(
 
 
 def starting_point(
-    conn: Connection, league_id: int, since: dt.date | None, names: Mapping[int, str]
+    conn: Connection,
+    league_id: int,
+    since: dt.date | None,
+    names: Mapping[int, str],
+    rules: RuleSet,
 ) -> cps.Checkpoint | None:
     """The checkpoint a recompute of changes dated on or after ``since`` starts from."""
-    return cps.load_checkpoint(conn, league_id, since, names) if since is not None else None
+    if since is None:
+        return None
+    return cps.load_checkpoint(conn, league_id, since, names, rules)
 
 
 def recompute(
@@ -134,7 +140,10 @@ def recompute(
     has them already (an import has its new games in memory: no need to read them back).
     """
     ids = {name: pk for pk, name in names.items()}
-    point = preloaded[0] if preloaded is not None else starting_point(conn, league_id, since, names)
+    if preloaded is not None:
+        point = preloaded[0]
+    else:
+        point = starting_point(conn, league_id, since, names, rules)
     start_state = point.state if point is not None else EngineState()
     ledger_pos = point.ledger_pos if point is not None else 0
     games_before = point.games_before if point is not None else 0
@@ -148,7 +157,9 @@ def recompute(
     records = [g.record for g in stored]
     pks = {g.record.id or "": g.pk for g in stored}
     order = [records[i] for i in processing_order(records)]
-    cuts = cps.cut_points(rules, order, every or cps.CHECKPOINT_EVERY)
+    cuts = (
+        cps.cut_points(rules, order, every or cps.CHECKPOINT_EVERY) if cps.resumable(rules) else []
+    )
     bounds = [0, *cuts, len(order)]
     as_of = effective_as_of(conn, league_id)
 
@@ -179,7 +190,7 @@ def recompute(
         if progress is not None:
             progress(bounds[n + 1], total)
     write_ratings(conn, league_id, state.pools, ids)
-    if order and as_of == order[-1].date:
+    if order and as_of == order[-1].date and cps.resumable(rules):
         # The state after the last game: the next import of later games replays only itself.
         tail = cps.Checkpoint(as_of + dt.timedelta(days=1), games_before, ledger_pos, state)
         cps.save(conn, league_id, tail, ids)
