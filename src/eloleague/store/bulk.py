@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -32,24 +32,38 @@ def cursor(conn: Connection) -> Any:
 
 
 def insert_rows(
-    conn: Connection, table: Table, columns: Sequence[str], rows: Sequence[Sequence[Any]]
+    conn: Connection,
+    table: Table,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    fixed: Mapping[str, int | None] | None = None,
 ) -> None:
     """``INSERT INTO table (columns) VALUES (...)`` for every row (tuples in column order).
 
-    Dates must already be in the database's form: see :func:`date_param`.
+    ``fixed``: columns with the same value on every row (an id, or ``NULL``), written once into
+    the statement instead of being bound row after row (on SQLite a third fewer parameters for the
+    ledger of a two-player league is a third less time). Dates must already be in the database's
+    form: see :func:`date_param`.
     """
     if not rows:
         return
-    quoted = ", ".join('"' + c + '"' for c in columns)
+    constants = dict(fixed or {})
+    for value in constants.values():
+        if value is not None and type(value) is not int:
+            raise TypeError(f"fixed values are ids or None, not {value!r}")
+    names = [*constants, *columns]
+    quoted = ", ".join('"' + c + '"' for c in names)
     cur = cursor(conn)
     try:
         if conn.dialect.name == "postgresql":
+            prefix = tuple(constants.values())
             with cur.copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
                 for row in rows:
-                    copy.write_row(row)
+                    copy.write_row((*prefix, *row) if prefix else row)
             return
         mark = placeholder(conn)
-        sql = f"INSERT INTO {table.name} ({quoted}) VALUES ({', '.join([mark] * len(columns))})"
+        literals = ["NULL" if v is None else str(v) for v in constants.values()]
+        sql = f"INSERT INTO {table.name} ({quoted}) VALUES ({', '.join(literals + [mark] * len(columns))})"
         for i in range(0, len(rows), CHUNK):
             cur.executemany(sql, rows[i : i + CHUNK])
     finally:

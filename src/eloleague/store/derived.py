@@ -69,14 +69,18 @@ def write_ledger(
     The engine's fast path hands its ledger over as columns: those are turned into rows column by
     column (:func:`_columnar_rows`), without making one :class:`LedgerEntry` per row.
     """
-    rows = _columnar_rows(league_id, start, entries, game_pks, player_ids, date_param(conn))
-    if rows is None:
-        rows = _entry_rows(league_id, start, entries, game_pks, player_ids, date_param(conn))
-    insert_rows(conn, ledger, ("league_id", *LEDGER_FIELDS), rows)
+    columnar = _columnar_rows(start, entries, game_pks, player_ids, date_param(conn))
+    if columnar is None:
+        rows = _entry_rows(start, entries, game_pks, player_ids, date_param(conn))
+        insert_rows(conn, ledger, LEDGER_FIELDS, rows, {"league_id": league_id})
+    else:
+        columns, rows, empty = columnar
+        fixed: dict[str, int | None] = {"league_id": league_id}
+        fixed.update(dict.fromkeys(empty))
+        insert_rows(conn, ledger, columns, rows, fixed)
 
 
 def _entry_rows(
-    league_id: int,
     start: int,
     entries: Sequence[LedgerEntry],
     game_pks: Mapping[str, int],
@@ -85,7 +89,6 @@ def _entry_rows(
 ) -> list[tuple[Any, ...]]:
     return [
         (
-            league_id,
             start + n,
             game_pks[e.game] if e.game else None,
             day(e.date),
@@ -111,18 +114,20 @@ def _entry_rows(
     ]
 
 
+Columnar = tuple[list[str], list[tuple[Any, ...]], list[str]]
+
+
 def _columnar_rows(
-    league_id: int,
     start: int,
     entries: Sequence[LedgerEntry],
     game_pks: Mapping[str, int],
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
-) -> list[tuple[Any, ...]] | None:
-    """The rows of a ledger kept as columns by the engine's fast path (``None`` for any other
-    ledger, or one whose columns this version does not know: the entries are then written one
-    by one). Each row holds what :func:`_entry_rows` writes for the same entry; the tests compare
-    the stored ledger with the reference engine's, entry by entry.
+) -> Columnar | None:
+    """A ledger kept as columns by the engine's fast path, as (the columns given, their rows, the
+    columns empty on every row); ``None`` for any other ledger, or one whose columns this version
+    does not know (the entries are then written one by one by :func:`_entry_rows`, whose rows hold
+    the same values). The tests compare the stored ledger with the reference engine's.
     """
     try:
         from eloleague.engine.fast.ledger import ColumnarLedger
@@ -131,19 +136,18 @@ def _columnar_rows(
     if not isinstance(entries, ColumnarLedger):
         return None
     try:
-        return _read_columns(league_id, start, entries, game_pks, player_ids, day)
+        return _read_columns(start, entries, game_pks, player_ids, day)
     except (AttributeError, IndexError, KeyError, TypeError, ValueError):
         return None
 
 
 def _read_columns(
-    league_id: int,
     start: int,
     entries: Any,
     game_pks: Mapping[str, int],
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
-) -> list[tuple[Any, ...]]:
+) -> Columnar:
     from eloleague.engine.fast import kernel as K
     from eloleague.engine.fast.ledger import WARNINGS, fired_names
     from eloleague.engine.ledger import INACTIVITY
@@ -164,48 +168,45 @@ def _read_columns(
     values = [c >> K.VALUE_SHIFT for c in codes]
     labels = entries.outcome_labels
     other = floats[K.C_OTHER].tolist()
-    nothing = [None] * n
-    rows = list(
-        zip(
-            [league_id] * n,
-            range(start, start + n),
-            [game_pk[p] if p >= 0 else None for p in positions],
-            [game_day[p] if p >= 0 else None for p in positions],
-            [c[0] for c in pool_of],
-            [c[1] for c in pool_of],
-            [c[2] for c in pool_of],
-            floats[K.C_BEFORE].tolist(),
-            floats[K.C_EXPECTED].tolist(),
-            floats[K.C_K].tolist(),
-            floats[K.C_SCORE].tolist(),
-            floats[K.C_DELTA].tolist(),
-            floats[K.C_AFTER].tolist(),
-            [flag_text[c][0] for c in codes],
-            [flag_text[c][1] for c in codes],
-            floats[K.C_RAW].tolist(),
-            nothing if ffa else other,
-            floats[K.C_TEAM].tolist() if teams else nothing,
-            values if ffa else nothing,
-            other if ffa else nothing,
-            nothing
-            if ffa
-            else [labels[v] if p >= 0 else None for v, p in zip(values, positions, strict=True)],
-            strict=True,
-        )
-    )
+    nothing: list[Any] = [None] * n  # a column empty on every row: written as NULL once
+    columns: dict[str, list[Any]] = {
+        "seq": list(range(start, start + n)),
+        "game_id": [game_pk[p] if p >= 0 else None for p in positions],
+        "date": [game_day[p] if p >= 0 else None for p in positions],
+        "player_id": [c[0] for c in pool_of],
+        "mode": [c[1] for c in pool_of],
+        "role": [c[2] for c in pool_of],
+        "before": floats[K.C_BEFORE].tolist(),
+        "expected": floats[K.C_EXPECTED].tolist(),
+        "k": floats[K.C_K].tolist(),
+        "score": floats[K.C_SCORE].tolist(),
+        "delta": floats[K.C_DELTA].tolist(),
+        "after": floats[K.C_AFTER].tolist(),
+        "warning": [flag_text[c][0] for c in codes],
+        "fired": [flag_text[c][1] for c in codes],
+        "raw_delta": floats[K.C_RAW].tolist(),
+        "opponent": nothing if ffa else other,
+        "team_expected": floats[K.C_TEAM].tolist() if teams else nothing,
+        "rank": values if ffa else nothing,
+        "points": other if ffa else nothing,
+        "outcome": nothing
+        if ffa
+        else [labels[v] if p >= 0 else None for v, p in zip(values, positions, strict=True)],
+    }
     # Season adjustments (no game): dated by the engine, without P, K, S or opponent.
     days = None
     for i, p in enumerate(positions):
         if p < 0:
             if days is None:
                 days = ints[K.I_DAY].tolist()
-            row = list(rows[i])
-            row[3] = day(dt.date.fromordinal(days[i]))
-            row[8] = row[9] = row[10] = None
-            row[13] = row[14] = INACTIVITY
-            row[16:21] = [None] * 5
-            rows[i] = tuple(row)
-    return rows
+            columns["date"][i] = day(dt.date.fromordinal(days[i]))
+            columns["warning"][i] = columns["fired"][i] = INACTIVITY
+            for name in ("expected", "k", "score", "opponent", "team_expected", "rank", "points"):
+                if columns[name] is not nothing:
+                    columns[name][i] = None
+    given = [name for name in LEDGER_FIELDS if columns[name] is not nothing]
+    empty = [name for name in LEDGER_FIELDS if columns[name] is nothing]
+    return given, list(zip(*(columns[name] for name in given), strict=True)), empty
 
 
 def read_ledger(

@@ -97,7 +97,6 @@ class NewGame:
 
 
 GAME_COLUMNS = (
-    "league_id",
     "seq",
     "ext_id",
     "date",
@@ -106,7 +105,6 @@ GAME_COLUMNS = (
     "mode",
     "rated",
     "content_hash",
-    "batch_id",
 )
 PLAYER_COLUMNS = ("game_id", "side_no", "position", "player_id", "role", "outcome", "score")
 
@@ -125,9 +123,9 @@ def insert_games(
         return []
     ev = event_ids(conn, league_id, {g.record.event for g in new if g.record.event})
     day = date_param(conn)
+    fixed = {"league_id": league_id, "batch_id": batch_id}
     rows: list[tuple[Any, ...]] = [
         (
-            league_id,
             g.seq,
             g.record.id,
             day(g.record.date),
@@ -136,7 +134,6 @@ def insert_games(
             g.record.mode,
             g.record.rated,
             g.content_hash,
-            batch_id,
         )
         for g in new
     ]
@@ -144,9 +141,9 @@ def insert_games(
         first = (conn.exec_driver_sql("SELECT max(id) FROM games").scalar() or 0) + 1
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
-        insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids)
+        insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)
     else:
-        insert_rows(conn, games, GAME_COLUMNS, rows)
+        insert_rows(conn, games, GAME_COLUMNS, rows, fixed)
         pk_list = _row_ids(conn, league_id, [g.seq for g in new])
     player_rows = []
     stored = []
