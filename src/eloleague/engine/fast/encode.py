@@ -15,13 +15,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain
-from operator import attrgetter
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from eloleague.engine.fast import kernel as K
+from eloleague.engine.fast.extract import extract
 from eloleague.engine.fast.support import scaled
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.validate import unrated_reason
@@ -32,6 +32,8 @@ from eloleague.rules.model import RuleSet
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
+# Positions, in ``Encoded.kernel_args``, of the pools' arrays the kernel updates in place.
+_STATE_ARGUMENTS = range(20, 26)
 _ROUND_MODES = {"none": 0, "half_up": 1, "trunc": 2, "half_even": 3}
 _NO_LIMIT = 2**62
 
@@ -61,40 +63,21 @@ class Encoded:
     season_end: dt.date | None
     active: dict[dt.date, frozenset[str]]
     initial_pools: int
+    as_of: dt.date
+    float_columns: int
+    capacity: int
+    batch_capacity: int
 
-
-def _participants(rules: RuleSet, games: Sequence[GameRecord]) -> tuple[list[Any], ...] | None:
-    """Per game the number of sides, per side the number of players and its outcome or score,
-    per participant the name (and role): one pass over the records."""
-    side_counts: list[int] = []
-    player_counts: list[int] = []
-    results: list[Any] = []
-    names: list[str] = []
-    roles: list[str] = []
-    add_side, add_players = side_counts.append, player_counts.append
-    add_result, add_name, add_role = results.append, names.append, roles.append
-    if rules.method == "ffa_rank":
-        for game in games:
-            sides = game.sides
-            add_side(len(sides))
-            for side in sides:
-                players = side.players
-                add_players(len(players))
-                add_result(side.score)
-                for p in players:
-                    add_name(p.name)
-                    add_role(p.role)
-    else:
-        for game in games:
-            sides = game.sides
-            add_side(len(sides))
-            for side in sides:
-                players = side.players
-                add_players(len(players))
-                add_result(side.outcome)
-                for p in players:
-                    add_name(p.name)
-    return side_counts, player_counts, results, names, roles
+    def arguments(self, ledger: bool, capacity: int | None = None) -> tuple[Any, ...]:
+        """The kernel's arguments for one run (it updates the pools' arrays: fresh copies), with
+        room for the whole ledger or, when only the ratings are wanted, for one batch."""
+        args = list(self.kernel_args)
+        for i in _STATE_ARGUMENTS:
+            args[i] = args[i].copy()
+        size = capacity or (self.capacity if ledger else self.batch_capacity)
+        floats = np.empty((self.float_columns, size), np.float64)
+        ints = np.empty((K.N_INT_COLUMNS, size), np.int32)
+        return (*args, floats, ints, ledger)
 
 
 def _offsets(counts: list[int] | Ints) -> Ints:
@@ -107,6 +90,21 @@ def _index(values: Any) -> dict[Any, int]:
     return {v: i for i, v in enumerate(dict.fromkeys(values))}
 
 
+class _Numbering(dict[str, int]):
+    """Numbers names in order of first appearance as they are looked up (one pass, in C)."""
+
+    def __missing__(self, key: str) -> int:
+        self[key] = number = len(self)
+        return number
+
+
+def _whole_numbers(values: list[int | None]) -> Ints:
+    """``value or 0`` for each value (the rounds of RULES §2's processing order)."""
+    if values.count(None) == len(values):
+        return np.zeros(len(values), np.int64)
+    return np.array([v or 0 for v in values], np.int64)
+
+
 def _processing_order(days: Ints, rounds: Ints) -> Ints:
     """``replay.processing_order`` on arrays: stable by ``(date, round or 0)``."""
     key = days * (2**32) + (rounds + 2**31)
@@ -115,11 +113,10 @@ def _processing_order(days: Ints, rounds: Ints) -> Ints:
     return np.argsort(key, kind="stable").astype(np.int64)
 
 
-def _batches(rules: RuleSet, games: Sequence[GameRecord], rated: Ints) -> tuple[Ints, Ints]:
+def _batches(rules: RuleSet, events: list[str | None], rated: Ints) -> tuple[Ints, Ints]:
     """``replay.batches``: the rated games in batch order, and the batch offsets."""
     if rules.updates == "per_game" or rated.size == 0:
         return rated, np.arange(rated.size + 1, dtype=np.int64)
-    events = list(map(attrgetter("event"), games))
     ids = _index(e for e in events if e)
     n_events = len(ids)
     key = np.fromiter(
@@ -191,25 +188,28 @@ def encode(
     started: bool,
     state_season_end: dt.date | None,
     state_eligible: int,
-    as_of: dt.date,
+    as_of: dt.date | None,
 ) -> Encoded | None:
     """The kernel's arguments for replaying ``games`` from the given state, or ``None``."""
     ffa = rules.method == "ffa_rank"
     n_games = len(games)
+    need_roles = ffa or rules.pools.by_role
     with no_gc():
-        extracted = _participants(rules, games)
-        if extracted is None:
-            return None
-        side_counts_l, player_counts_l, results, names, roles = extracted
-        days = np.fromiter(
-            map(dt.date.toordinal, map(attrgetter("date"), games)), np.int64, n_games
+        columns = extract(
+            games,
+            scores=ffa,
+            roles=need_roles,
+            events=rules.updates == "per_event",
+            modes=rules.pools.by_mode,
         )
-        rounds = np.fromiter((r or 0 for r in map(attrgetter("round"), games)), np.int64, n_games)
-        rated_flag = np.fromiter(map(attrgetter("rated"), games), np.bool_, n_games)
-        modes = list(map(attrgetter("mode"), games)) if rules.pools.by_mode else None
-
-    side_counts = np.array(side_counts_l, np.int64)
-    player_counts = np.array(player_counts_l, np.int64)
+        days = columns.days()
+        rounds = columns.rounds()
+        rated_flag = columns.rated()
+    if as_of is None:
+        as_of = dt.date.fromordinal(int(days.max()))
+    modes = columns.modes() if rules.pools.by_mode else None
+    roles = columns.roles
+    side_counts, player_counts = columns.side_counts, columns.player_counts
     if side_counts.size and (
         int(side_counts.min()) < 2 or (not ffa and int(side_counts.max()) != 2)
     ):
@@ -226,31 +226,31 @@ def encode(
     # Outcomes (or scores) per side.
     labels = list(rules.outcomes)
     if ffa:
+        results = columns.results()
         if any(v is None for v in results):
             results = [0.0 if v is None else v for v in results]
         side_values = np.array(results, np.float64)
-        side_numerators = np.zeros(side_values.size, np.int64)
-        side_codes = np.full(side_values.size, -1, np.int64)
+        side_numerators = np.zeros(1, np.int64)
+        side_codes = np.zeros(0, np.int64)
         score_scale = 0
     else:
         codes = {label: i for i, label in enumerate(labels)}
-        if not codes.keys() >= set(results):
+        try:
+            side_codes = columns.result_codes(codes.__getitem__)
+        except KeyError:
             return None  # an unknown outcome, or none: the reference path says what it does
-        side_codes = np.fromiter(map(codes.__getitem__, results), np.int64, len(results))
         values = [scaled(o.score) for o in rules.outcomes.values()]
         score_scale = max(d for _, d in values)
-        side_values = np.array([o.score for o in rules.outcomes.values()], np.float64)[side_codes]
-        side_numerators = np.array([v * 10 ** (score_scale - d) for v, d in values], np.int64)[
-            side_codes
-        ]
+        side_values = np.array([o.score for o in rules.outcomes.values()], np.float64)
+        side_numerators = np.array([v * 10 ** (score_scale - d) for v, d in values], np.int64)
 
     # Players, then pools (player, mode, role): initial pools keep their own mode and role.
     initial_keys = list(pools)
-    player_index = _index(
-        chain((k.player for k in initial_keys), chain.from_iterable(state_active.values()), names)
-    )
+    player_index = _Numbering()
+    for name in chain((k.player for k in initial_keys), *state_active.values()):
+        player_index[name]  # numbers it
+    player_ids = columns.name_ids(player_index.__getitem__)
     players = list(player_index)
-    player_ids = np.fromiter(map(player_index.__getitem__, names), np.int64, len(names))
     per_game_players = np.add.reduceat(player_counts, game_sides[:-1]) if n_games else player_counts
     mode_index = _index(chain(("",), (k.mode for k in initial_keys), modes or ()))
     role_index = _index(
@@ -313,8 +313,11 @@ def encode(
         unrated.append((i, reason))
         is_rated[i] = False
     rated = order[is_rated[order]]
-    batch_order, batch_offsets = _batches(rules, games, rated)
-    batch_days = days[batch_order[batch_offsets[:-1]]]
+    batch_order, batch_offsets = _batches(rules, columns.events(), rated)
+    if rules.updates == "per_game":
+        batch_days = days[batch_order]
+    else:
+        batch_days = days[batch_order[batch_offsets[:-1]]]
 
     # Seasons (RULES §3.5): the ends to close, each rated game's season among them.
     first_day = dt.date.fromordinal(int(days[order[0]]))
@@ -325,12 +328,14 @@ def encode(
         chain_ends.append(end)
         end = next_season_end(rules.season, end)
     position = {e: i for i, e in enumerate(chain_ends)}
-    distinct = np.unique(days[rated])
+    rated_days = days[rated]  # in processing order: sorted
+    distinct = rated_days[np.flatnonzero(np.diff(rated_days, prepend=-1))]
     ends_of = [season_end(rules.season, dt.date.fromordinal(d)) for d in distinct.tolist()]
     game_seasons = np.full(n_games, -1, np.int64)
     if rated.size:
-        season_of_day = np.array([position.get(e, -1) for e in ends_of], np.int64)  # type: ignore[arg-type]
-        game_seasons[rated] = season_of_day[np.searchsorted(distinct, days[rated])]
+        season_of_day = np.full(int(distinct[-1] - distinct[0]) + 1, -1, np.int64)
+        season_of_day[distinct - distinct[0]] = [position.get(e, -1) for e in ends_of]  # type: ignore[arg-type]
+        game_seasons[rated] = season_of_day[days[rated] - distinct[0]]
     # Seasons left open keep their players for a later replay (EngineState.active).
     by_end: dict[dt.date, list[int]] = {}
     for e, d in zip(ends_of, distinct.tolist(), strict=True):
@@ -396,7 +401,16 @@ def encode(
         appear[j] = pool
         if key in last_played:
             last_day[pool] = last_played[key].toordinal()
-    capacity = int(side_players[-1]) + 1024
+    # Room for every game entry and, at most, one season entry per pool and season closed; or
+    # (ratings only) for the largest batch.
+    entries = int(side_players[-1])
+    seasons = len(chain_ends) if season.inactivity else 0
+    capacity = entries + min(seasons * n_pools, entries) + 1024
+    if batch_order.size:
+        per_batch = np.add.reduceat(per_game_players[batch_order], batch_offsets[:-1])
+        batch_capacity = int(per_batch.max()) + 1
+    else:
+        batch_capacity = 1
 
     args = (
         ip,
@@ -433,7 +447,6 @@ def encode(
         len(players),
         weights,
         weight_totals,
-        capacity,
     )
     return Encoded(
         games=games,
@@ -445,4 +458,8 @@ def encode(
         season_end=end,
         active={e: frozenset(v) for e, v in final_active.items()},
         initial_pools=len(initial_keys),
+        as_of=as_of,
+        float_columns=K.N_FLOAT_COLUMNS + (method == 1),
+        capacity=capacity,
+        batch_capacity=batch_capacity,
     )

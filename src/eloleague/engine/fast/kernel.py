@@ -47,14 +47,17 @@ F_SEASON_FLOOR = 7
 N_FP = 8
 
 # Ledger columns ----------------------------------------------------------------------------
-C_BEFORE, C_EXPECTED, C_K, C_SCORE, C_DELTA, C_AFTER, C_RAW, C_OPPONENT, C_TEAM, C_POINTS = range(
-    10
-)
-N_FLOAT_COLUMNS = 10
-I_GAME, I_POOL, I_DAY, I_FLAGS, I_RANK, I_OUTCOME = range(6)
-N_INT_COLUMNS = 6
+# Floats: C_OTHER is the opposing side's mean (duel, team) or the points scored (ffa); C_TEAM,
+# the team term's p, exists for team_and_personal only.
+C_BEFORE, C_EXPECTED, C_K, C_SCORE, C_DELTA, C_AFTER, C_RAW, C_OTHER, C_TEAM = range(9)
+N_FLOAT_COLUMNS = 8
+# int32: the game's position in the input (-1: a season entry), the pool, the day (ordinal) and
+# I_CODE = fired bits | warning << WARN_SHIFT | (outcome code, or rank in ffa) << VALUE_SHIFT.
+I_GAME, I_POOL, I_DAY, I_CODE = range(4)
+N_INT_COLUMNS = 4
+VALUE_SHIFT = 8
 
-# Bits of I_FLAGS: the rules that fired (in the reference's order) and the warning (bits 4-5).
+# Bits of I_CODE: the rules that fired (in the reference's order) and the warning (bits 4-5).
 FIRED_ROUNDING = 1
 FIRED_CAP = 2
 FIRED_FLOOR = 4
@@ -67,6 +70,7 @@ WARN_INACTIVITY = 3
 # Status codes.
 OK = 0
 OVERFLOW = 1  # 10 ** x overflowed: the reference raises, let it
+FULL = 2  # the ledger's columns are full: run again with more room
 
 
 @njit(cache=True)
@@ -79,25 +83,14 @@ def _expected(a: float, b: float, scale: float) -> float:
 
 
 @njit(cache=True)
-def _k_factor(
-    ip: Any, fp: Any, tiers_k: Any, tiers_i: Any, tiers_r: Any, rating: float, played: int
-) -> tuple[float, int]:
-    """``kfactor.k_factor``: K and the index of the tier that gave it (``n_tiers`` = default)."""
-    games = played + 1 if ip[P_COUNT_CURRENT] else played
-    n = ip[P_TIERS]
-    for t in range(n):
-        if (
-            games < tiers_i[t, 0]
-            and games >= tiers_i[t, 1]
-            and rating < tiers_r[t, 0]
-            and rating >= tiers_r[t, 1]
-        ):
-            return float(tiers_k[t]), t
-    if ip[P_LINEAR]:
-        value = fp[F_LIN_START] - games / fp[F_LIN_PER]
-        minimum = fp[F_LIN_MIN]
-        return (value if value > minimum else minimum), -1
-    return fp[F_K_DEFAULT], n
+def _k_fallback(
+    linear: bool, start: float, per: float, minimum: float, default: float, games: int
+) -> float:
+    """``kfactor.k_factor`` when no tier matched: the linear decay, or the default."""
+    if linear:
+        value = start - games / per
+        return value if value > minimum else minimum
+    return default
 
 
 @njit(cache=True)
@@ -154,20 +147,6 @@ def _round_probability(p: float, decimals: int, unit: float) -> int:
 
 
 @njit(cache=True)
-def _grow(fl: Any, it: Any, needed: int) -> tuple[Any, Any]:
-    cap = max(needed, 2 * fl.shape[1])
-    new_fl = np.empty((fl.shape[0], cap), np.float64)
-    new_it = np.empty((it.shape[0], cap), np.int64)
-    for c in range(fl.shape[0]):
-        for j in range(fl.shape[1]):
-            new_fl[c, j] = fl[c, j]
-    for c in range(it.shape[0]):
-        for j in range(it.shape[1]):
-            new_it[c, j] = it[c, j]
-    return new_fl, new_it
-
-
-@njit(cache=True)
 def run(
     ip: Any,
     fp: Any,
@@ -184,7 +163,7 @@ def run(
     game_sides: Any,
     side_players: Any,
     side_values: Any,
-    side_numerators: Any,
+    outcome_numerators: Any,
     side_codes: Any,
     player_pools: Any,
     player_ids: Any,
@@ -203,12 +182,20 @@ def run(
     n_players: int,
     weights: Any,
     weight_totals: Any,
-    capacity: int,
+    fl: Any,
+    it: Any,
+    keep: bool,
 ) -> tuple[int, Any, Any, int, int, int]:
     """Replay every batch; returns (status, float columns, int columns, entries, eligible, pools).
 
+    ``side_values`` holds the sides' scores (ffa), or the outcomes' score values indexed by the
+    sides' ``side_codes`` (duel, team); ``outcome_numerators`` the same values as integers.
+
     ``rating``, ``played``, ``exists``, ``appear``, ``last_day`` (each pool's last rated game) and
     ``first_apply`` (the rank of each pool's first rated game here) are updated in place.
+    ``fl`` and ``it`` are the ledger's columns, allocated by the caller (numpy's allocator maps
+    large arrays on huge pages; status ``FULL`` asks for larger ones). Without ``keep`` only the
+    ratings are wanted: ``fl`` and ``it`` hold one batch at a time.
     """
     method = ip[P_METHOD]
     scale = fp[F_SCALE]
@@ -227,9 +214,12 @@ def run(
     floor_on = ip[P_FLOOR]
     floor = fp[F_FLOOR]
     n_season_tiers = ip[P_SEASON_TIERS]
+    n_tiers = ip[P_TIERS]
+    count_current = ip[P_COUNT_CURRENT]
+    linear = ip[P_LINEAR] != 0
+    lin_start, lin_per, lin_min = fp[F_LIN_START], fp[F_LIN_PER], fp[F_LIN_MIN]
+    k_default = fp[F_K_DEFAULT]
 
-    fl = np.empty((N_FLOAT_COLUMNS, capacity), np.float64)
-    it = np.empty((N_INT_COLUMNS, capacity), np.int64)
     e = 0
 
     # Who played in each season to close (RULES §3.5): a counting sort of (season, player).
@@ -265,6 +255,7 @@ def run(
     next_season = 0
     n_batches = batch_offsets.shape[0] - 1
     ratings_seen = np.empty(weights.shape[0], np.float64)
+    performances = np.empty(weights.shape[0], np.float64)
     for b in range(n_batches + 1):
         # Close every season that ends before this batch (after the last one: all of them).
         while next_season < n_seasons and (
@@ -289,17 +280,18 @@ def run(
                             new = before if before < new else new
                             break
                     if new != before:
-                        if e >= fl.shape[1]:
-                            fl, it = _grow(fl, it, e + eligible)
-                        delta = new - before
-                        fl[C_BEFORE, e] = before
-                        fl[C_DELTA, e] = delta
-                        fl[C_RAW, e] = delta
-                        fl[C_AFTER, e] = new
-                        it[I_GAME, e] = -1
-                        it[I_POOL, e] = pool
-                        it[I_DAY, e] = season_ends[s]
-                        it[I_FLAGS, e] = FIRED_INACTIVITY | (WARN_INACTIVITY << WARN_SHIFT)
+                        if keep:
+                            if e >= fl.shape[1]:
+                                return FULL, fl, it, e, eligible, n_appear
+                            delta = new - before
+                            fl[C_BEFORE, e] = before
+                            fl[C_DELTA, e] = delta
+                            fl[C_RAW, e] = delta
+                            fl[C_AFTER, e] = new
+                            it[I_GAME, e] = -1
+                            it[I_POOL, e] = pool
+                            it[I_DAY, e] = season_ends[s]
+                            it[I_CODE, e] = FIRED_INACTIVITY | (WARN_INACTIVITY << WARN_SHIFT)
                         e += 1
                         rating[pool] = new
             eligible = n_appear
@@ -309,13 +301,14 @@ def run(
 
         # Compute every game of the batch from the ratings as they stood when it began.
         start = e
+        base = 0 if keep else start  # rows are e - base
         for x in range(batch_offsets[b], batch_offsets[b + 1]):
             g = order[x]
             first_side = game_sides[g]
             n_sides = game_sides[g + 1] - first_side
-            needed = e + side_players[first_side + n_sides] - side_players[first_side]
+            needed = e - base + side_players[first_side + n_sides] - side_players[first_side]
             if needed > fl.shape[1]:
-                fl, it = _grow(fl, it, needed)
+                return FULL, fl, it, e, eligible, n_appear
             if method == 2:
                 status = _rate_ffa(
                     ip,
@@ -334,27 +327,34 @@ def run(
                     weights,
                     weight_totals,
                     ratings_seen,
+                    performances,
                     game_days[g],
                     fl,
                     it,
-                    e,
+                    e - base,
                 )
                 if status != OK:
                     return status, fl, it, e, eligible, n_appear
                 e += n_sides
                 continue
-            means = np.zeros(2, np.float64)
+            mean_a = 0.0
+            mean_b = 0.0
             for s in range(2):
                 side = first_side + s
                 total = 0.0
                 for j in range(side_players[side], side_players[side + 1]):
                     total += rating[player_pools[j]]
-                means[s] = total / (side_players[side + 1] - side_players[side])
+                mean = total / (side_players[side + 1] - side_players[side])
+                if s == 0:
+                    mean_a = mean
+                else:
+                    mean_b = mean
             for s in range(2):
                 side = first_side + s
-                own = means[s]
-                opponent = means[1 - s]
-                value = side_values[side]
+                own = mean_a if s == 0 else mean_b
+                opponent = mean_b if s == 0 else mean_a
+                code = side_codes[side]
+                value = side_values[code]
                 team_p = 0.0
                 if method == 1:
                     team_p = _expected(own, opponent, scale)
@@ -366,7 +366,22 @@ def run(
                     p = _expected(before, opponent, scale)
                     if math.isinf(p):
                         return OVERFLOW, fl, it, e, eligible, n_appear
-                    k, tier = _k_factor(ip, fp, tiers_k, tiers_i, tiers_r, before, played[pool])
+                    # K (kfactor.k_factor): the first matching tier, else the fallback.
+                    games = played[pool] + count_current
+                    tier = n_tiers
+                    for t in range(n_tiers):
+                        if (
+                            games < tiers_i[t, 0]
+                            and games >= tiers_i[t, 1]
+                            and before < tiers_r[t, 0]
+                            and before >= tiers_r[t, 1]
+                        ):
+                            tier = t
+                            break
+                    if tier < n_tiers:
+                        k = tiers_k[tier]
+                    else:
+                        k = _k_fallback(linear, lin_start, lin_per, lin_min, k_default, games)
                     if method == 1:
                         raw = k * (value - team_p) + k * (value - p)
                         rounded = _round_float(raw, round_mode)
@@ -374,7 +389,7 @@ def run(
                         q = _round_probability(p, prob_decimals, unit)
                         p = q / unit
                         num = k_numerators[tier] * (
-                            side_numerators[side] * unit_int - q * score_unit
+                            outcome_numerators[code] * unit_int - q * score_unit
                         )
                         raw = num / den_float
                         if round_mode == 0:
@@ -403,24 +418,25 @@ def run(
                     if floor_on and before + delta < floor:
                         delta = floor - before
                         flags |= FIRED_FLOOR
-                    fl[C_BEFORE, e] = before
-                    fl[C_EXPECTED, e] = p
-                    fl[C_K, e] = k
-                    fl[C_SCORE, e] = value
-                    fl[C_DELTA, e] = delta
-                    fl[C_AFTER, e] = before + delta
-                    fl[C_RAW, e] = raw
-                    fl[C_OPPONENT, e] = opponent
-                    fl[C_TEAM, e] = team_p
-                    it[I_GAME, e] = g
-                    it[I_POOL, e] = pool
-                    it[I_DAY, e] = game_days[g]
-                    it[I_FLAGS, e] = flags
-                    it[I_OUTCOME, e] = side_codes[side]
+                    row = e - base
+                    fl[C_BEFORE, row] = before
+                    fl[C_EXPECTED, row] = p
+                    fl[C_K, row] = k
+                    fl[C_SCORE, row] = value
+                    fl[C_DELTA, row] = delta
+                    fl[C_AFTER, row] = before + delta
+                    fl[C_RAW, row] = raw
+                    fl[C_OTHER, row] = opponent
+                    if method == 1:
+                        fl[C_TEAM, row] = team_p
+                    it[I_GAME, row] = g
+                    it[I_POOL, row] = pool
+                    it[I_DAY, row] = game_days[g]
+                    it[I_CODE, row] = flags | (code << VALUE_SHIFT)
                     e += 1
 
         # Apply the batch's deltas together (RULES §3.4), pools appearing in ledger order.
-        for x in range(start, e):
+        for x in range(start - base, e - base):
             pool = it[I_POOL, x]
             if not exists[pool]:
                 exists[pool] = True
@@ -453,6 +469,7 @@ def _rate_ffa(
     weights: Any,
     weight_totals: Any,
     seen: Any,
+    perf: Any,
     day: int,
     fl: Any,
     it: Any,
@@ -469,9 +486,9 @@ def _rate_ffa(
         low = x if x < low else low
         high = x if x > high else high
         seen[i] = rating[player_pools[side_players[first_side + i]]]
-    perf = np.zeros(n, np.float64)
     for i in range(n):
         x = side_values[first_side + i]
+        perf[i] = 0.0
         if x <= 0:
             continue
         rank = 1
@@ -506,7 +523,28 @@ def _rate_ffa(
                     return OVERFLOW
                 total += p
         expected = total / pairs
-        k, _ = _k_factor(ip, fp, tiers_k, tiers_i, tiers_r, before, played[pool])
+        games = played[pool] + ip[P_COUNT_CURRENT]
+        tier = ip[P_TIERS]
+        for t in range(ip[P_TIERS]):
+            if (
+                games < tiers_i[t, 0]
+                and games >= tiers_i[t, 1]
+                and before < tiers_r[t, 0]
+                and before >= tiers_r[t, 1]
+            ):
+                tier = t
+                break
+        if tier < ip[P_TIERS]:
+            k = tiers_k[tier]
+        else:
+            k = _k_fallback(
+                ip[P_LINEAR] != 0,
+                fp[F_LIN_START],
+                fp[F_LIN_PER],
+                fp[F_LIN_MIN],
+                fp[F_K_DEFAULT],
+                games,
+            )
         raw = k * pairs * (perf[i] - expected)
         rounded = _round_float(raw, ip[P_ROUND_MODE])
         x = side_values[first_side + i]
@@ -532,11 +570,9 @@ def _rate_ffa(
         fl[C_DELTA, row] = delta
         fl[C_AFTER, row] = before + delta
         fl[C_RAW, row] = raw
-        fl[C_POINTS, row] = x
+        fl[C_OTHER, row] = x
         it[I_GAME, row] = g
         it[I_POOL, row] = pool
         it[I_DAY, row] = day
-        it[I_FLAGS, row] = flags | (warning << WARN_SHIFT)
-        it[I_RANK, row] = rank
-        it[I_OUTCOME, row] = -1
+        it[I_CODE, row] = flags | (warning << WARN_SHIFT) | (rank << VALUE_SHIFT)
     return OK

@@ -8,7 +8,7 @@ Writers that only need the numbers (``eloleague rate --ledger``) read the column
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any, overload
 
@@ -27,6 +27,8 @@ from eloleague.engine.ledger import (
 )
 from eloleague.records import GameRecord, PoolKey
 
+Floats = npt.NDArray[np.float64]
+Int32s = npt.NDArray[np.int32]
 WARNINGS = ("", LOSER_GAIN, WINNER_LOSS, INACTIVITY)
 _CHUNK = 1 << 16
 
@@ -48,28 +50,48 @@ def _day(ordinal: int) -> dt.date:
 class ColumnarLedger(Sequence[LedgerEntry]):
     """Ledger entries in processing order, kept as the kernel's columns.
 
-    ``floats`` and ``ints`` are the kernel's column blocks (see ``kernel.C_*`` and ``kernel.I_*``);
-    ``method`` is 0 (duel), 1 (team_and_personal) or 2 (ffa_rank).
+    The columns are computed when first read (``compute``: the ratings alone are quicker and
+    need far less memory); ``floats`` and ``ints`` are then the kernel's column blocks
+    (``kernel.C_*`` and ``kernel.I_*``). ``method`` is 0 (duel), 1 (team_and_personal) or
+    2 (ffa_rank).
     """
 
     def __init__(
         self,
         method: int,
-        floats: npt.NDArray[np.float64],
-        ints: npt.NDArray[np.int64],
+        size: int,
+        compute: Callable[[], tuple[Floats, Int32s]],
         games: Sequence[GameRecord],
         pool_keys: Sequence[PoolKey],
         outcome_labels: Sequence[str],
     ) -> None:
         self.method = method
-        self.floats = floats
-        self.ints = ints
         self.games = games
         self.pool_keys = pool_keys
         self.outcome_labels = outcome_labels
+        self._size = size
+        self._compute: Callable[[], tuple[Floats, Int32s]] | None = compute
+        self._columns: tuple[Floats, Int32s] | None = None
+
+    def _load(self) -> tuple[Floats, Int32s]:
+        if self._columns is None:
+            assert self._compute is not None
+            self._columns = self._compute()
+            self._compute = None
+        return self._columns
+
+    @property
+    def floats(self) -> Floats:
+        """The float columns, one row per ``kernel.C_*``."""
+        return self._load()[0]
+
+    @property
+    def ints(self) -> Int32s:
+        """The integer columns, one row per ``kernel.I_*``."""
+        return self._load()[1]
 
     def __len__(self) -> int:
-        return int(self.ints.shape[1])
+        return self._size
 
     @overload
     def __getitem__(self, index: int) -> LedgerEntry: ...
@@ -94,10 +116,11 @@ class ColumnarLedger(Sequence[LedgerEntry]):
 
     def __iter__(self) -> Iterator[LedgerEntry]:
         n = len(self)
+        floats, ints = self._load()
         for start in range(0, n, _CHUNK):
             stop = min(n, start + _CHUNK)
-            fl = self.floats[:, start:stop].T.tolist()
-            it = self.ints[:, start:stop].T.tolist()
+            fl = floats[:, start:stop].T.tolist()
+            it = ints[:, start:stop].T.tolist()
             make = self._make
             for row_f, row_i in zip(fl, it, strict=True):
                 yield make(row_f, row_i)
@@ -105,7 +128,7 @@ class ColumnarLedger(Sequence[LedgerEntry]):
     def _make(self, f: list[Any], i: list[Any]) -> LedgerEntry:
         key = self.pool_keys[i[K.I_POOL]]
         position = i[K.I_GAME]
-        flags = i[K.I_FLAGS]
+        code = i[K.I_CODE]
         if position < 0:
             delta = f[K.C_DELTA]
             return LedgerEntry(
@@ -134,14 +157,14 @@ class ColumnarLedger(Sequence[LedgerEntry]):
             score=f[K.C_SCORE],
             delta=f[K.C_DELTA],
             after=f[K.C_AFTER],
-            warning=WARNINGS[flags >> K.WARN_SHIFT],
-            fired=fired_names(flags & 15),
+            warning=WARNINGS[(code >> K.WARN_SHIFT) & 3],
+            fired=fired_names(code & 15),
             raw_delta=f[K.C_RAW],
-            opponent=None if ffa else f[K.C_OPPONENT],
+            opponent=None if ffa else f[K.C_OTHER],
             team_expected=f[K.C_TEAM] if self.method == 1 else None,
-            rank=i[K.I_RANK] if ffa else None,
-            points=f[K.C_POINTS] if ffa else None,
-            outcome=None if ffa else self.outcome_labels[i[K.I_OUTCOME]],
+            rank=code >> K.VALUE_SHIFT if ffa else None,
+            points=f[K.C_OTHER] if ffa else None,
+            outcome=None if ffa else self.outcome_labels[code >> K.VALUE_SHIFT],
         )
 
     def __eq__(self, other: object) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from eloleague.engine.fast import kernel as K
 from eloleague.engine.fast.encode import encode, no_gc
-from eloleague.engine.fast.ledger import ColumnarLedger
+from eloleague.engine.fast.ledger import ColumnarLedger, Floats, Int32s
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.replay import EngineState, ReplayResult, Unrated
 from eloleague.records import GameRecord, PoolState
@@ -60,8 +60,6 @@ def run_fast(
     """The fast path proper (see :func:`eloleague.engine.fast.try_replay`)."""
     if not _shapes_known() or state.decay_spells:
         return None
-    if as_of is None:
-        as_of = max(g.date for g in games)
     pools = {key: (pool.rating, pool.games) for key, pool in state.pools.items()}
     encoded = encode(
         rules,
@@ -76,10 +74,11 @@ def run_fast(
     )
     if encoded is None:
         return None
-    status, floats, ints, n_entries, eligible, n_appear = K.run(*encoded.kernel_args)
+    arguments = encoded.arguments(ledger=False)
+    status, _, _, n_entries, eligible, n_appear = K.run(*arguments)
     if status != K.OK:
         return None
-    rating, played, _, appear, last_day, first_apply = encoded.kernel_args[20:26]
+    rating, played, _, appear, last_day, first_apply = arguments[20:26]
     keys = encoded.pool_keys
     with no_gc():
         ratings = rating.tolist()
@@ -93,14 +92,19 @@ def run_fast(
         for p in applied[first_apply[applied].argsort()].tolist():
             last_played[keys[p]] = dt.date.fromordinal(days[p])
     method = {"duel": 0, "team_and_personal": 1, "ffa_rank": 2}[rules.method]
-    ledger = ColumnarLedger(
-        method,
-        floats[:, :n_entries],
-        ints[:, :n_entries],
-        games,
-        keys,
-        encoded.outcome_labels,
-    )
+
+    def columns() -> tuple[Floats, Int32s]:
+        """The ledger, computed again with its columns kept (only when it is read)."""
+        capacity = encoded.capacity
+        while True:
+            status, floats, ints, n, _, _ = K.run(*encoded.arguments(True, capacity))
+            if status != K.FULL:
+                break
+            capacity *= 2
+        assert status == K.OK and n == n_entries
+        return floats[:, :n], ints[:, :n]
+
+    ledger = ColumnarLedger(method, n_entries, columns, games, keys, encoded.outcome_labels)
     final = EngineState(
         pools=final_pools,
         season_end=encoded.season_end,
@@ -111,4 +115,4 @@ def run_fast(
         decay_spells={},
     )
     unrated = [Unrated(games[i], i, reason) for i, reason in encoded.unrated]
-    return ReplayResult(rules, final.pools, ledger, unrated, final, as_of)
+    return ReplayResult(rules, final.pools, ledger, unrated, final, encoded.as_of)
