@@ -61,18 +61,18 @@ def content_hash(game: GameRecord, player_ids: Mapping[str, int]) -> str:
 
 
 def event_ids(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, int]:
-    """Ids of the named events, creating the missing ones."""
-    wanted = set(names)
+    """Ids of the named events, creating the missing ones (reads only those events: a league of
+    ten thousand events is not read whole for each import)."""
+    wanted = sorted(set(names))
     if not wanted:
         return {}
-    found = {
-        name: pk
-        for pk, name in conn.execute(
-            select(events.c.id, events.c.name).where(events.c.league_id == league_id)
+    found: dict[str, int] = {}
+    for i in range(0, len(wanted), 500):
+        query = select(events.c.name, events.c.id).where(
+            events.c.league_id == league_id, events.c.name.in_(wanted[i : i + 500])
         )
-        if name in wanted
-    }
-    missing = sorted(wanted - found.keys())
+        found.update({name: pk for name, pk in conn.execute(query)})
+    missing = [n for n in wanted if n not in found]
     if missing:
         conn.execute(insert(events), [{"league_id": league_id, "name": n} for n in missing])
         return event_ids(conn, league_id, wanted)
@@ -255,7 +255,11 @@ def load_games(
     del rows
 
     event_names = dict(
-        fetch_all(conn, f"SELECT id, name FROM events WHERE league_id = {mark}", [league_id])
+        fetch_all(
+            conn,
+            f"SELECT id, name FROM events WHERE id IN (SELECT g.event_id FROM games g WHERE {cond})",
+            params,
+        )
     )
     out = []
     dates: dict[Any, dt.date] = {}
