@@ -137,7 +137,7 @@ def _columnar_rows(
         return None
     try:
         return _read_columns(start, entries, game_pks, player_ids, day)
-    except (AttributeError, IndexError, KeyError, TypeError, ValueError):
+    except (AttributeError, ImportError, IndexError, KeyError, TypeError, ValueError):
         return None
 
 
@@ -148,7 +148,10 @@ def _read_columns(
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
 ) -> Columnar:
-    from eloleague.engine.fast import kernel as K
+    try:  # the layout of the fast path's arrays (its own module in newer engines)
+        from eloleague.engine.fast import layout as K  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:
+        from eloleague.engine.fast import kernel as K  # type: ignore[no-redef,unused-ignore]
     from eloleague.engine.fast.ledger import WARNINGS, fired_names
     from eloleague.engine.ledger import INACTIVITY
 
