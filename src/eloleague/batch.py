@@ -7,15 +7,20 @@ engine and returns a :class:`RateResult` that writes the ratings CSV and the led
 from __future__ import annotations
 
 import datetime as dt
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.replay import ReplayResult, replay
 from eloleague.engine.standings import Standing
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io.games import read_games
+from eloleague.io.ledger_columns import write_ledger_columns
 from eloleague.io.ledger_csv import write_ledger
 from eloleague.io.ratings_csv import parse_initial, write_ratings
 from eloleague.records import PoolKey, PoolState
@@ -36,8 +41,12 @@ class RateResult:
         write_ratings(self.standings, self.rules, out)
 
     def write_ledger(self, path: Path) -> None:
+        ledger = self.replay.ledger
         with path.open("w", encoding="utf-8", newline="") as out:
-            write_ledger(self.replay.ledger, out)
+            if isinstance(ledger, ColumnarLedger):  # the fast path's: written from its columns
+                write_ledger_columns(ledger, out)
+            else:
+                write_ledger(ledger, out)
 
 
 def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:
@@ -55,6 +64,21 @@ def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:
     return pools
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """A file of a million games makes tens of millions of objects and no reference cycles: the
+    cyclic garbage collector, which would walk them all again and again, waits, then leaves them
+    to reference counting (``gc.freeze``), which frees them as usual."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was:
+            gc.enable()
+
+
 def rate_file(
     path: str | Path,
     rules: str | Path | RuleSet,
@@ -66,8 +90,9 @@ def rate_file(
     """Read, validate and rate a games file; every input is checked before anything is computed."""
     rule_set = rules if isinstance(rules, RuleSet) else load_rules(rules)
     start = read_initial(Path(initial), rule_set) if initial is not None else None
-    games = read_games(path, rule_set)
-    result = replay(rule_set, games, initial=start, as_of=as_of)
+    with _collector_paused():
+        games = read_games(path, rule_set)
+        result = replay(rule_set, games, initial=start, as_of=as_of)
     warnings = [
         Problem(
             u.game.origin,

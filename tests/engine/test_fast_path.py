@@ -386,3 +386,85 @@ def test_the_benchmark_data_rates_the_same_on_both_paths(tmp_path: Path) -> None
     diplomacy = [to_record(r) for r in ffa_rows(500, players=60)]
     want = replay(RULES["diplomacy"], diplomacy, reference=True)
     assert_same(fast(RULES["diplomacy"], diplomacy), want, exact=False)
+
+
+# The readers' quick check ---------------------------------------------------------------------
+
+
+@st.composite
+def any_game(draw: st.DrawFn, rules: RuleSet) -> GameRecord:
+    """Games right and wrong: sizes, repeated players, outcomes, scores, roles."""
+    labels = [*rules.outcomes, "bogus", None]
+    sides = []
+    for _ in range(draw(st.integers(1, 8 if rules.method == "ffa_rank" else 3))):
+        players = tuple(
+            Participant(draw(st.sampled_from(NAMES[:5])), draw(st.sampled_from([*ROLES, "", "X"])))
+            for _ in range(draw(st.integers(0, 3)))
+        )
+        sides.append(
+            Side(
+                players,
+                draw(st.sampled_from(labels)),
+                draw(st.one_of(st.none(), st.floats(-3, 20, allow_nan=False))),
+            )
+        )
+    return GameRecord(dt.date(2025, 1, 1), tuple(sides))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_quick_check_passes_only_games_without_problems(
+    preset: str, data: st.DataObject
+) -> None:
+    from eloleague.engine.validate import check_game, quick_check
+
+    rules = RULES[preset]
+    game = data.draw(any_game(rules))
+    if quick_check(rules)(game):
+        assert check_game(rules, game) == []
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_quick_check_passes_the_replay_streams(preset: str) -> None:
+    from eloleague.engine.validate import quick_check
+
+    games, _ = parse_jsonl((REPLAY / f"{preset}.jsonl").read_bytes())
+    fine = quick_check(RULES[preset])
+    assert all(fine(g) for g in games if preset != "diplomacy" or len(g.sides) == 7)
+
+
+# The ledger CSV written from the columns -----------------------------------------------------
+
+
+def _both_ledger_csvs(result: ReplayResult) -> tuple[str, str]:
+    import io
+
+    from eloleague.io.ledger_columns import write_ledger_columns
+    from eloleague.io.ledger_csv import write_ledger
+
+    assert isinstance(result.ledger, ColumnarLedger)
+    fast_out, plain_out = io.StringIO(newline=""), io.StringIO(newline="")
+    write_ledger_columns(result.ledger, fast_out)
+    write_ledger(list(result.ledger), plain_out)
+    return fast_out.getvalue(), plain_out.getvalue()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_ledger_csv_from_columns_is_byte_for_byte_the_same(preset: str) -> None:
+    games, _ = parse_jsonl((REPLAY / f"{preset}.jsonl").read_bytes())
+    as_of = dt.date(2031, 1, 1)  # late: every season closes, with inactivity entries
+    got, want = _both_ledger_csvs(fast(RULES[preset], games, as_of=as_of))
+    assert got == want
+    assert got.count("\r\n") == want.count("\r\n") > len(games)
+
+
+def test_the_ledger_csv_quotes_names_and_ids_as_the_csv_module_does() -> None:
+    odd = ['Dupont, "le Grand"', "Line\nbreak", "Émile", "plain"]
+    games = [
+        duel(f"2024-0{1 + i % 9}-01", odd[i % 4], "victory", odd[(i + 1) % 4], "defeat", gid=gid)
+        for i, gid in enumerate(['a,b', 'say "hi"', None, "g4", None, "x\r\ny"])
+    ]
+    got, want = _both_ledger_csvs(fast(RULES["adlg"], games, as_of=dt.date(2026, 1, 1)))
+    assert got == want
+    assert '"Dupont, ""le Grand"""' in got

@@ -7,7 +7,7 @@ stored but not rated.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from eloleague.i18n import Text
 from eloleague.records import GameRecord
@@ -180,3 +180,55 @@ def unrated_reason(rules: RuleSet, game: GameRecord) -> Text | None:
         if missing:
             return Text.of("incomplete: no player for {roles}", roles=_list(missing))
     return None
+
+
+def quick_check(rules: RuleSet) -> Callable[[GameRecord], bool]:
+    """A cheap test that says ``True`` only for games :func:`check_game` finds nothing wrong with.
+
+    For the shapes that make up large files (two sides of valid sizes whose outcomes face each
+    other, distinct players; free-for-all sides with a score, one player each, distinct roles of
+    the list). Anything else is ``False``: ask :func:`check_game`, which says what is wrong.
+    """
+    low, high = rules.teams.min_size, rules.teams.max_size or 1 << 30
+    if rules.method == "ffa_rank":
+        roles = frozenset(rules.roles)
+
+        def ffa_ok(game: GameRecord) -> bool:
+            sides = game.sides
+            if len(sides) < 2 or not low <= 1 <= high:
+                return False
+            names = set()
+            held = set()
+            for side in sides:
+                if side.outcome is not None or side.score is None or len(side.players) != 1:
+                    return False
+                player = side.players[0]
+                names.add(player.name)
+                held.add(player.role)
+            if len(names) != len(sides):
+                return False
+            return not roles or (len(held) == len(sides) and held <= roles and "" not in held)
+
+        return ffa_ok
+    if rules.roles:
+        return lambda game: False  # roles in a two-sided rule set: rare, check_game decides
+    pairs = frozenset((a, b) for a in rules.outcomes for b in rules.outcomes[a].against)
+    single = low <= 1 <= high
+
+    def duel_ok(game: GameRecord) -> bool:
+        sides = game.sides
+        if len(sides) != 2:
+            return False
+        a, b = sides
+        if (a.outcome, b.outcome) not in pairs:
+            return False
+        pa, pb = a.players, b.players
+        na, nb = len(pa), len(pb)
+        if na == 1 and nb == 1:
+            return single and pa[0].name != pb[0].name
+        if not (low <= na <= high and low <= nb <= high):
+            return False
+        names = {p.name for p in pa} | {p.name for p in pb}
+        return len(names) == na + nb
+
+    return duel_ok

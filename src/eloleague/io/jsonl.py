@@ -2,12 +2,18 @@
 
 Well-formed lines take a fast typed path (msgspec); a line that fails it is examined again field by
 field so that the message says what is wrong in an officer's words (field, value, what is expected).
+Equal sides (players, outcome, score) are shared between records, and the garbage collector waits
+until the file is read: a million-game file is read in a few seconds.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -19,7 +25,7 @@ from eloleague.records import GameRecord, Participant, Side, normalise_name
 GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "sides")
 
 
-class _Player(msgspec.Struct, forbid_unknown_fields=True):
+class _Player(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     name: str
     role: str = ""
 
@@ -43,32 +49,101 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
 _decoder = msgspec.json.Decoder(_Game)
 
 
+class _Line(Text):
+    """The origin ``line N`` of a record: a :class:`Text` like ``Text.of("line {line}", line=N)``
+    (translated the same way), made without formatting: a large file has a million of them."""
+
+    template = "line {line}"
+    domain = None
+
+    def __new__(cls, number: int) -> _Line:
+        return str.__new__(cls, f"line {number}")
+
+    @property
+    def params(self) -> dict[str, object]:  # type: ignore[override]
+        return {"line": int(self[5:])}
+
+
+_line = partial(str.__new__, _Line)  # _Line(n) without a Python call: a million lines
+
+
 def _participant(p: str | _Player) -> Participant:
     if isinstance(p, str):
         return Participant(normalise_name(p))
     return Participant(normalise_name(p.name), p.role.strip())
 
 
-def _record(raw: _Game, origin: Text) -> GameRecord | None:
-    """The record, or ``None`` when a value is of the right type but unusable (slow path says why)."""
-    sides = []
-    for side in raw.sides:
+class _Unusable(Exception):
+    """A value of the right type that the rules cannot use (the slow path says why)."""
+
+
+class _Records:
+    """Builds records from decoded lines; equal sides (players, outcome, score) are shared."""
+
+    def __init__(self) -> None:
+        # One player named by a string, no score (most sides): name -> outcome -> side.
+        self._single: dict[str, dict[str | None, Side]] = {}
+        self._other: dict[tuple[object, ...], Side] = {}
+
+    def _new_side(self, side: _Side) -> Side:
         players = tuple(_participant(p) for p in side.players)
-        if any(not p.name for p in players):
+        if any(not p.name for p in players) or (
+            side.score is not None and not math.isfinite(side.score)
+        ):
+            raise _Unusable
+        return Side(players, side.outcome, side.score)
+
+    def _other_side(self, side: _Side) -> Side:
+        key = (side.outcome, side.score, *side.players)
+        found = self._other.get(key)
+        if found is None:
+            found = self._other[key] = self._new_side(side)
+        return found
+
+    def record(self, raw: _Game, origin: Text) -> GameRecord | None:
+        """The record, or ``None`` when a value is of the right type but unusable (the slow
+        path says why)."""
+        sides = []
+        single = self._single
+        try:
+            for side in raw.sides:
+                players = side.players
+                if len(players) == 1 and side.score is None and type(name := players[0]) is str:
+                    by_outcome = single.get(name)
+                    if by_outcome is None:
+                        by_outcome = single[name] = {}
+                    found = by_outcome.get(side.outcome)
+                    if found is None:
+                        found = by_outcome[side.outcome] = self._new_side(side)
+                    sides.append(found)
+                else:
+                    sides.append(self._other_side(side))
+        except _Unusable:
             return None
-        if side.score is not None and not math.isfinite(side.score):
-            return None
-        sides.append(Side(players, side.outcome, side.score))
-    return GameRecord(
-        date=raw.date,
-        sides=tuple(sides),
-        id=raw.id,
-        event=raw.event.strip() or None if raw.event is not None else None,
-        round=raw.round,
-        mode=raw.mode.strip(),
-        rated=raw.rated,
-        origin=origin,
-    )
+        event = raw.event
+        return GameRecord(
+            date=raw.date,
+            sides=tuple(sides),
+            id=raw.id,
+            event=event.strip() or None if event is not None else None,
+            round=raw.round,
+            mode=raw.mode.strip() if raw.mode else "",
+            rated=raw.rated,
+            origin=origin,
+        )
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while a large file becomes records (it would walk
+    every record built so far, again and again; records hold no cycles)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
@@ -77,13 +152,22 @@ def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     problems: list[Problem] = []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    build = _Records()
+    with _collector_paused():
+        _parse_lines(data, build, games, problems)
+    return games, problems
+
+
+def _parse_lines(
+    data: bytes, build: _Records, games: list[GameRecord], problems: list[Problem]
+) -> None:
     for number, line in enumerate(data.split(b"\n"), start=1):
-        if not line.strip():
+        if not line or line.isspace():
             continue
-        origin = Text.of("line {line}", line=number)
+        origin = _line(f"line {number}")
         record = None
         try:
-            record = _record(_decoder.decode(line), origin)
+            record = build.record(_decoder.decode(line), origin)
         except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
             record = None
         if record is None:
@@ -94,7 +178,6 @@ def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
             # The fast path was stricter than the rules (e.g. an integer id): use the slow result.
             record = _slow_record(line, origin)
         games.append(record)
-    return games, problems
 
 
 # The slow path: generic JSON, checked field by field -----------------------------------------

@@ -19,6 +19,7 @@ The reference path stays the definition; ``tests/engine/test_fast_path.py`` hold
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -64,10 +65,18 @@ def try_replay(
     """The replay of ``games`` from ``state`` by the fast path, or ``None`` when it declines."""
     if len(games) < (_min_games() if min_games is None else min_games) or not games:
         return None
-    if unsupported(rules) is not None or not available():
+    if unsupported(rules) is not None:
         return None
-    from eloleague.engine.fast.encode import no_gc
-    from eloleague.engine.fast.run import run_fast
+    # Millions of objects and no cycles: the collector would walk the caller's records over and
+    # over (even while numba and numpy are first imported), for nothing.
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        if not available():
+            return None
+        from eloleague.engine.fast.run import run_fast
 
-    with no_gc():  # millions of short-lived objects, no cycles: the collector only slows it
         return run_fast(rules, games, state, as_of)
+    finally:
+        if was:
+            gc.enable()

@@ -20,7 +20,7 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from eloleague.engine.fast import kernel as K
+from eloleague.engine.fast import layout as K
 from eloleague.engine.fast.extract import extract
 from eloleague.engine.fast.support import scaled
 from eloleague.engine.seasons import next_season_end, season_end

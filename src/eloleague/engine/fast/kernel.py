@@ -18,59 +18,107 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-# Integer parameters (``ip``) ---------------------------------------------------------------
-P_METHOD = 0  # 0 duel, 1 team_and_personal, 2 ffa_rank
-P_PROB_DECIMALS = 1  # -1: P not rounded
-P_ROUND_MODE = 2  # 0 none, 1 half_up, 2 trunc, 3 half_even
-P_ROUND_DECIMALS = 3
-P_CAP = 4  # 0 none, 1 inclusive (>=), 2 exclusive (>)
-P_FLOOR = 5  # 0/1
-P_TIERS = 6  # number of K tiers
-P_LINEAR = 7  # 0/1: K falls back to the linear decay (else to the default)
-P_COUNT_CURRENT = 8  # 0/1
-P_SEASON_TIERS = 9  # number of inactivity tiers
-P_SEASON_FLOOR = 10  # 0/1
-P_SCORE_SCALE = 11  # B: outcome scores are integers of 10**-B
-P_DEN_EXP = 12  # A + B + n: K * (S - P) is an integer of 10**-(A+B+n)
-P_RENORMALISE = 13  # 0/1 (ffa)
-N_IP = 14
+from eloleague.engine.fast.layout import (
+    C_AFTER,
+    C_BEFORE,
+    C_DELTA,
+    C_EXPECTED,
+    C_K,
+    C_OTHER,
+    C_RAW,
+    C_SCORE,
+    C_TEAM,
+    F_CAP_LEAD,
+    F_FLOOR,
+    F_K_DEFAULT,
+    F_LIN_MIN,
+    F_LIN_PER,
+    F_LIN_START,
+    F_SCALE,
+    F_SEASON_FLOOR,
+    FIRED_CAP,
+    FIRED_FLOOR,
+    FIRED_INACTIVITY,
+    FIRED_ROUNDING,
+    FULL,
+    I_CODE,
+    I_DAY,
+    I_GAME,
+    I_POOL,
+    OK,
+    OVERFLOW,
+    P_CAP,
+    P_COUNT_CURRENT,
+    P_DEN_EXP,
+    P_FLOOR,
+    P_LINEAR,
+    P_METHOD,
+    P_PROB_DECIMALS,
+    P_RENORMALISE,
+    P_ROUND_DECIMALS,
+    P_ROUND_MODE,
+    P_SCORE_SCALE,
+    P_SEASON_FLOOR,
+    P_SEASON_TIERS,
+    P_TIERS,
+    VALUE_SHIFT,
+    WARN_INACTIVITY,
+    WARN_LOSER_GAIN,
+    WARN_SHIFT,
+    WARN_WINNER_LOSS,
+)
 
-# Float parameters (``fp``) -----------------------------------------------------------------
-F_SCALE = 0
-F_CAP_LEAD = 1
-F_FLOOR = 2
-F_LIN_START = 3
-F_LIN_PER = 4
-F_LIN_MIN = 5
-F_K_DEFAULT = 6
-F_SEASON_FLOOR = 7
-N_FP = 8
-
-# Ledger columns ----------------------------------------------------------------------------
-# Floats: C_OTHER is the opposing side's mean (duel, team) or the points scored (ffa); C_TEAM,
-# the team term's p, exists for team_and_personal only.
-C_BEFORE, C_EXPECTED, C_K, C_SCORE, C_DELTA, C_AFTER, C_RAW, C_OTHER, C_TEAM = range(9)
-N_FLOAT_COLUMNS = 8
-# int32: the game's position in the input (-1: a season entry), the pool, the day (ordinal) and
-# I_CODE = fired bits | warning << WARN_SHIFT | (outcome code, or rank in ffa) << VALUE_SHIFT.
-I_GAME, I_POOL, I_DAY, I_CODE = range(4)
-N_INT_COLUMNS = 4
-VALUE_SHIFT = 8
-
-# Bits of I_CODE: the rules that fired (in the reference's order) and the warning (bits 4-5).
-FIRED_ROUNDING = 1
-FIRED_CAP = 2
-FIRED_FLOOR = 4
-FIRED_INACTIVITY = 8
-WARN_SHIFT = 4
-WARN_LOSER_GAIN = 1
-WARN_WINNER_LOSS = 2
-WARN_INACTIVITY = 3
-
-# Status codes.
-OK = 0
-OVERFLOW = 1  # 10 ** x overflowed: the reference raises, let it
-FULL = 2  # the ledger's columns are full: run again with more room
+# The layout's names stay importable from here (readers of the ledger's columns use them).
+__all__ = [
+    "C_AFTER",
+    "C_BEFORE",
+    "C_DELTA",
+    "C_EXPECTED",
+    "C_K",
+    "C_OTHER",
+    "C_RAW",
+    "C_SCORE",
+    "C_TEAM",
+    "FIRED_CAP",
+    "FIRED_FLOOR",
+    "FIRED_INACTIVITY",
+    "FIRED_ROUNDING",
+    "FULL",
+    "F_CAP_LEAD",
+    "F_FLOOR",
+    "F_K_DEFAULT",
+    "F_LIN_MIN",
+    "F_LIN_PER",
+    "F_LIN_START",
+    "F_SCALE",
+    "F_SEASON_FLOOR",
+    "I_CODE",
+    "I_DAY",
+    "I_GAME",
+    "I_POOL",
+    "OK",
+    "OVERFLOW",
+    "P_CAP",
+    "P_COUNT_CURRENT",
+    "P_DEN_EXP",
+    "P_FLOOR",
+    "P_LINEAR",
+    "P_METHOD",
+    "P_PROB_DECIMALS",
+    "P_RENORMALISE",
+    "P_ROUND_DECIMALS",
+    "P_ROUND_MODE",
+    "P_SCORE_SCALE",
+    "P_SEASON_FLOOR",
+    "P_SEASON_TIERS",
+    "P_TIERS",
+    "VALUE_SHIFT",
+    "WARN_INACTIVITY",
+    "WARN_LOSER_GAIN",
+    "WARN_SHIFT",
+    "WARN_WINNER_LOSS",
+    "run",
+]
 
 
 @njit(cache=True)

@@ -10,12 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
-from typing import Any, overload
+from typing import TYPE_CHECKING, Any, overload
 
-import numpy as np
-import numpy.typing as npt
-
-from eloleague.engine.fast import kernel as K
+from eloleague.engine.fast import layout as K
 from eloleague.engine.ledger import (
     CAP,
     FLOOR,
@@ -27,8 +24,12 @@ from eloleague.engine.ledger import (
 )
 from eloleague.records import GameRecord, PoolKey
 
-Floats = npt.NDArray[np.float64]
-Int32s = npt.NDArray[np.int32]
+if TYPE_CHECKING:  # numpy is only needed once the columns exist
+    import numpy as np
+    import numpy.typing as npt
+
+    Floats = npt.NDArray[np.float64]
+    Int32s = npt.NDArray[np.int32]
 WARNINGS = ("", LOSER_GAIN, WINNER_LOSS, INACTIVITY)
 _CHUNK = 1 << 16
 

@@ -5,14 +5,19 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from eloleague.engine.fast import kernel as K
+from eloleague.engine.fast import layout as K
 from eloleague.engine.fast.encode import encode, no_gc
-from eloleague.engine.fast.ledger import ColumnarLedger, Floats, Int32s
+from eloleague.engine.fast.kernel import run
+from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.replay import EngineState, ReplayResult, Unrated
 from eloleague.records import GameRecord, PoolState
 from eloleague.rules.model import RuleSet
+
+if TYPE_CHECKING:
+    from eloleague.engine.fast.ledger import Floats, Int32s
 
 # The records this module builds, as it knows them: a field added to any of them (a new feature
 # of the reference path) makes the fast path decline until it learns the field.
@@ -75,7 +80,7 @@ def run_fast(
     if encoded is None:
         return None
     arguments = encoded.arguments(ledger=False)
-    status, _, _, n_entries, eligible, n_appear = K.run(*arguments)
+    status, _, _, n_entries, eligible, n_appear = run(*arguments)
     if status != K.OK:
         return None
     rating, played, _, appear, last_day, first_apply = arguments[20:26]
@@ -97,7 +102,7 @@ def run_fast(
         """The ledger, computed again with its columns kept (only when it is read)."""
         capacity = encoded.capacity
         while True:
-            status, floats, ints, n, _, _ = K.run(*encoded.arguments(True, capacity))
+            status, floats, ints, n, _, _ = run(*encoded.arguments(True, capacity))
             if status != K.FULL:
                 break
             capacity *= 2
