@@ -38,7 +38,7 @@ class _Side(msgspec.Struct, forbid_unknown_fields=True):
 
 class _Game(msgspec.Struct, forbid_unknown_fields=True):
     date: dt.date
-    sides: list[_Side]
+    sides: list[msgspec.Raw]  # decoded once per distinct side (see _Records)
     id: str | None = None
     event: str | None = None
     round: int | None = None
@@ -47,6 +47,7 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _decoder = msgspec.json.Decoder(_Game)
+_side_decoder = msgspec.json.Decoder(_Side)
 
 
 class _Line(Text):
@@ -78,14 +79,14 @@ class _Unusable(Exception):
 
 
 class _Records:
-    """Builds records from decoded lines; equal sides (players, outcome, score) are shared."""
+    """Builds records from decoded lines. A side is decoded and built once per distinct text
+    (players, outcome, score): later games share it."""
 
     def __init__(self) -> None:
-        # One player named by a string, no score (most sides): name -> outcome -> side.
-        self._single: dict[str, dict[str | None, Side]] = {}
-        self._other: dict[tuple[object, ...], Side] = {}
+        self._sides: dict[bytes, Side] = {}
 
-    def _new_side(self, side: _Side) -> Side:
+    def _new_side(self, text: bytes) -> Side:
+        side = _side_decoder.decode(text)
         players = tuple(_participant(p) for p in side.players)
         if any(not p.name for p in players) or (
             side.score is not None and not math.isfinite(side.score)
@@ -93,32 +94,18 @@ class _Records:
             raise _Unusable
         return Side(players, side.outcome, side.score)
 
-    def _other_side(self, side: _Side) -> Side:
-        key = (side.outcome, side.score, *side.players)
-        found = self._other.get(key)
-        if found is None:
-            found = self._other[key] = self._new_side(side)
-        return found
-
     def record(self, raw: _Game, origin: Text) -> GameRecord | None:
-        """The record, or ``None`` when a value is of the right type but unusable (the slow
+        """The record, or ``None`` when a value is of the wrong type or unusable (the slow
         path says why)."""
         sides = []
-        single = self._single
+        known = self._sides
         try:
-            for side in raw.sides:
-                players = side.players
-                if len(players) == 1 and side.score is None and type(name := players[0]) is str:
-                    by_outcome = single.get(name)
-                    if by_outcome is None:
-                        by_outcome = single[name] = {}
-                    found = by_outcome.get(side.outcome)
-                    if found is None:
-                        found = by_outcome[side.outcome] = self._new_side(side)
-                    sides.append(found)
-                else:
-                    sides.append(self._other_side(side))
-        except _Unusable:
+            for text in map(bytes, raw.sides):
+                found = known.get(text)
+                if found is None:
+                    found = known[text] = self._new_side(text)
+                sides.append(found)
+        except (_Unusable, msgspec.DecodeError, msgspec.ValidationError):
             return None
         event = raw.event
         return GameRecord(
