@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from eloleague.engine.fast import unsupported, warmup
 from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.replay import ReplayResult, replay
 from eloleague.engine.standings import Standing
@@ -79,6 +81,22 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+# Files from this size on are rated by the compiled fast path (well above its MIN_GAMES games).
+LARGE_FILE = 2_000_000  # bytes
+
+
+def _compile_while_reading(path: Path, rules: RuleSet) -> subprocess.Popen[bytes] | None:
+    """On a machine whose compiled kernel is not cached yet, compile it in another process
+    while this one reads a large file (engine/fast/warmup.py)."""
+    try:
+        large = path.stat().st_size >= LARGE_FILE
+    except OSError:
+        return None
+    if not large or unsupported(rules) is not None:
+        return None
+    return warmup.start()
+
+
 def rate_file(
     path: str | Path,
     rules: str | Path | RuleSet,
@@ -90,9 +108,14 @@ def rate_file(
     """Read, validate and rate a games file; every input is checked before anything is computed."""
     rule_set = rules if isinstance(rules, RuleSet) else load_rules(rules)
     start = read_initial(Path(initial), rule_set) if initial is not None else None
-    with _collector_paused():
-        games = read_games(path, rule_set)
-        result = replay(rule_set, games, initial=start, as_of=as_of)
+    compiling = _compile_while_reading(Path(path), rule_set)
+    try:
+        with _collector_paused():
+            games = read_games(path, rule_set)
+            warmup.finish(compiling)
+            result = replay(rule_set, games, initial=start, as_of=as_of)
+    finally:
+        warmup.finish(compiling)
     warnings = [
         Problem(
             u.game.origin,

@@ -463,8 +463,43 @@ def test_the_ledger_csv_quotes_names_and_ids_as_the_csv_module_does() -> None:
     odd = ['Dupont, "le Grand"', "Line\nbreak", "Émile", "plain"]
     games = [
         duel(f"2024-0{1 + i % 9}-01", odd[i % 4], "victory", odd[(i + 1) % 4], "defeat", gid=gid)
-        for i, gid in enumerate(['a,b', 'say "hi"', None, "g4", None, "x\r\ny"])
+        for i, gid in enumerate(["a,b", 'say "hi"', None, "g4", None, "x\r\ny"])
     ]
     got, want = _both_ledger_csvs(fast(RULES["adlg"], games, as_of=dt.date(2026, 1, 1)))
     assert got == want
     assert '"Dupont, ""le Grand"""' in got
+
+
+# End to end -----------------------------------------------------------------------------------
+
+
+def test_rate_on_a_large_file_writes_what_the_reference_path_writes(tmp_path: Path) -> None:
+    """``eloleague rate`` on 12,000 games (above batch.LARGE_FILE): ratings and ledger files are
+    byte for byte those of ``ELOLEAGUE_ENGINE=reference``."""
+    from benchmarks.engine_games import duel_rows, write_jsonl
+
+    from eloleague.batch import LARGE_FILE
+    from tests.conftest import run_cli
+
+    games = write_jsonl(duel_rows(12_000, players=400), tmp_path / "games.jsonl")
+    assert games.stat().st_size >= LARGE_FILE
+    outputs = {}
+    for engine in ("fast", "reference"):
+        ledger = tmp_path / f"{engine}.csv"
+        done = run_cli(
+            "rate", str(games), "--rules", "bataille-empire", "--as-of", "2026-06-01",
+            "--ledger", str(ledger), env={"ELOLEAGUE_ENGINE": engine},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        outputs[engine] = (done.stdout, ledger.read_bytes())
+    assert outputs["fast"] == outputs["reference"]
+    assert outputs["fast"][1].count(b"inactivity") > 0
+
+
+def test_the_kernel_is_compiled_ahead_only_when_its_cache_is_empty() -> None:
+    from eloleague.engine.fast import warmup
+
+    fast(RULES["adlg"], [duel("2025-01-01", "A", "victory", "B", "defeat")])  # cached now
+    assert warmup._compiled() is True
+    assert warmup.start() is None
+    warmup.finish(None)
