@@ -121,7 +121,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _expected(a: float, b: float, scale: float) -> float:
     """``E(a, b)`` as ``maths.expected`` computes it; ``inf`` marks the reference's OverflowError."""
     power = float(10.0 ** ((b - a) / scale))
@@ -130,7 +130,7 @@ def _expected(a: float, b: float, scale: float) -> float:
     return 1.0 / (1.0 + power)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _k_fallback(
     linear: bool, start: float, per: float, minimum: float, default: float, games: int
 ) -> float:
@@ -141,7 +141,7 @@ def _k_fallback(
     return default
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _round_float(raw: float, mode: int) -> float:
     """``maths.round_float`` to whole numbers (the only float rounding the fast path takes).
 
@@ -165,7 +165,7 @@ def _round_float(raw: float, mode: int) -> float:
     return math.copysign(whole, raw)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _divide_rounded(num: int, den: int, mode: int) -> int:
     """``num / den`` rounded to an integer as ``Decimal.quantize`` does for the mode."""
     magnitude = -num if num < 0 else num
@@ -179,7 +179,7 @@ def _divide_rounded(num: int, den: int, mode: int) -> int:
     return -quotient if num < 0 else quotient
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _round_probability(p: float, decimals: int, unit: float) -> int:
     """``maths.round_probability``: P half-up to ``decimals``, as an integer of ``10**-decimals``.
 
@@ -194,7 +194,7 @@ def _round_probability(p: float, decimals: int, unit: float) -> int:
     return int(low) + 1 if p >= half else int(low)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def run(
     ip: Any,
     fp: Any,
@@ -499,7 +499,7 @@ def run(
     return OK, fl, it, e, eligible, n_appear
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def _rate_ffa(
     ip: Any,
     fp: Any,
