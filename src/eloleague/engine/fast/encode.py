@@ -33,7 +33,7 @@ Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
 
 # Positions, in ``Encoded.kernel_args``, of the pools' arrays the kernel updates in place.
-_STATE_ARGUMENTS = range(20, 26)
+STATE_ARGUMENTS = range(20, 26)
 _ROUND_MODES = {"none": 0, "half_up": 1, "trunc": 2, "half_even": 3}
 _NO_LIMIT = 2**62
 
@@ -72,7 +72,7 @@ class Encoded:
         """The kernel's arguments for one run (it updates the pools' arrays: fresh copies), with
         room for the whole ledger or, when only the ratings are wanted, for one batch."""
         args = list(self.kernel_args)
-        for i in _STATE_ARGUMENTS:
+        for i in STATE_ARGUMENTS:
             args[i] = args[i].copy()
         size = capacity or (self.capacity if ledger else self.batch_capacity)
         floats = np.empty((self.float_columns, size), np.float64)

@@ -52,7 +52,7 @@ class ColumnarLedger(Sequence[LedgerEntry]):
     """Ledger entries in processing order, kept as the kernel's columns.
 
     The columns are computed when first read (``compute``: the ratings alone are quicker and
-    need far less memory); ``floats`` and ``ints`` are then the kernel's column blocks
+    need far less memory; the kernel's input is kept until then, about 100 bytes a game); ``floats`` and ``ints`` are then the kernel's column blocks
     (``kernel.C_*`` and ``kernel.I_*``). ``method`` is 0 (duel), 1 (team_and_personal) or
     2 (ffa_rank).
     """

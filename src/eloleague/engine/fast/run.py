@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from eloleague.engine.fast import layout as K
-from eloleague.engine.fast.encode import encode, no_gc
+from eloleague.engine.fast.encode import STATE_ARGUMENTS, encode, no_gc
 from eloleague.engine.fast.kernel import run
 from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.ledger import LedgerEntry
@@ -22,40 +22,41 @@ if TYPE_CHECKING:
 # The records this module builds, as it knows them: a field added to any of them (a new feature
 # of the reference path) makes the fast path decline until it learns the field.
 _KNOWN_FIELDS = {
-    EngineState: (
-        ["pools", "season_end", "eligible", "active", "started", "last_played", "decay_spells"],
-        "state",
-    ),
-    LedgerEntry: (
-        [
-            "game",
-            "date",
-            "key",
-            "before",
-            "expected",
-            "k",
-            "score",
-            "delta",
-            "after",
-            "warning",
-            "fired",
-            "raw_delta",
-            "opponent",
-            "team_expected",
-            "rank",
-            "points",
-            "outcome",
-        ],
-        "entry",
-    ),
-    ReplayResult: (["rules", "pools", "ledger", "unrated", "state", "as_of"], "result"),
+    EngineState: [
+        "pools",
+        "season_end",
+        "eligible",
+        "active",
+        "started",
+        "last_played",
+        "decay_spells",
+    ],
+    LedgerEntry: [
+        "game",
+        "date",
+        "key",
+        "before",
+        "expected",
+        "k",
+        "score",
+        "delta",
+        "after",
+        "warning",
+        "fired",
+        "raw_delta",
+        "opponent",
+        "team_expected",
+        "rank",
+        "points",
+        "outcome",
+    ],
+    ReplayResult: ["rules", "pools", "ledger", "unrated", "state", "as_of"],
 }
 
 
 def _shapes_known() -> bool:
     return all(
-        [f.name for f in dataclasses.fields(cls)] == names
-        for cls, (names, _) in _KNOWN_FIELDS.items()
+        [f.name for f in dataclasses.fields(cls)] == names for cls, names in _KNOWN_FIELDS.items()
     )
 
 
@@ -65,6 +66,7 @@ def run_fast(
     """The fast path proper (see :func:`eloleague.engine.fast.try_replay`)."""
     if not _shapes_known() or state.decay_spells:
         return None
+    games = list(games)  # the ledger reads labels and dates from them later: a private copy
     pools = {key: (pool.rating, pool.games) for key, pool in state.pools.items()}
     encoded = encode(
         rules,
@@ -83,7 +85,7 @@ def run_fast(
     status, _, _, n_entries, eligible, n_appear = run(*arguments)
     if status != K.OK:
         return None
-    rating, played, _, appear, last_day, first_apply = arguments[20:26]
+    rating, played, _, appear, last_day, first_apply = (arguments[i] for i in STATE_ARGUMENTS)
     keys = encoded.pool_keys
     with no_gc():
         ratings = rating.tolist()
