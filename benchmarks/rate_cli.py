@@ -71,8 +71,11 @@ def main() -> None:
             ("with --ledger", ["--ledger", str(folder / "ledger.csv")]),
         ):
             times = [run([*base, *extra], folder / "out.csv") for _ in range(args.repeat)]
-            print(f"  {label:<14} best {min(times):6.2f} s   (runs: "
-                  + ", ".join(f"{t:.2f}" for t in times) + ")")
+            print(
+                f"  {label:<14} best {min(times):6.2f} s   (runs: "
+                + ", ".join(f"{t:.2f}" for t in times)
+                + ")"
+            )
         rows = sum(1 for _ in (folder / "ledger.csv").open(encoding="utf-8")) - 1
         print(f"  ledger rows: {rows:,}")
     finally:
