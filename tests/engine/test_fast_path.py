@@ -344,6 +344,7 @@ def test_input_the_fast_path_does_not_take_falls_back() -> None:
 
 
 def test_small_inputs_and_the_switch_use_the_reference(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ELOLEAGUE_FAST_MIN_GAMES", raising=False)
     rules = RULES["adlg"]
     games = [duel("2025-01-01", "A", "victory", "B", "defeat")]
     assert isinstance(replay(rules, games).ledger, list)  # below MIN_GAMES
