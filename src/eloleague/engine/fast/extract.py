@@ -9,7 +9,7 @@ is then read with strides, without copies.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -46,8 +46,8 @@ class Columns:
         self._names = names
         self.roles = roles or []
 
-    def _game_field(self, i: int) -> Iterable[Any]:
-        return islice(self._flat, i, None, self._width)
+    def _game_field(self, i: int) -> list[Any]:
+        return self._flat[i :: self._width]  # a strided copy: quicker to walk than islice
 
     def days(self) -> Ints:
         """Each game's date as a proleptic ordinal."""
@@ -84,7 +84,7 @@ class Columns:
         n = self.n_games
         out = np.empty(2 * n, np.int64)
         for side in (0, 1):
-            column = islice(self._flat, first + side, None, self._width)
+            column = self._flat[first + side :: self._width]
             out[side::2] = np.fromiter(map(lookup, column), np.int64, n)
         return out
 
