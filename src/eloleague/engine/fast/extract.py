@@ -56,9 +56,10 @@ class Columns:
     def rounds(self) -> Ints:
         """Each game's round, ``0`` for none (RULES §2: sorted by ``round or 0``)."""
         values = self._flat[1 :: self._width]
-        if values.count(None) == len(values):
+        missing = values.count(None)
+        if missing == len(values):
             return np.zeros(len(values), np.int64)
-        return np.array([v or 0 for v in values], np.int64)
+        return np.array([v or 0 for v in values] if missing else values, np.int64)
 
     def rated(self) -> npt.NDArray[np.bool_]:
         """Whether each game is marked as rated."""
