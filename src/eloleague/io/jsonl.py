@@ -78,6 +78,9 @@ class _Unusable(Exception):
     """A value of the right type that the rules cannot use (the slow path says why)."""
 
 
+_SIDES_KEPT = 1 << 18  # distinct sides remembered at once (memory stays bounded)
+
+
 class _Records:
     """Builds records from decoded lines. A side is decoded and built once per distinct text
     (players, outcome, score): later games share it."""
@@ -103,6 +106,8 @@ class _Records:
             for text in map(bytes, raw.sides):
                 found = known.get(text)
                 if found is None:
+                    if len(known) >= _SIDES_KEPT:  # mostly one-off sides (teams): start afresh
+                        known.clear()
                     found = known[text] = self._new_side(text)
                 sides.append(found)
         except (_Unusable, msgspec.DecodeError, msgspec.ValidationError):
