@@ -504,3 +504,19 @@ def test_the_kernel_is_compiled_ahead_only_when_its_cache_is_empty() -> None:
     assert warmup._compiled() is True
     assert warmup.start() is None
     warmup.finish(None)
+
+
+def test_the_reader_shares_equal_sides_and_keeps_translatable_line_origins() -> None:
+    from eloleague.i18n import Text, render
+
+    line = b'{"date": "2025-01-01", "sides": [{"players": ["A"], "outcome": "victory"}, '
+    data = line + b'{"players": ["B"], "outcome": "defeat"}]}\n\n' + line
+    data += b'{"players": [" B "], "outcome": "defeat"}]}\n'
+    games, problems = parse_jsonl(data)
+    assert problems == []
+    assert games[0].sides[0] is games[1].sides[0]  # the same text: one object
+    assert games[0].sides[1] == games[1].sides[1]  # " B " is B once normalised
+    assert [g.origin for g in games] == ["line 1", "line 3"]
+    want = Text.of("line {line}", line=3)
+    assert isinstance(games[1].origin, Text)
+    assert render(games[1].origin, "fr") == render(want, "fr") != render(want, "en")
