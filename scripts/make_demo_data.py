@@ -16,19 +16,97 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parents[1] / "src" / "eloleague" / "data" / "demo"
 
 FIRST = [
-    "Alice", "Bruno", "Chloé", "David", "Élodie", "François", "Gaëlle", "Hugo", "Inès", "Julien",
-    "Karim", "Léa", "Mathieu", "Nadia", "Olivier", "Pauline", "Quentin", "Rose", "Sébastien",
-    "Thérèse", "Ulysse", "Valérie", "William", "Yasmine", "Zoé", "Antoine", "Bérénice", "Cédric",
-    "Delphine", "Étienne", "Fanny", "Grégoire", "Hélène", "Isabelle", "Jérôme", "Laurent",
+    "Alice",
+    "Bruno",
+    "Chloé",
+    "David",
+    "Élodie",
+    "François",
+    "Gaëlle",
+    "Hugo",
+    "Inès",
+    "Julien",
+    "Karim",
+    "Léa",
+    "Mathieu",
+    "Nadia",
+    "Olivier",
+    "Pauline",
+    "Quentin",
+    "Rose",
+    "Sébastien",
+    "Thérèse",
+    "Ulysse",
+    "Valérie",
+    "William",
+    "Yasmine",
+    "Zoé",
+    "Antoine",
+    "Bérénice",
+    "Cédric",
+    "Delphine",
+    "Étienne",
+    "Fanny",
+    "Grégoire",
+    "Hélène",
+    "Isabelle",
+    "Jérôme",
+    "Laurent",
 ]
 LAST = [
-    "Martin", "Bernard", "Dubois", "Thomas", "Robert", "Richard", "Petit", "Durand", "Leroy",
-    "Moreau", "Simon", "Laurent", "Lefèbvre", "Michel", "Garcia", "David", "Bertrand", "Roux",
-    "Vincent", "Fournier", "Morel", "Girard", "André", "Mercier", "Dupont", "Lambert", "Bonnet",
-    "François", "Martinez", "Legrand", "Garnier", "Faure", "Rousseau", "Blanc", "Guérin", "Müller",
+    "Martin",
+    "Bernard",
+    "Dubois",
+    "Thomas",
+    "Robert",
+    "Richard",
+    "Petit",
+    "Durand",
+    "Leroy",
+    "Moreau",
+    "Simon",
+    "Laurent",
+    "Lefèbvre",
+    "Michel",
+    "Garcia",
+    "David",
+    "Bertrand",
+    "Roux",
+    "Vincent",
+    "Fournier",
+    "Morel",
+    "Girard",
+    "André",
+    "Mercier",
+    "Dupont",
+    "Lambert",
+    "Bonnet",
+    "François",
+    "Martinez",
+    "Legrand",
+    "Garnier",
+    "Faure",
+    "Rousseau",
+    "Blanc",
+    "Guérin",
+    "Müller",
 ]
-TOWNS = ["Austerlitz", "Lyon", "Toulouse", "Nantes", "Lille", "Bordeaux", "Strasbourg", "Rennes",
-         "Dijon", "Grenoble", "Liège", "Genève", "Montréal", "Namur"]
+TOWNS = [
+    "Austerlitz",
+    "Lyon",
+    "Toulouse",
+    "Nantes",
+    "Lille",
+    "Bordeaux",
+    "Strasbourg",
+    "Rennes",
+    "Dijon",
+    "Grenoble",
+    "Liège",
+    "Genève",
+    "Montréal",
+    "Namur",
+]
 ROLES = ["England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"]
 
 
@@ -43,8 +121,9 @@ def win_probability(a: float, b: float) -> float:
     return 1 / (1 + 10 ** ((b - a) * 0.6))
 
 
-def duel_league(rng: random.Random, labels: dict[str, list[str]], team_max: int,
-                seasons: range) -> list[dict[str, object]]:
+def duel_league(
+    rng: random.Random, labels: dict[str, list[str]], team_max: int, seasons: range
+) -> list[dict[str, object]]:
     """Events of 3-5 rounds; games mostly 1 v 1, some team games when allowed."""
     roster = people(rng, 48)
     active = roster[:24]
@@ -76,13 +155,18 @@ def duel_league(rng: random.Random, labels: dict[str, list[str]], team_max: int,
                     else:
                         oa, ob = labels["loss"][0], rng.choice(labels["win"])
                     n += 1
-                    games.append({
-                        "id": f"{town[:3].upper()}{year}{month:02d}-{n}",
-                        "date": (day + dt.timedelta(days=(rnd - 1) // 3)).isoformat(),
-                        "event": event, "round": rnd,
-                        "sides": [{"players": [x for x, _ in side_a], "outcome": oa},
-                                  {"players": [x for x, _ in side_b], "outcome": ob}],
-                    })
+                    games.append(
+                        {
+                            "id": f"{town[:3].upper()}{year}{month:02d}-{n}",
+                            "date": (day + dt.timedelta(days=(rnd - 1) // 3)).isoformat(),
+                            "event": event,
+                            "round": rnd,
+                            "sides": [
+                                {"players": [x for x, _ in side_a], "outcome": oa},
+                                {"players": [x for x, _ in side_b], "outcome": ob},
+                            ],
+                        }
+                    )
     return games
 
 
@@ -100,9 +184,16 @@ def card_league(rng: random.Random) -> list[dict[str, object]]:
         p = win_probability(sum(s for _, s in a) / size_a, sum(s for _, s in b) / size_b)
         won = rng.choice(results)
         oa, ob = (won, mirror[won]) if rng.random() < p else (mirror[won], won)
-        games.append({"id": f"c{n + 1}", "date": day.isoformat(),
-                      "sides": [{"players": [x for x, _ in a], "outcome": oa},
-                                {"players": [x for x, _ in b], "outcome": ob}]})
+        games.append(
+            {
+                "id": f"c{n + 1}",
+                "date": day.isoformat(),
+                "sides": [
+                    {"players": [x for x, _ in a], "outcome": oa},
+                    {"players": [x for x, _ in b], "outcome": ob},
+                ],
+            }
+        )
     return games
 
 
@@ -115,10 +206,18 @@ def diplomacy_league(rng: random.Random) -> list[dict[str, object]]:
         players = rng.sample(roster, 7)
         scores = sorted((max(-1, round(rng.gauss(s * 3 + 5, 4))) for _, s in players), reverse=True)
         rng.shuffle(scores)
-        sides = [{"players": [{"name": name, "role": role}], "score": score}
-                 for (name, _), role, score in zip(players, rng.sample(ROLES, 7), scores, strict=True)]
-        games.append({"id": f"d{n + 1}", "date": day.isoformat(),
-                      "mode": rng.choice(["classic", "classic", "blitz"]), "sides": sides})
+        sides = [
+            {"players": [{"name": name, "role": role}], "score": score}
+            for (name, _), role, score in zip(players, rng.sample(ROLES, 7), scores, strict=True)
+        ]
+        games.append(
+            {
+                "id": f"d{n + 1}",
+                "date": day.isoformat(),
+                "mode": rng.choice(["classic", "classic", "blitz"]),
+                "sides": sides,
+            }
+        )
     return games
 
 
@@ -131,8 +230,11 @@ def write(name: str, games: list[dict[str, object]]) -> None:
 
 
 def main() -> None:
-    be = {"win": ["marginal_victory", "decisive_victory", "overwhelming_victory"],
-          "loss": ["defeat"], "draw": ["draw"]}
+    be = {
+        "win": ["marginal_victory", "decisive_victory", "overwhelming_victory"],
+        "loss": ["defeat"],
+        "draw": ["draw"],
+    }
     write("bataille-empire", duel_league(random.Random(1805), be, 3, range(2022, 2026)))
     write("bataille-empire-en", duel_league(random.Random(1815), be, 3, range(2022, 2026)))
     adlg = {"win": ["victory"], "loss": ["defeat"], "draw": ["draw"]}
