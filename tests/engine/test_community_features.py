@@ -9,6 +9,7 @@ import pytest
 
 from eloleague.engine import replay
 from eloleague.engine.decay import DECAY
+from eloleague.engine.ledger import LedgerEntry
 from eloleague.io.ratings_csv import format_number
 from eloleague.records import PoolKey
 from eloleague.rules import RuleSet, load_rules, parse_rules
@@ -138,6 +139,51 @@ class TestDecay:
         assert not [e for e in early.ledger if DECAY in e.fired]
         on_day = replay(self.RULES, games, as_of=dt.date(2024, 5, 10))
         assert len([e for e in on_day.ledger if DECAY in e.fired and e.key.player == "A"]) == 1
+
+    def test_two_games_on_one_day_start_one_idle_spell(self) -> None:
+        games = [
+            duel("2024-01-01", "A", "win", "B", "loss"),
+            duel("2024-01-01", "A", "loss", "C", "win"),
+        ]
+        result = replay(self.RULES, games, as_of=dt.date(2024, 7, 1))
+        dates = [e.date for e in result.ledger if DECAY in e.fired and e.key.player == "A"]
+        assert dates == [dt.date(2024, 5, 10), dt.date(2024, 6, 9)]
+
+    @pytest.mark.parametrize("every", [1, 3, 7])
+    def test_resuming_at_any_day_equals_one_replay(self, every: int) -> None:
+        """A stream cut where its date changes and resumed from the first part's state gives
+        the same ledger and ratings as one replay (what the league's checkpoints rely on)."""
+        rules = _rules(
+            "[k]\ndefault = 20\n[decay]\nidle_days = 20\npoints = 4\n"
+            f"every_days = {every}\ncap_percent = 10"
+        )
+        players = ["A", "B", "C", "D", "E"]
+        games = []
+        day = dt.date(2024, 1, 1)
+        for n in range(60):
+            day += dt.timedelta(days=(n * 7) % 23)
+            a, b = players[n % 5], players[(n * 3 + 1) % 5]
+            if a == b:
+                b = players[(n + 2) % 5]
+            games.append(duel(day.isoformat(), a, "win", b, "loss", gid=f"g{n}"))
+            if n % 4 == 0:  # the same players again that day
+                games.append(duel(day.isoformat(), b, "win", a, "loss", gid=f"r{n}"))
+        as_of = day + dt.timedelta(days=400)
+        whole = replay(rules, games, as_of=as_of)
+        assert any(DECAY in e.fired for e in whole.ledger)
+
+        def key(entries: list[LedgerEntry]) -> list[tuple[object, ...]]:
+            return [(e.date, e.key.player, e.game, round(e.delta, 9)) for e in entries]
+
+        for cut in range(1, len(games)):
+            if games[cut].date == games[cut - 1].date:
+                continue
+            first = replay(rules, games[:cut])
+            second = replay(rules, games[cut:], initial=first.state, as_of=as_of)
+            assert {k: (round(v.rating, 9), v.games) for k, v in second.pools.items()} == {
+                k: (round(v.rating, 9), v.games) for k, v in whole.pools.items()
+            }
+            assert key([*first.ledger, *second.ledger]) == key(list(whole.ledger)), cut
 
 
 def test_provisional_title_needs_a_maximum_games_count() -> None:

@@ -179,8 +179,7 @@ def test_batches_by_month_and_time_decay_resume_exactly(variant: str, tmp_path: 
     ]
     report = league.import_file(write_lines(tmp_path / "late.jsonl", late))
     assert_equals_full_replay(league)
-    # After the last game nothing else is replayed; time decay always replays everything (the
-    # engine's resumed replays are not exact there: see checkpoints.resumable).
-    assert report.replayed == (6 if variant == "monthly" else len(lines) + 6)
+    # After the last game nothing else is replayed.
+    assert report.replayed == 6
     league.delete_game(lines[cut]["id"])
     assert_equals_full_replay(league)

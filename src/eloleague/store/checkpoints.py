@@ -95,13 +95,6 @@ def decode_state(data: bytes, names: Mapping[int, str]) -> EngineState:
     )
 
 
-def resumable(rules: RuleSet) -> bool:
-    """Whether replays under ``rules`` may start from a stored state. Not with time decay: the
-    engine's resumed replays lose idle-spell losses there (a full replay is the reference), so
-    such leagues always recompute from their first game and keep no checkpoint."""
-    return rules.decay is None
-
-
 def _period_start(rules: RuleSet, day: dt.date) -> dt.date:
     if rules.updates != "per_period" or rules.period == "day":
         return day
@@ -156,9 +149,7 @@ def load_checkpoint(
     rules: RuleSet,
 ) -> Checkpoint | None:
     """The latest checkpoint dated on or before ``day``, its state decoded (``None`` when there
-    is none, or when ``rules`` are not :func:`resumable`)."""
-    if not resumable(rules):
-        return None
+    is none)."""
     query = select(checkpoints).where(checkpoints.c.league_id == league_id)
     if day is not None:
         query = query.where(checkpoints.c.date <= day)

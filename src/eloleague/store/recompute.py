@@ -157,9 +157,7 @@ def recompute(
     records = [g.record for g in stored]
     pks = {g.record.id or "": g.pk for g in stored}
     order = [records[i] for i in processing_order(records)]
-    cuts = (
-        cps.cut_points(rules, order, every or cps.CHECKPOINT_EVERY) if cps.resumable(rules) else []
-    )
+    cuts = cps.cut_points(rules, order, every or cps.CHECKPOINT_EVERY)
     bounds = [0, *cuts, len(order)]
     as_of = effective_as_of(conn, league_id)
 
@@ -190,7 +188,7 @@ def recompute(
         if progress is not None:
             progress(bounds[n + 1], total)
     write_ratings(conn, league_id, state.pools, ids)
-    if order and as_of == order[-1].date and cps.resumable(rules):
+    if order and as_of == order[-1].date:
         # The state after the last game: the next import of later games replays only itself.
         tail = cps.Checkpoint(as_of + dt.timedelta(days=1), games_before, ledger_pos, state)
         cps.save(conn, league_id, tail, ids)
