@@ -93,3 +93,47 @@ def test_player_history(tmp_path: Path) -> None:
     assert ws.cell(row=len(mine) + 2, column=11).value == mine[-1].after
     assert ws["A3"].number_format == "DD/MM/YYYY"
     assert len(list(csv.DictReader(beside.open(encoding="utf-8")))) == len(mine)
+
+
+def test_the_league_commands_write_the_three_workbooks(tmp_path: Path) -> None:
+    """`ranking -o`, `events NAME -o` and `player NAME -o` on a real league, in French."""
+    from tests.conftest import run_cli
+
+    db = ["--db", str(tmp_path / "l.db")]
+    assert run_cli("init", "--rules", "bataille-empire", *db).returncode == 0
+    stream = REPLAY / "bataille-empire.jsonl"
+    assert run_cli("import", str(stream), *db).returncode == 0
+    fr = {"ELOLEAGUE_LANG": "fr"}
+
+    done = run_cli("ranking", "-o", str(tmp_path / "classement.xlsx"), *db, env=fr)
+    assert done.returncode == 0, done.stderr
+    assert "classement.xlsx" in done.stdout and "écrits" in done.stdout
+    csv_text = run_cli("ranking", "--format", "csv", *db).stdout
+    assert (tmp_path / "classement.csv").read_text("utf-8") == csv_text
+    ws = load_workbook(tmp_path / "classement.xlsx")["Classement"]
+    first = next(csv.DictReader(csv_text.splitlines()))
+    assert ws["B3"].value == first["player"] and ws["C3"].value == float(first["rating"])
+
+    done = run_cli("events", "Event 03", "-o", str(tmp_path / "e3.xlsx"), *db, env=fr)
+    assert done.returncode == 0, done.stderr
+    book = load_workbook(tmp_path / "e3.xlsx")
+    assert book["Parties"]["A1"].value == "Compte rendu — Event 03"
+    ledger = list(csv.DictReader((tmp_path / "e3.csv").read_text("utf-8").splitlines()))
+    games, res = result()
+    ids = {g.id for g in games if g.event == "Event 03"}
+    assert [(r["game"], r["player"], float(r["delta"])) for r in ledger] == [
+        (e.game, e.key.player, e.delta) for e in res.ledger if e.game in ids
+    ]
+    shown = run_cli("events", "Event 03", *db)
+    assert shown.returncode == 0 and sorted(ids)[0] in shown.stdout
+
+    name = first["player"]
+    done = run_cli("player", name, "-o", str(tmp_path / "p.xlsx"), *db)
+    assert done.returncode == 0, done.stderr
+    history = load_workbook(tmp_path / "p.xlsx")["History"]
+    mine = [e for e in res.ledger if e.key.player == name]
+    assert history.max_row == len(mine) + 2
+    assert history.cell(row=len(mine) + 2, column=11).value == mine[-1].after
+
+    wrong = run_cli("ranking", "-o", str(tmp_path / "x.txt"), *db)
+    assert wrong.returncode == 2 and ".xlsx" in wrong.stderr and "Traceback" not in wrong.stderr

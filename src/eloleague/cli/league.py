@@ -48,6 +48,30 @@ class RankingFormat(StrEnum):
     table = "table"
     csv = "csv"
     json = "json"
+    xlsx = "xlsx"
+
+
+OutputOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--output",
+        "-o",
+        help="Write an xlsx workbook there (and the plain CSV beside it, same name .csv).",
+    ),
+]
+
+
+def _xlsx_path(output: Path | None) -> Path:
+    """The workbook to write: ``--output`` must be given and end in ``.xlsx``."""
+    if output is None or output.suffix.lower() != ".xlsx":
+        raise typer.BadParameter(
+            _t("give the workbook to write, ending in .xlsx"), param_hint="--output"
+        )
+    return output
+
+
+def _written(paths: tuple[Path, Path]) -> None:
+    print(_t("written: {xlsx} and {csv}", xlsx=str(paths[0]), csv=str(paths[1])))
 
 
 class ExportFormat(StrEnum):
@@ -278,14 +302,23 @@ def ranking(
     ] = None,
     fmt: Annotated[
         RankingFormat | None,
-        typer.Option("--format", "-f", help="table (default on a terminal), csv or json."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="table (default on a terminal), csv, json, or xlsx (with --output).",
+        ),
     ] = None,
+    output: OutputOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
-    """Print the ranking (the CSV has the columns of [bold]eloleague rate[/]).
+    """Print the ranking (the CSV has the columns of [bold]eloleague rate[/]), or write it as a
+    formatted workbook.
 
     Example: [bold]eloleague ranking --top 20 --active-since 2025-01-01[/]
+
+    Workbook: [bold]eloleague ranking -o classement.xlsx[/] (titles, frozen header, numbers as
+    numbers; classement.csv beside it).
 
     With --as-of, the games dated on or before that day are rated and the seasons ending before
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
@@ -301,8 +334,17 @@ def ranking(
         top=top,
         active_since=_date(active_since, "--active-since"),
     )
+    if output is not None and fmt is None:
+        fmt = RankingFormat.xlsx
     chosen = fmt or (RankingFormat.table if sys.stdout.isatty() else RankingFormat.csv)
-    if chosen is RankingFormat.csv:
+    if chosen is RankingFormat.xlsx:
+        from eloleague.io.sheets.exports import export_ranking_xlsx
+
+        title = f"{lg.name} ({lg.rules.name})"
+        _written(export_ranking_xlsx(rows, lg.rules, _xlsx_path(output), pick_language(), title))
+    elif output is not None:
+        raise typer.BadParameter(_t("--output writes a workbook: use it with --format xlsx"))
+    elif chosen is RankingFormat.csv:
         write_ratings(rows, lg.rules, sys.stdout)
     elif chosen is RankingFormat.json:
         shown = lg.rules.shown
@@ -343,6 +385,7 @@ def player(
         typer.Argument(help="NAME | rename OLD NEW | merge ALIAS INTO", show_default=False),
     ],
     last: Annotated[int, typer.Option("--last", min=1, help="How many recent games.")] = 10,
+    output: OutputOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -350,6 +393,7 @@ def player(
 
     Examples:
     [bold]eloleague player "Alice Martin"[/] (ratings per pool, title, sparkline, last games);
+    [bold]eloleague player "Alice Martin" -o alice.xlsx[/] (the whole history as a workbook);
     [bold]eloleague player rename "Alice Matin" "Alice Martin"[/] (fix a spelling; ratings
     unchanged); [bold]eloleague player merge "A. Martin" "Alice Martin"[/] (two names for one
     person: games moved, ratings recomputed).
@@ -369,6 +413,12 @@ def player(
     from eloleague.cli.output import print_ranking
 
     report = lg.player(args[0])
+    if output is not None:
+        from eloleague.io.sheets.exports import export_player_xlsx
+
+        path = _xlsx_path(output)
+        _written(export_player_xlsx(report.name, report.history, lg.rules, path, pick_language()))
+        return
     console = _console()
     console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
     if report.aliases:
@@ -464,20 +514,61 @@ def explain(
 
 
 @app.command("events")
-def events_(db: DbOption = None, league: LeagueOption = None) -> None:
-    """List the events: dates, games and players.
+def events_(
+    name: Annotated[
+        str | None, typer.Argument(help="An event: its games and rating changes.")
+    ] = None,
+    output: OutputOption = None,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """List the events: dates, games and players; or report on one event.
 
-    Example: [bold]eloleague events[/]
+    Examples: [bold]eloleague events[/];
+    [bold]eloleague events "Open de Lyon 2025"[/] (each game with each player's change);
+    [bold]eloleague events "Open de Lyon 2025" -o lyon.xlsx[/] (the report as a workbook).
     """
     from rich.table import Table
 
     lg = _open(db, league)
+    if name is not None:
+        _event_report(lg, name, output)
+        return
+    if output is not None:
+        raise typer.BadParameter(_t("name the event to write"), param_hint="--output")
     table = Table(title=_t("Events"), title_justify="left")
     for col in (_t("Event"), _t("First day"), _t("Last day"), _t("Games"), _t("Players")):
         table.add_column(col)
     for e in lg.events():
         table.add_row(e.name, e.first.isoformat(), e.last.isoformat(), str(e.games), str(e.players))
     _console().print(table)
+
+
+def _event_report(lg: League, name: str, output: Path | None) -> None:
+    report = lg.event(name)
+    if output is not None:
+        from eloleague.io.sheets.exports import export_event_xlsx
+
+        entries = [e for g in report.games for e in g.entries]
+        records = [g.game for g in report.games]
+        path = _xlsx_path(output)
+        _written(export_event_xlsx(report.name, entries, lg.rules, path, pick_language(), records))
+        return
+    console = _console()
+    console.print(f"[bold]{report.name}[/]", highlight=False)
+    for found in report.games:
+        g = found.game
+        head = f"{g.id or ''}  {g.date.isoformat()}"
+        if g.round is not None:
+            head += _t(", round {round}", round=g.round)
+        if found.unrated_reason:
+            console.print(
+                head + "  " + _t("not rated: {reason}", reason=found.unrated_reason),
+                highlight=False,
+                markup=False,
+            )
+            continue
+        _print_entries(lg.rules, found.entries, head, console, with_player=True)
 
 
 @app.command("games")
