@@ -29,6 +29,13 @@ class Problem:
         return f"{location}{colon}{message}" if location else message
 
 
+@dataclass(frozen=True, slots=True)
+class LookAlike(Problem):
+    """A warning that a name in the input looks like a registered player's (``name`` as written)."""
+
+    name: str = ""
+
+
 class EloleagueError(Exception):
     """Base of every error meant for the user: its text is printed as is, without a traceback."""
 

@@ -20,6 +20,7 @@ import hashlib
 from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -29,7 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from eloleague.engine import LedgerEntry, ReplayResult, Standing, replay, standings
 from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
-from eloleague.errors import EloleagueError, InputError
+from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
 from eloleague.io.games import read_games, validate_games
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
@@ -263,8 +264,7 @@ class League:
         Raises :class:`InputError` with every problem (nothing stored) when the file is bad.
         """
         path = Path(path)
-        with no_gc():
-            records = read_games(path, self.rules)
+        records, warnings = self.read_file(path)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         return self.import_games(
             records,
@@ -273,8 +273,27 @@ class League:
             dry_run=dry_run,
             update=update,
             user=user,
+            file_warnings=warnings,
             _checked=True,  # read_games ran the rule set's checks
         )
+
+    def read_file(
+        self, path: str | Path, *, lang: str | None = None
+    ) -> tuple[list[GameRecord], list[Problem]]:
+        """Read and check a games file against the league's rules: its games, and the file's
+        warnings (a workbook's: names that look like a registered player's, located by sheet,
+        row and column, in ``lang`` or the workbook's language). Raises :class:`InputError`.
+        """
+
+        def registered() -> Iterator[str]:  # read from the database only for a workbook
+            yield from self.players()
+
+        warnings: list[Problem] = []
+        with no_gc():
+            records = read_games(
+                path, self.rules, lang=lang, warnings=warnings, known_players=registered()
+            )
+        return records, warnings
 
     def import_games(
         self,
@@ -285,13 +304,16 @@ class League:
         dry_run: bool = False,
         update: bool = False,
         user: str | None = None,
+        file_warnings: Sequence[Problem] = (),
         _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
         touch. Idempotent: a game already stored (same id and content, or same content without
         id) is counted as unchanged. A game whose id exists with other content is refused unless
         ``update`` (then it replaces the stored one, keeping its place in the order). With
-        ``dry_run`` everything is computed and reported, then rolled back.
+        ``dry_run`` everything is computed and reported, then rolled back. ``file_warnings``
+        (from :meth:`read_file`) go into the report; a new name a file warning already located
+        is not reported twice.
 
         Raises :class:`InputError` (every problem, nothing stored) on bad input.
         """
@@ -302,7 +324,7 @@ class League:
             raise InputError(problems, source)
 
         with self._writing(commit=not dry_run) as conn:
-            return imports.apply(
+            report = imports.apply(
                 conn,
                 self.id,
                 self.rules,
@@ -314,6 +336,14 @@ class League:
                 user=user,
                 progress=self.progress,
             )
+        if file_warnings:
+            located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
+            report = replace(
+                report,
+                file_warnings=list(file_warnings),
+                name_warnings=[w for w in report.name_warnings if w.name not in located],
+            )
+        return report
 
     # Queries ---------------------------------------------------------------------------------
 

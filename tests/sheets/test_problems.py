@@ -362,3 +362,32 @@ def test_not_a_workbook() -> None:
     assert games == [] and [str(p) for p in found] == [
         "ce fichier n'est pas un classeur Excel (.xlsx) : enregistrez-le au format .xlsx"
     ]
+
+
+def test_the_league_import_reports_a_look_alike_once_with_its_cell(tmp_path: object) -> None:
+    """`eloleague import` of a workbook: the registered names come from the league too (this
+    template lists none), the warning is located and not repeated by the league's own check."""
+    from pathlib import Path
+
+    folder = Path(str(tmp_path))
+    db = ["--db", str(folder / "l.db")]
+    assert run_cli("init", "--rules", "bataille-empire", *db).returncode == 0
+    first = folder / "austerlitz.xlsx"
+    first.write_bytes(to_bytes(workbook()))
+    assert run_cli("import", str(first), *db).returncode == 0
+    later = [
+        duel(
+            dt.date(2025, 4, 5), 1, ["Jean Dupond"], ["Alice Martin"], "defeat", "marginal_victory"
+        )
+    ]
+    book = filled_workbook(BE, later, "fr", "Wagram 2025", [])
+    second = folder / "wagram.xlsx"
+    second.write_bytes(to_bytes(book))
+    done = run_cli("import", str(second), *db)
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if "Dupond" in line]
+    assert warnings == [
+        "warning: Résultats, ligne 3, colonne D: le nom « Jean Dupond » ressemble au joueur "
+        "inscrit « Jean Dupont » : vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
+    ]
+    assert "added 1 game" in done.stdout

@@ -334,3 +334,37 @@ def test_api_bodies_past_the_limit_are_refused(site: Site) -> None:
     )
     assert streamed.status_code == 413
     assert _games(site) == before
+
+
+def test_an_uploaded_workbook_warns_of_a_look_alike_name_at_its_cell(
+    client: TestClient, site: Site
+) -> None:
+    import datetime as dt
+
+    from eloleague.records import GameRecord, Participant, Side
+    from tests.sheets.fill import filled_workbook, to_bytes
+
+    league = League.open(str(site.db), BE)
+    known = league.players()[0]
+    typo = known[:-1] + ("x" if known[-1] != "x" else "y")
+    game = GameRecord(
+        dt.date(2030, 5, 1),
+        (
+            Side((Participant(typo),), "defeat"),
+            Side((Participant("Zoé Nouvelle"),), "decisive_victory"),
+        ),
+        event="Tournoi 2030",
+        round=1,
+    )
+    data = to_bytes(filled_workbook(league.rules, [game], "en", "Tournoi 2030", []))
+    _login(client)
+    page = client.get(f"/leagues/{BE}/upload")
+    got = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": _csrf(page.text)},
+        files={"sheet": ("tournoi.xlsx", data, "application/octet-stream")},
+    )
+    assert got.status_code == 200, got.text
+    # The sheet keeps its English name; the message comes in the page's language.
+    assert f"Results, ligne 3, colonne D : le nom « {typo} » ressemble" in got.text
+    assert got.text.count(f"« {typo} »") == 1  # not repeated by the league's own check

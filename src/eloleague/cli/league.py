@@ -240,6 +240,8 @@ def import_(
                     when=report.already_imported.strftime("%Y-%m-%d %H:%M"),
                 )
             )
+        for located in report.file_warnings:
+            err.print(_t("warning: ") + located.render(lang), markup=False, highlight=False)
         for warning in report.name_warnings:
             err.print(
                 _t("warning: ") + render(warning.text(), lang, DOMAIN),

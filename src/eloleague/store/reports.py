@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from eloleague.engine import LedgerEntry, Standing
+from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, PoolKey
 from eloleague.store.messages import msg
@@ -42,6 +43,8 @@ class ImportReport:
     replaced: int = 0
     new_players: list[str] = field(default_factory=list)
     name_warnings: list[NameWarning] = field(default_factory=list)
+    # The file's own warnings, located (a workbook: sheet, row, column), in its language.
+    file_warnings: list[Problem] = field(default_factory=list)
     unrated: list[Text] = field(default_factory=list)
     rating_changes: list[RatingChange] = field(default_factory=list)
     already_imported: dt.datetime | None = None  # when a file with the same bytes came in

@@ -119,9 +119,9 @@ async def upload(request: Request, league: str) -> Response:
             status=413,
         )
     try:
-        records = uploads.read_upload(found, sheet.filename, content)
+        records, warnings = uploads.read_upload(found, sheet.filename, content, lang)
         report = uploads.preview(
-            found, records, uploads.safe_name(sheet.filename), content, user.name
+            found, records, uploads.safe_name(sheet.filename), content, user.name, warnings
         )
     except (InputError, EloleagueError) as exc:
         return render_page(
@@ -151,10 +151,11 @@ async def upload(request: Request, league: str) -> Response:
 def review(request: Request, league: str, upload_id: int) -> Response:
     user = require_user(request)
     found = views.open_league(request.app.state.engine, league)
+    lang = page_lang(request)
     try:
         item, content = uploads.load(found, upload_id)
-        records = uploads.read_upload(found, item.filename, content)
-        report = uploads.preview(found, records, item.filename, content, user.name)
+        records, warnings = uploads.read_upload(found, item.filename, content, lang)
+        report = uploads.preview(found, records, item.filename, content, user.name, warnings)
     except (InputError, EloleagueError) as exc:
         raise as_web_error(exc) from None
     return render_page(
@@ -166,7 +167,7 @@ def review(request: Request, league: str, upload_id: int) -> Response:
             "filename": item.filename,
             "status": item.status,
             "sender": item.user,
-            "report": uploads.report_dict(found, report, page_lang(request)),
+            "report": uploads.report_dict(found, report, lang),
         },
     )
 

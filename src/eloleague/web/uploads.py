@@ -14,6 +14,7 @@ import datetime as dt
 import hashlib
 import json
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -23,7 +24,6 @@ from sqlalchemy import and_, insert, select, update
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
-from eloleague.io.games import read_games
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
 from eloleague.store.db import read, write
@@ -53,8 +53,11 @@ def safe_name(filename: str) -> str:
     return name or "upload"
 
 
-def read_upload(league: League, filename: str, content: bytes) -> list[GameRecord]:
-    """The games of an uploaded file, checked against the league's rules (or InputError)."""
+def read_upload(
+    league: League, filename: str, content: bytes, lang: str | None = None
+) -> tuple[list[GameRecord], list[Problem]]:
+    """The games of an uploaded file, checked against the league's rules (or InputError), and
+    the file's located warnings (a workbook's names that look like registered players')."""
     name = safe_name(filename)
     if not content.strip():
         raise InputError([Problem("", Text.of("the file is empty"))], name)
@@ -62,7 +65,7 @@ def read_upload(league: League, filename: str, content: bytes) -> list[GameRecor
         path = Path(folder) / name
         path.write_bytes(content)
         try:
-            return read_games(path, league.rules)
+            return league.read_file(path, lang=lang)
         except InputError as exc:
             raise InputError(exc.problems, name) from None
 
@@ -96,11 +99,21 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
 
 
 def preview(
-    league: League, records: list[GameRecord], source: str, content: bytes, user: str | None
+    league: League,
+    records: list[GameRecord],
+    source: str,
+    content: bytes,
+    user: str | None,
+    warnings: Sequence[Problem] = (),
 ) -> ImportReport:
     """What importing ``records`` would do (nothing is stored)."""
     return league.import_games(
-        records, source=source, content_hash=_digest(content), dry_run=True, user=user
+        records,
+        source=source,
+        content_hash=_digest(content),
+        dry_run=True,
+        user=user,
+        file_warnings=warnings,
     )
 
 
@@ -176,7 +189,7 @@ def confirm(league: League, upload_id: int, user: str) -> ImportReport:
         raise EloleagueError(
             str(Text.of("upload {n} was already {status}", n=upload_id, status=item.status))
         )
-    records = read_upload(league, item.filename, content)
+    records, _ = read_upload(league, item.filename, content)
     report = league.import_games(
         records, source=item.filename, content_hash=_digest(content), user=user
     )
@@ -212,6 +225,7 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
         "unchanged": report.unchanged,
         "new_players": report.new_players,
         "name_warnings": [render(w.text(), lang) for w in report.name_warnings],
+        "file_warnings": [w.render(lang) for w in report.file_warnings],
         "unrated": [render(u, lang) for u in report.unrated],
         "already_imported": report.already_imported.isoformat()
         if report.already_imported

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from eloleague.engine.validate import check_game
-from eloleague.errors import Problem
+from eloleague.errors import LookAlike, Problem
 from eloleague.i18n import render
 from eloleague.io.sheets.cells import (
     Grid,
@@ -220,13 +220,14 @@ class _Names:
             close = difflib.get_close_matches(_loose(name), list(self.folded), n=1, cutoff=0.85)
             match = self.folded[close[0]] if close else None
         if match is not None:
-            self.found.warn(
-                where,
+            message = tr(
+                self.found.lang,
                 'name {value} looks like the registered player "{match}": '
                 "check the spelling (otherwise a new player is created)",
                 value=show(name),
                 match=match,
             )
+            self.found.warnings.append(LookAlike(where, message, name))
 
 
 def _loose(name: str) -> str:
