@@ -38,7 +38,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import db as store_db
 from eloleague.store import exports, imports
-from eloleague.store.bulk import deferred_indexes, no_gc
+from eloleague.store.bulk import deferred_indexes, no_gc, refresh_statistics
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
     content_hash,
@@ -227,6 +227,8 @@ class League:
                 self.rules_text = row.rules_text
                 self.rules = parse_rules(row.rules_text, f"league {self.name}")
             yield conn
+            if commit:
+                refresh_statistics(conn)  # SQLite: query plans for a grown league
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:

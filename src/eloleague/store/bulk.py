@@ -143,3 +143,43 @@ def deferred_indexes(conn: Connection, tables: Sequence[str], games: int) -> Ite
 def _rebuild(conn: Connection, statements: Sequence[str]) -> None:
     for sql in statements:
         conn.exec_driver_sql(sql)
+
+
+ANALYZE_FROM = 20_000  # ledger rows: below that, any query plan is quick
+
+
+def refresh_statistics(conn: Connection) -> bool:
+    """On SQLite, run ``ANALYZE`` when the ledger has no statistics yet or has more than doubled
+    since they were gathered; return whether it ran.
+
+    Without statistics SQLite reads a player's ledger by scanning the whole league's (its primary
+    key starts with the league), which makes a player's page of a million-game league take half
+    a second instead of a few milliseconds. A full ``ANALYZE`` takes about a second per million
+    games; it runs again only each time the ledger doubles. PostgreSQL keeps its statistics by
+    itself (autovacuum).
+    """
+    if conn.dialect.name != "sqlite":
+        return False
+    # Each league's ledger is numbered from 1: its last number is its size (one index seek each).
+    ledger_rows = (
+        conn.exec_driver_sql(
+            "SELECT sum((SELECT max(seq) FROM ledger WHERE ledger.league_id = leagues.id)) "
+            "FROM leagues"
+        ).scalar()
+        or 0
+    )
+    if ledger_rows < ANALYZE_FROM:
+        return False
+    known = None
+    has_stats = conn.exec_driver_sql(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"
+    ).first()
+    if has_stats is not None:
+        stat = conn.exec_driver_sql(
+            "SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger' AND idx = 'ix_ledger_player'"
+        ).scalar()
+        known = int(stat.split()[0]) if stat else None
+    if known is not None and ledger_rows <= 2 * known:
+        return False
+    conn.exec_driver_sql("ANALYZE")
+    return True

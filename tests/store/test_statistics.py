@@ -1,0 +1,63 @@
+"""SQLite query-planner statistics: a grown league reads one player's ledger through its index."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from pathlib import Path
+
+from sqlalchemy import text
+
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store.bulk import ANALYZE_FROM
+
+PLAN = "EXPLAIN QUERY PLAN SELECT * FROM ledger WHERE league_id = 1 AND player_id = 3 ORDER BY seq"
+
+
+def _games(n: int, start: int = 0) -> list[GameRecord]:
+    rng = random.Random(n + start)
+    day = dt.date(2020, 1, 1)
+    out = []
+    for i in range(start, start + n):
+        a, b = rng.sample(range(200), 2)
+        sides = (
+            Side((Participant(f"P{a}"),), "defeat"),
+            Side((Participant(f"P{b}"),), "marginal_victory"),
+        )
+        out.append(GameRecord(day + dt.timedelta(days=i // 50), sides, id=f"g{i}"))
+    return out
+
+
+def _plan(league: League) -> str:
+    with league.engine.connect() as conn:
+        return " ".join(str(row[-1]) for row in conn.execute(text(PLAN)))
+
+
+def test_statistics_are_gathered_once_the_ledger_is_large_and_again_when_it_doubles(
+    tmp_path: Path,
+) -> None:
+    league = League.create(str(tmp_path / "s.db"), "s", "bataille-empire")
+    league.import_games(_games(100), source="small")
+    with league.engine.connect() as conn:
+        assert (
+            conn.execute(text("SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'")).first()
+            is None
+        )
+
+    league.import_games(_games(ANALYZE_FROM // 2, start=100), source="large")
+    assert "ix_ledger_player" in _plan(league)  # not a scan of the league's whole ledger
+
+    def counted() -> int:
+        with league.engine.connect() as conn:
+            stat = conn.execute(
+                text("SELECT stat FROM sqlite_stat1 WHERE idx = 'ix_ledger_player'")
+            ).scalar()
+        return int(str(stat).split()[0])
+
+    first = counted()
+    assert first >= ANALYZE_FROM
+    league.import_games(_games(100, start=ANALYZE_FROM), source="a few more")
+    assert counted() == first  # not gathered again for a small change
+    league.import_games(_games(ANALYZE_FROM, start=ANALYZE_FROM + 100), source="doubled")
+    assert counted() > 2 * first
