@@ -31,6 +31,7 @@ def test_every_sheet_message_is_in_the_french_catalogue() -> None:
         for p in sorted((SRC / "io" / "sheets").glob("*.py"))
         for m in _templates(p, {"tr": 1, "error": 1, "warn": 1})
     ]
+    wanted += _templates(SRC / "cli" / "sheets.py", {"_t": 0})
     wanted += list(layout.SHEET_TITLES.values()) + [label for _, label in layout.EVENT_FIELDS]
     wanted += [
         c.label

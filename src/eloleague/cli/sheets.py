@@ -13,8 +13,13 @@ import typer
 
 from eloleague.cli import app
 from eloleague.errors import EloleagueError
-from eloleague.i18n import pick_language
+from eloleague.i18n import Text, pick_language, render
 from eloleague.rules import load_rules
+
+
+def _t(message: str, /, **params: object) -> str:
+    """An English message in the user's language (domain ``sheets``)."""
+    return render(Text.of(message, **params), pick_language(), "sheets")
 
 
 @app.command()
@@ -55,10 +60,13 @@ def template(
     """
     if out.suffix.lower() != ".xlsx":
         raise EloleagueError(
-            f"{out}: the template is an Excel workbook: give a name ending in .xlsx"
+            _t(
+                "{out}: the template is an Excel workbook: give a name ending in .xlsx",
+                out=str(out),
+            )
         )
     if lang is not None and lang not in ("fr", "en"):
-        raise EloleagueError(f"--lang {lang!r}: choose fr or en")
+        raise EloleagueError(_t("--lang {lang}: choose fr or en", lang=repr(lang)))
     chosen = pick_language(lang)
     players: list[str] = []
     name = None
@@ -69,8 +77,13 @@ def template(
         rule_set = opened.rules
         if rules is not None and load_rules(rules).name != rule_set.name:
             raise EloleagueError(
-                f"league {opened.name!r} uses the rule set {rule_set.name!r}, not "
-                f"{load_rules(rules).name!r}: leave out --rules to use the league's"
+                _t(
+                    "league {league} uses the rule set {rules}, not {other}: leave out --rules "
+                    "to use the league's",
+                    league=repr(opened.name),
+                    rules=repr(rule_set.name),
+                    other=repr(load_rules(rules).name),
+                )
             )
         players = opened.players()
         name = opened.name
@@ -79,4 +92,12 @@ def template(
     from eloleague.io.sheets import write_template  # openpyxl: loaded only when needed
 
     write_template(out, rule_set, name, players, chosen)
-    typer.echo(f"{out}: {rule_set.name}, {len(players)} registered player(s), language {chosen}")
+    typer.echo(
+        _t(
+            "{out}: {rules}, {count} registered player(s), language {lang}",
+            out=str(out),
+            rules=rule_set.name,
+            count=len(players),
+            lang=chosen,
+        )
+    )

@@ -148,10 +148,7 @@ def _read_columns(
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
 ) -> Columnar:
-    try:  # the layout of the fast path's arrays (its own module in newer engines)
-        from eloleague.engine.fast import layout as K  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:
-        from eloleague.engine.fast import kernel as K  # type: ignore[no-redef,unused-ignore]
+    from eloleague.engine.fast import layout as K  # the fast path's array layout (no numba)
     from eloleague.engine.fast.ledger import WARNINGS, fired_names
     from eloleague.engine.ledger import INACTIVITY
 
