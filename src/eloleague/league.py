@@ -38,7 +38,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import db as store_db
 from eloleague.store import exports, imports
-from eloleague.store.bulk import deferred_indexes, no_gc, refresh_statistics
+from eloleague.store.bulk import deferred_indexes, no_gc, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
     content_hash,
@@ -520,28 +520,49 @@ class League:
         title = rows[0].title if rows else ""
         return PlayerReport(canonical, aliases, rows, title, history, [g.record for g in played])
 
-    def events(self) -> list[EventSummary]:
-        """Every event with its first and last date, games and players, oldest first."""
+    def events(
+        self, *, newest_first: bool = False, limit: int | None = None, offset: int = 0
+    ) -> list[EventSummary]:
+        """Events with their first and last date, games and players, oldest first (or newest
+        first), ``limit`` of them from ``offset``: a page of a long history counts the players
+        of its own events only."""
+        first_day = func.min(games.c.date)
+        order = (
+            (first_day.desc(), events.c.name.desc()) if newest_first else (first_day, events.c.name)
+        )
+        query = (
+            select(events.c.id, events.c.name, first_day, func.max(games.c.date), func.count())
+            .select_from(events.join(games, games.c.event_id == events.c.id))
+            .where(events.c.league_id == self.id)
+            .group_by(events.c.id, events.c.name)
+            .order_by(*order)
+            .offset(offset)
+        )
+        if limit is not None:
+            query = query.limit(limit)
         with self._reading() as conn:
-            query = (
-                select(
-                    events.c.name,
-                    func.min(games.c.date),
-                    func.max(games.c.date),
-                    func.count(func.distinct(games.c.id)),
-                    func.count(func.distinct(side_players.c.player_id)),
+            rows = conn.execute(query).all()
+            players: dict[int, int] = {}
+            if rows:
+                counted = (
+                    select(games.c.event_id, func.count(func.distinct(side_players.c.player_id)))
+                    .select_from(games.join(side_players, side_players.c.game_id == games.c.id))
+                    .where(games.c.event_id.in_([r[0] for r in rows]))
+                    .group_by(games.c.event_id)
                 )
-                .select_from(
-                    events.join(games, games.c.event_id == events.c.id).join(
-                        side_players, side_players.c.game_id == games.c.id
-                    )
-                )
-                .where(events.c.league_id == self.id)
-                .group_by(events.c.name)
+                players = {eid: n for eid, n in conn.execute(counted)}
+        return [
+            EventSummary(name, to_date(first), to_date(last), count, players.get(eid, 0))
+            for eid, name, first, last, count in rows
+        ]
+
+    def event_count(self) -> int:
+        """How many events hold at least one game."""
+        with self._reading() as conn:
+            query = select(func.count(func.distinct(games.c.event_id))).where(
+                and_(games.c.league_id == self.id, games.c.event_id.is_not(None))
             )
-            rows = [EventSummary(*r) for r in conn.execute(query)]
-        rows.sort(key=lambda e: (e.first, e.name))
-        return rows
+            return int(conn.execute(query).scalar() or 0)
 
     def event(self, name: str) -> EventReport:
         """An event's games in arrival order, each with its ledger entries."""
