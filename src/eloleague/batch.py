@@ -7,10 +7,7 @@ engine and returns a :class:`RateResult` that writes the ratings CSV and the led
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import subprocess
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -25,6 +22,7 @@ from eloleague.io.games import read_games
 from eloleague.io.ledger_columns import write_ledger_columns
 from eloleague.io.ledger_csv import write_ledger
 from eloleague.io.ratings_csv import parse_initial, write_ratings
+from eloleague.memory import no_gc
 from eloleague.records import PoolKey, PoolState
 from eloleague.rules import load_rules
 from eloleague.rules.model import RuleSet
@@ -66,21 +64,6 @@ def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:
     return pools
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """A file of a million games makes tens of millions of objects and no reference cycles: the
-    cyclic garbage collector, which would walk them all again and again, waits, then leaves them
-    to reference counting (``gc.freeze``), which frees them as usual."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if was:
-            gc.enable()
-
-
 # Files from this size on are rated by the compiled fast path (well above its MIN_GAMES games).
 LARGE_FILE = 2_000_000  # bytes
 
@@ -110,7 +93,7 @@ def rate_file(
     start = read_initial(Path(initial), rule_set) if initial is not None else None
     compiling = _compile_while_reading(Path(path), rule_set)
     try:
-        with _collector_paused():
+        with no_gc():
             games = read_games(path, rule_set)
             warmup.finish(compiling)
             result = replay(rule_set, games, initial=start, as_of=as_of)

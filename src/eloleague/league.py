@@ -32,13 +32,14 @@ from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
 from eloleague.io.games import read_games, validate_games
+from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import db as store_db
 from eloleague.store import exports, imports
-from eloleague.store.bulk import deferred_indexes, no_gc, refresh_statistics, to_date
+from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
     content_hash,

@@ -9,10 +9,7 @@ until the file is read: a million-game file is read in a few seconds.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
@@ -20,6 +17,7 @@ import msgspec
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
+from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "sides")
@@ -125,19 +123,6 @@ class _Records:
         )
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a large file becomes records (it would walk
-    every record built so far, again and again; records hold no cycles)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     """Parse JSON Lines bytes into records and the list of problems (blank lines are skipped)."""
     games: list[GameRecord] = []
@@ -145,7 +130,7 @@ def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     build = _Records()
-    with _collector_paused():
+    with no_gc():
         _parse_lines(data, build, games, problems)
     return games, problems
 

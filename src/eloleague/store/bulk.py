@@ -11,7 +11,6 @@ callers share one code path. SQLite stores dates as ISO text (as SQLAlchemy's ``
 from __future__ import annotations
 
 import datetime as dt
-import gc
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -92,19 +91,6 @@ def to_date(value: Any) -> dt.date:
     if isinstance(value, dt.date):
         return value
     return dt.date.fromisoformat(value)
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while millions of small objects are made (records,
-    rows): its repeated full scans would otherwise cost more than the work itself."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 # Indexes are rebuilt after a load of at least this many games, when that is at least half as many

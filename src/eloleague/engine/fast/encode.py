@@ -10,9 +10,7 @@ two sides, an empty side, an unknown outcome...): the reference path then does w
 from __future__ import annotations
 
 import datetime as dt
-import gc
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, cast
@@ -26,6 +24,7 @@ from eloleague.engine.fast.support import scaled
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.i18n import Text
+from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey
 from eloleague.rules.model import RuleSet
 
@@ -36,18 +35,6 @@ Floats = npt.NDArray[np.float64]
 STATE_ARGUMENTS = range(20, 26)
 _ROUND_MODES = {"none": 0, "half_up": 1, "trunc": 2, "half_even": 3}
 _NO_LIMIT = 2**62
-
-
-@contextmanager
-def no_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while millions of small objects are made or read."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 @dataclass

@@ -8,11 +8,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from eloleague.engine.fast import layout as K
-from eloleague.engine.fast.encode import STATE_ARGUMENTS, encode, no_gc
+from eloleague.engine.fast.encode import STATE_ARGUMENTS, encode
 from eloleague.engine.fast.kernel import run
 from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.replay import EngineState, ReplayResult, Unrated
+from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolState
 from eloleague.rules.model import RuleSet
 
