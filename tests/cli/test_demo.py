@@ -40,3 +40,9 @@ def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> No
     assert ranked.returncode == 0, ranked.stderr
     assert ranked.stdout == rated.stdout
     assert league.ranking()[0].player in done.stdout
+    # The officer account the demo prints lets a newcomer log in to the site.
+    from eloleague.accounts import authenticate
+    from eloleague.demo import DEMO_PASSWORD, DEMO_USER
+
+    user = authenticate(league.engine, DEMO_USER, DEMO_PASSWORD)
+    assert user is not None and user.is_officer
