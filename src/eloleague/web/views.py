@@ -285,15 +285,15 @@ def explain(league: League, game_id: str) -> Context:
 
 def events(league: League, page: int = 1, per_page: int = 100) -> Context:
     """The league's events, newest first, one page at a time."""
-    every = list(reversed(league.events()))
     page = max(1, page)
-    chosen = every[(page - 1) * per_page : page * per_page]
+    total = league.event_count()
+    chosen = league.events(newest_first=True, limit=per_page, offset=(page - 1) * per_page)
     return {
         "league": league.name,
         "page": page,
         "per_page": per_page,
-        "pages": max(1, -(-len(every) // per_page)),
-        "total": len(every),
+        "pages": max(1, -(-total // per_page)),
+        "total": total,
         "events": [
             {
                 "name": e.name,
