@@ -24,11 +24,19 @@ from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from eloleague.errors import EloleagueError
+from eloleague.i18n import Text
 from eloleague.store.db import read, write
 from eloleague.store.tables import api_tokens, users
 
 Role = Literal["officer", "referee"]
 ROLES: tuple[str, ...] = get_args(Role)
+
+
+def _t(template: str, /, **params: object) -> Text:
+    """A message of the accounts, translated where it is shown (catalogue ``web``)."""
+    return Text.in_domain("web", template, **params)
+
+
 MIN_PASSWORD_LENGTH = 8
 TOKEN_PREFIX = "elo_"
 
@@ -61,7 +69,7 @@ def check_password_rules(password: str) -> None:
     """Refuse passwords that are too short, with a message saying what is needed."""
     if len(password) < MIN_PASSWORD_LENGTH:
         raise EloleagueError(
-            f"the password is too short: use at least {MIN_PASSWORD_LENGTH} characters"
+            _t("the password is too short: use at least {n} characters", n=MIN_PASSWORD_LENGTH)
         )
 
 
@@ -69,9 +77,15 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
     """Create an account; raises :class:`EloleagueError` for a taken name, bad role or password."""
     name = name.strip()
     if not name:
-        raise EloleagueError("the user name is empty")
+        raise EloleagueError(_t("the user name is empty"))
     if role not in ROLES:
-        raise EloleagueError(f"unknown role {role!r}: expected one of {', '.join(ROLES)}")
+        raise EloleagueError(
+            _t(
+                "unknown role {role}: expected one of {roles}",
+                role=repr(role),
+                roles=", ".join(ROLES),
+            )
+        )
     check_password_rules(password)
     try:
         with write(engine) as conn:
@@ -84,7 +98,7 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
                 )
             ).inserted_primary_key
     except IntegrityError:
-        raise EloleagueError(f"a user named {name!r} already exists") from None
+        raise EloleagueError(_t("a user named {name} already exists", name=repr(name))) from None
     assert pk is not None
     return User(int(pk[0]), name, role)
 
@@ -97,7 +111,7 @@ def set_password(engine: Engine, name: str, password: str) -> None:
             update(users).where(users.c.name == name).values(password_hash=hash_password(password))
         ).rowcount
     if not done:
-        raise EloleagueError(f"no user named {name!r}")
+        raise EloleagueError(_t("no user named {name}", name=repr(name)))
 
 
 def get_user(engine: Engine, user_id: int) -> User | None:
@@ -157,7 +171,9 @@ def create_token(engine: Engine, user_name: str, label: str = "") -> str:
     """A new API token for ``user_name``: returned once, only its digest is stored."""
     user = find_user(engine, user_name)
     if user is None:
-        raise EloleagueError(f"no user named {user_name!r}: create it with `eloleague user add`")
+        raise EloleagueError(
+            _t("no user named {name}: create it with `eloleague user add`", name=repr(user_name))
+        )
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with write(engine) as conn:
         conn.execute(
@@ -203,6 +219,6 @@ def revoke_tokens(engine: Engine, user_name: str) -> int:
     """Remove every token of ``user_name``; returns how many there were."""
     user = find_user(engine, user_name)
     if user is None:
-        raise EloleagueError(f"no user named {user_name!r}")
+        raise EloleagueError(_t("no user named {name}", name=repr(user_name)))
     with write(engine) as conn:
         return int(conn.execute(delete(api_tokens).where(api_tokens.c.user_id == user.id)).rowcount)

@@ -26,6 +26,16 @@ def _msgids() -> set[str]:
                 and isinstance(node.args[0], ast.Constant)
             ):
                 ids.add(node.args[0].value)
+    # The accounts' messages (shown by the site and by `eloleague user ...`) use `_t(...)`.
+    for node in ast.walk(ast.parse((WEB.parent / "accounts.py").read_text("utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "_t"
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            ids.add(node.args[0].value)
     return ids
 
 
