@@ -172,7 +172,40 @@ def test_bad_rule_file_names_file_and_key(tmp_path: Path) -> None:
     done = run_cli("rate", str(_write(tmp_path, [json.dumps(GOOD)])), "--rules", str(rules))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"{rules}: key method: allowed: 'duel', 'team_and_personal' or 'ffa_rank'" in done.stderr
-    assert f"{rules}: key k.default: Input should be greater than 0" in done.stderr
+    assert f"{rules}: key k.default: must be greater than 0" in done.stderr
+    fr = run_cli(
+        "rate",
+        str(_write(tmp_path, [json.dumps(GOOD)])),
+        "--rules",
+        str(rules),
+        env={"ELOLEAGUE_LANG": "fr"},
+    )
+    assert fr.returncode == 2 and fr.stdout == ""
+    assert f"{rules} : clé method : valeurs permises : 'duel', 'team_and_personal'" in fr.stderr
+    assert f"{rules} : clé k.default : doit être supérieur à 0" in fr.stderr
+
+
+def test_every_rule_file_message_is_translated() -> None:
+    """The rule loader's and the model's own messages all have their French version."""
+    import ast
+
+    from eloleague import rules as loader
+    from eloleague.i18n import _catalogue
+
+    french = _catalogue("fr", "messages")
+    wanted = list(loader._TYPES.values())
+    for module in (Path(loader.__file__), Path(loader.__file__).parent / "model.py"):
+        for node in ast.walk(ast.parse(module.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "of"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                wanted.append(node.args[0].value)
+    assert len(wanted) > 30
+    assert [m for m in wanted if m not in french] == []
 
 
 def test_missing_file(tmp_path: Path) -> None:

@@ -7,12 +7,15 @@ Errors name the file, the key and what is allowed (never a traceback).
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from eloleague.errors import RuleSetError
+from eloleague.i18n import Text
 from eloleague.rules.model import (
     Decay,
     FreeForAll,
@@ -64,8 +67,12 @@ def preset_text(name: str) -> str:
     """The TOML text of a preset (raises :class:`RuleSetError` listing the presets if unknown)."""
     if name not in preset_names():
         raise RuleSetError(
-            f"unknown rule set {name!r}: give a preset name ({', '.join(preset_names())}) "
-            "or the path of a .toml rule file"
+            Text.of(
+                "unknown rule set {name}: give a preset name ({presets}) or the path of a .toml "
+                "rule file",
+                name=repr(name),
+                presets=", ".join(preset_names()),
+            )
         )
     return (resources.files("eloleague.rules") / "presets" / f"{name}.toml").read_text("utf-8")
 
@@ -77,7 +84,66 @@ def _key_path(loc: tuple[int | str, ...]) -> str:
             out += f"[{part}]"
         else:
             out += ("." if out else "") + part
-    return out or "(top level)"
+    return out
+
+
+# What pydantic's error types mean in a rule file, in words an officer understands.
+_TYPES = {
+    "missing": "a required key is missing",
+    "extra_forbidden": "unknown key (see docs/rule-sets.md for the keys a rule file may use)",
+    "greater_than": "must be greater than {gt}",
+    "greater_than_equal": "must be at least {ge}",
+    "less_than": "must be less than {lt}",
+    "less_than_equal": "must be at most {le}",
+    "literal_error": "allowed: {expected}",
+    "enum": "allowed: {expected}",
+    "int_type": "expected a whole number",
+    "int_parsing": "expected a whole number",
+    "int_from_float": "expected a whole number",
+    "float_type": "expected a number",
+    "float_parsing": "expected a number",
+    "decimal_type": "expected a number",
+    "decimal_parsing": "expected a number",
+    "string_type": "expected text (in quotes)",
+    "bool_type": "expected true or false",
+    "bool_parsing": "expected true or false",
+    "list_type": "expected a list [...]",
+    "tuple_type": "expected a list [...]",
+    "dict_type": "expected a table ([section] or {{ ... }})",
+    "model_type": "expected a table ([section] or {{ ... }})",
+    "model_attributes_type": "expected a table ([section] or {{ ... }})",
+    "date_type": "expected a date (YYYY-MM-DD)",
+    "date_parsing": "expected a date (YYYY-MM-DD)",
+    "date_from_datetime_parsing": "expected a date (YYYY-MM-DD)",
+}
+
+
+def _problem(err: ErrorDetails) -> str:
+    """One validation error of a rule file as a translatable message (English when unknown)."""
+    ctx = err.get("ctx") or {}
+    cause = ctx.get("error")
+    if isinstance(cause, ValueError) and cause.args and isinstance(cause.args[0], Text):
+        return cause.args[0]  # the rule set's own check (model.py)
+    template = _TYPES.get(err["type"])
+    if template is None:
+        return err["msg"]
+    params = {k: _shown(v) for k, v in ctx.items() if "{" + k + "}" in template}
+    return Text.of(template, **params)
+
+
+def _shown(value: object) -> object:
+    """A bound as written in a rule file: ``0``, not ``0.0``."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _lines(lines: Sequence[str]) -> Text:
+    """Several messages, one per line, each translated on its own."""
+    return Text(
+        "\n".join(f"{{line{n}}}" for n in range(len(lines))),
+        {f"line{n}": line for n, line in enumerate(lines)},
+    )
 
 
 def parse_rules(text: str, source: str = "<rules>") -> RuleSet:
@@ -85,20 +151,24 @@ def parse_rules(text: str, source: str = "<rules>") -> RuleSet:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RuleSetError(f"{source}: not valid TOML: {exc}") from None
+        raise RuleSetError(
+            Text.of("{source}: not valid TOML: {error}", source=source, error=str(exc))
+        ) from None
     try:
         return RuleSet.model_validate(data)
     except ValidationError as exc:
-        lines = []
-        for err in exc.errors():
-            key = _key_path(tuple(err["loc"]))
-            msg = err["msg"].removeprefix("Value error, ")
-            if err["type"] == "extra_forbidden":
-                msg = "unknown key (see docs/rule-sets.md for the keys a rule file may use)"
-            elif err["type"] == "literal_error":
-                msg = msg.replace("Input should be", "allowed:")
-            lines.append(f"{source}: key {key}: {msg}")
-        raise RuleSetError("\n".join(lines)) from None
+        lines = [
+            Text.of(
+                "{source}: key {key}: {problem}",
+                source=source,
+                key=_key_path(tuple(err["loc"])),
+                problem=_problem(err),
+            )
+            if err["loc"]
+            else Text.of("{source}: {problem}", source=source, problem=_problem(err))
+            for err in exc.errors()
+        ]
+        raise RuleSetError(_lines(lines)) from None
 
 
 def load_rules(name_or_path: str | Path) -> RuleSet:
@@ -110,9 +180,17 @@ def load_rules(name_or_path: str | Path) -> RuleSet:
             text = path.read_text("utf-8")
         except FileNotFoundError:
             raise RuleSetError(
-                f"{path}: no such rule file (presets: {', '.join(preset_names())})"
+                Text.of(
+                    "{path}: no such rule file (presets: {presets})",
+                    path=str(path),
+                    presets=", ".join(preset_names()),
+                )
             ) from None
         except (OSError, UnicodeDecodeError) as exc:
-            raise RuleSetError(f"{path}: cannot read the rule file: {exc}") from None
+            raise RuleSetError(
+                Text.of(
+                    "{path}: cannot read the rule file: {error}", path=str(path), error=str(exc)
+                )
+            ) from None
         return parse_rules(text, str(path))
     return parse_rules(preset_text(text_name), f"preset {text_name}")

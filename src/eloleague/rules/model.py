@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from eloleague.i18n import Text
+
 Method = Literal["duel", "team_and_personal", "ffa_rank"]
 RoundingMode = Literal["none", "half_up", "trunc", "half_even"]
 Updates = Literal["per_game", "per_event", "per_period"]
@@ -76,7 +78,9 @@ class KRule(_Strict):
     @model_validator(mode="after")
     def _one_fallback(self) -> KRule:
         if (self.default is None) == (self.linear is None):
-            raise ValueError("give exactly one of 'default' (a number) or 'linear' (a decay)")
+            raise ValueError(
+                Text.of("give exactly one of 'default' (a number) or 'linear' (a decay)")
+            )
         return self
 
 
@@ -103,7 +107,7 @@ class Teams(_Strict):
     @model_validator(mode="after")
     def _ordered(self) -> Teams:
         if self.max_size is not None and self.max_size < self.min_size:
-            raise ValueError("max_size is smaller than min_size")
+            raise ValueError(Text.of("max_size is smaller than min_size"))
         return self
 
 
@@ -142,10 +146,12 @@ class Season(_Strict):
             dt.date(2001, month, day)  # a non-leap year: "02-29" is refused
         except ValueError:
             raise ValueError(
-                f"year_end {self.year_end!r} is not a day of the year (MM-DD)"
+                Text.of(
+                    "year_end {value} is not a day of the year (MM-DD)", value=repr(self.year_end)
+                )
             ) from None
         if list(self.ends) != sorted(set(self.ends)):
-            raise ValueError("'ends' must list distinct dates in increasing order")
+            raise ValueError(Text.of("'ends' must list distinct dates in increasing order"))
         return self
 
 
@@ -225,29 +231,46 @@ class RuleSet(_Strict):
     def _consistent(self) -> RuleSet:
         if self.method == "ffa_rank":
             if self.outcomes:
-                raise ValueError("an 'ffa_rank' rule set ranks by score: remove [outcomes]")
+                raise ValueError(
+                    Text.of("an 'ffa_rank' rule set ranks by score: remove [outcomes]")
+                )
         else:
             if len(self.outcomes) < 2:
-                raise ValueError(f"a '{self.method}' rule set needs at least two [outcomes]")
+                raise ValueError(
+                    Text.of(
+                        "a {method} rule set needs at least two [outcomes]",
+                        method=repr(self.method),
+                    )
+                )
             for label, outcome in self.outcomes.items():
                 for other in outcome.against:
                     if other not in self.outcomes:
                         raise ValueError(
-                            f"outcome {label!r} may face {other!r}, which is not an outcome"
+                            Text.of(
+                                "outcome {label} may face {other}, which is not an outcome",
+                                label=repr(label),
+                                other=repr(other),
+                            )
                         )
                     if label not in self.outcomes[other].against:
                         raise ValueError(
-                            f"outcome {label!r} may face {other!r} but {other!r} does not list "
-                            f"{label!r} in its 'against'"
+                            Text.of(
+                                "outcome {label} may face {other} but {other} does not list "
+                                "{label} in its 'against'",
+                                label=repr(label),
+                                other=repr(other),
+                            )
                         )
         if self.updates == "per_period" and self.period is None:
-            raise ValueError("updates = 'per_period' needs period = 'day', 'week' or 'month'")
+            raise ValueError(
+                Text.of("updates = 'per_period' needs period = 'day', 'week' or 'month'")
+            )
         if self.updates != "per_period" and self.period is not None:
-            raise ValueError("'period' is only used with updates = 'per_period'")
+            raise ValueError(Text.of("'period' is only used with updates = 'per_period'"))
         if len(set(self.roles)) != len(self.roles):
-            raise ValueError("'roles' lists a role twice")
+            raise ValueError(Text.of("'roles' lists a role twice"))
         if self.pools.by_role and not self.roles:
-            raise ValueError("pools.by_role needs the list of 'roles'")
+            raise ValueError(Text.of("pools.by_role needs the list of 'roles'"))
         return self
 
     # Derived views, used by the engine and the writers -------------------------------------
