@@ -14,7 +14,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.staticfiles import StaticFiles
 
 from eloleague.league import engine_for
-from eloleague.web import admin, api, errors, pages
+from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
 from eloleague.web.settings import Settings
 
 
@@ -43,7 +43,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     static = resources.files("eloleague.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
     app.include_router(api.router)
+    app.include_router(tools_api.router)
     app.include_router(admin.router)
+    app.include_router(tools_pages.router)
     app.include_router(pages.router)
     errors.install(app)
     return app

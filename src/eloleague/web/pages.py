@@ -79,6 +79,8 @@ def _json_twin(request: Request) -> str | None:
     path = request.url.path
     if not path.startswith("/leagues/") or "/upload" in path or path.endswith("/edit"):
         return None
+    if path.split("/")[3:4] == ["tools"]:  # the tools' twins take a POSTed body (tools_api)
+        return None
     query = request.url.query
     return "/api/v1" + path + ("?" + query if query else "")
 
