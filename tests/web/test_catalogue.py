@@ -1,4 +1,5 @@
-"""Every English text of the web site has its French translation in locale/fr/.../web.po."""
+"""Every English text of the web site has its French translation in locale/fr/.../web.po (or a
+part of the domain, web-*.po)."""
 
 from __future__ import annotations
 
@@ -40,9 +41,11 @@ def _msgids() -> set[str]:
 
 
 def test_every_web_text_is_translated() -> None:
-    path = WEB.parent / "locale" / "fr" / "LC_MESSAGES" / "web.po"
-    with path.open("rb") as handle:
-        catalogue = {m.id: m.string for m in read_po(handle) if m.id}
+    folder = WEB.parent / "locale" / "fr" / "LC_MESSAGES"
+    catalogue = {}
+    for path in [folder / "web.po", *sorted(folder.glob("web-*.po"))]:  # web.po and its parts
+        with path.open("rb") as handle:
+            catalogue.update({m.id: m.string for m in read_po(handle) if m.id})
     ids = _msgids()
     assert len(ids) > 100
     missing = sorted(i for i in ids if not catalogue.get(i))
