@@ -255,6 +255,14 @@ def test_a_bad_rule_file_comes_back_located_and_translated(read_client: TestClie
     assert unknown.status_code == 422 and "unknown rule set" in unknown.json()["error"]["message"]
     neither = read_client.post(f"/api/v1{COMPARE}?lang=en", json={})
     assert neither.status_code == 422
+    misfit = read_client.post(  # seven-player games under a two-sided rule set
+        f"/api/v1/leagues/{DIPLO}/tools/compare?lang=en", json={"preset": "bataille-empire"}
+    )
+    assert misfit.status_code == 422
+    error = misfit.json()["error"]
+    assert error["message"].startswith("the league's games do not fit rule set bataille-empire")
+    assert len(error["problems"]) == 21 and error["problems"][0]["location"].startswith("game ")
+    assert error["problems"][-1]["message"].startswith("... and ")
 
 
 # evaluate ------------------------------------------------------------------------------------

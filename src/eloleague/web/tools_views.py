@@ -191,9 +191,22 @@ def _replay(league: League, rules: RuleSet | None) -> Any:
     try:
         return league.replay_result(rules=rules)
     except InputError as exc:
-        if rules is not None:
-            exc = InputError(exc.problems[:20], Text.of("under rule set {name}", name=rules.name))
-        raise as_web_error(exc) from None
+        if rules is None:
+            raise as_web_error(exc) from None
+        problems = exc.problems[:20]
+        if len(exc.problems) > 20:
+            more = len(exc.problems) - 20
+            problems.append(Problem("", Text.of("... and {n} more problems", n=more)))
+        raise WebError(
+            422,
+            "invalid_input",
+            Text.of(
+                "the league's games do not fit rule set {name}: {count} problem(s)",
+                name=rules.name,
+                count=len(exc.problems),
+            ),
+            problems,
+        ) from None
 
 
 # balance -------------------------------------------------------------------------------------
