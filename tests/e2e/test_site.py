@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
@@ -39,9 +40,9 @@ def test_visitor_finds_a_player_opens_the_chart_and_switches_to_french(
         assert page.locator("h1.player-name").inner_text() == top.player
         chart = page.locator("svg.history-chart")
         page.get_by_text("Chart", exact=True).click()  # the chart folds away...
-        assert not chart.is_visible()
+        expect(chart).to_be_hidden()
         page.get_by_text("Chart", exact=True).click()  # ...and opens again
-        assert chart.is_visible()
+        expect(chart).to_be_visible()
         box = chart.bounding_box()
         assert box is not None and box["width"] <= viewport["width"]
         assert chart.locator("circle.game-point").count() == top.games
@@ -50,10 +51,10 @@ def test_visitor_finds_a_player_opens_the_chart_and_switches_to_french(
         page.get_by_role("link", name="Français").click()
         page.wait_for_url(re.compile("lang=fr"))
         assert page.locator("html").get_attribute("lang") == "fr"
-        assert page.get_by_role("heading", name="Historique de l'Elo").is_visible()
+        expect(page.get_by_role("heading", name="Historique de l'Elo")).to_be_visible()
         page.get_by_role("link", name="Classement").click()  # French is remembered
+        expect(page.get_by_role("columnheader", name="Grade")).to_be_visible()
         assert page.locator("html").get_attribute("lang") == "fr"
-        assert page.get_by_role("columnheader", name="Grade").is_visible()
         context.close()
 
 
@@ -112,8 +113,9 @@ def test_officer_uploads_a_sheet_fixes_it_and_sees_the_ranking_change(
     good = _sheet(site.db, "Match nul")
     page.get_by_label(re.compile("Fichier de résultats")).set_input_files(str(good))
     page.get_by_role("button", name="Vérifier le fichier").click()
-    assert page.get_by_role("heading", name=re.compile("Aperçu")).is_visible()
-    assert page.get_by_role("cell", name="Hélène Nouvelle").is_visible()
+    # Waits for the preview page: the error page is still showing when the click returns.
+    expect(page.get_by_role("heading", name=re.compile("Aperçu"))).to_be_visible()
+    expect(page.get_by_role("cell", name="Hélène Nouvelle")).to_be_visible()
     screenshot(page, "upload-preview")
     page.get_by_role("button", name="Confirmer l'import").click()
     page.wait_for_url(re.compile(r"/leagues/[^/]+$"))
@@ -123,8 +125,9 @@ def test_officer_uploads_a_sheet_fixes_it_and_sees_the_ranking_change(
     )
     page.get_by_placeholder("Chercher un nom").fill("Nouvelle")
     page.get_by_role("button", name="Afficher").click()
+    page.wait_for_url(re.compile(r"q="))
     row = page.get_by_role("row", name=re.compile("Hélène Nouvelle"))
-    assert row.is_visible()
+    expect(row).to_be_visible()
     rating = int(row.locator("td.rating").inner_text())
     expected = League.open(str(site.db), BE).player("Hélène Nouvelle").standings[0].rating
     assert rating == int(expected) and rating > 1000
