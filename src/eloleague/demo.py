@@ -18,6 +18,7 @@ from pathlib import Path
 from rich.console import Console
 
 from eloleague.cli.output import print_ranking
+from eloleague.i18n import Text, pick_language, render
 from eloleague.league import League
 from eloleague.rules import preset_names
 
@@ -32,6 +33,11 @@ def sample_files() -> dict[str, Path]:
     return {name: Path(str(folder / f"{name}.jsonl")) for name in preset_names()}
 
 
+def _t(message: str, /, **params: object) -> str:
+    """``message`` in the reader's language (``ELOLEAGUE_LANG``, ``LANG``; catalogue league)."""
+    return render(Text.of(message, **params), pick_language(), "league")
+
+
 def build(db: Path, console: Console) -> list[League]:
     """A fresh demo database: one league per preset, named after it, with its sample imported."""
     for suffix in ("", "-wal", "-shm"):
@@ -40,7 +46,8 @@ def build(db: Path, console: Console) -> list[League]:
     for name, path in sample_files().items():
         league = League.create(str(db), name, name)
         report = league.import_file(path, user="demo")
-        console.print(f"[green]✓[/] {name}: {report.summary()}")
+        summary = render(report.summary(), pick_language(), "league")
+        console.print(f"[green]✓[/] {name}: {summary}")
         leagues.append(league)
     from eloleague.accounts import add_user
 
@@ -69,20 +76,23 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     console = Console()
     db = Path(args.db).resolve()
-    console.print(f"Building the demo leagues in [bold]{db}[/] ...")
+    console.print(_t("Building the demo leagues in {db} ...", db=f"[bold]{db}[/]"))
     leagues = build(db, console)
     show(leagues, console)
-    console.print(
-        f"\nThe same from the command line: [bold].venv/bin/eloleague --db {db.name} ranking "
-        f"--league adlg[/]"
-    )
+    command = f"[bold].venv/bin/eloleague --db {db.name} ranking --league adlg[/]"
+    console.print("\n" + _t("The same from the command line: {command}", command=command))
     if args.no_serve:
         return
     from eloleague.web import serve
 
     console.print(
-        f"\nServing the site on [bold]http://{args.host}:{args.port}/[/] (Ctrl-C to stop); "
-        f"officer login: [bold]{DEMO_USER}[/] / [bold]{DEMO_PASSWORD}[/]"
+        "\n"
+        + _t(
+            "Serving the site on {address} (Ctrl-C to stop); officer login: {user} / {password}",
+            address=f"[bold]http://{args.host}:{args.port}/[/]",
+            user=f"[bold]{DEMO_USER}[/]",
+            password=f"[bold]{DEMO_PASSWORD}[/]",
+        )
     )
     serve(str(db), args.host, args.port)
 

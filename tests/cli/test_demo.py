@@ -14,15 +14,20 @@ from tests.conftest import run_cli
 
 
 def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> None:
+    """Run as a French-speaking newcomer would (LANG=fr_FR): the demo's lines and the tables'
+    headings are French; the same table in English from the command line."""
     db = tmp_path / "demo.db"
     done = subprocess.run(
         [sys.executable, "-m", "eloleague.demo", "--db", str(db), "--no-serve"],
         capture_output=True,
         text=True,
         timeout=600,
-        env={**os.environ, "COLUMNS": "200"},
+        env={**os.environ, "COLUMNS": "200", "LANG": "fr_FR.UTF-8", "ELOLEAGUE_LANG": ""},
     )
     assert done.returncode == 0, done.stderr
+    assert "Création des ligues de démonstration" in done.stdout
+    assert "Joueur" in done.stdout and "Elo" in done.stdout and "Parties" in done.stdout
+    assert "La même chose en ligne de commande" in done.stdout
     assert League.names(str(db)) == preset_names()
     for name in preset_names():
         assert f"{name}: " in done.stdout
@@ -40,6 +45,11 @@ def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> No
     assert ranked.returncode == 0, ranked.stderr
     assert ranked.stdout == rated.stdout
     assert league.ranking()[0].player in done.stdout
+    table = run_cli(
+        "--lang", "en", "ranking", "--db", str(db), "--league", "adlg", "--format", "table"
+    )
+    assert table.returncode == 0, table.stderr
+    assert "Player" in table.stdout and "Rating" in table.stdout and "Joueur" not in table.stdout
     # The officer account the demo prints lets a newcomer log in to the site.
     from eloleague.accounts import authenticate
     from eloleague.demo import DEMO_PASSWORD, DEMO_USER

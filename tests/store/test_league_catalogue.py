@@ -13,18 +13,25 @@ from eloleague.i18n import render
 from eloleague.store.messages import msg
 
 SRC = Path(__file__).parents[2] / "src" / "eloleague"
-SOURCES = [SRC / "league.py", SRC / "cli" / "league.py", *(SRC / "store").glob("*.py")]
+SOURCES = [
+    SRC / "league.py",
+    SRC / "cli" / "league.py",
+    SRC / "cli" / "output.py",
+    SRC / "demo.py",
+    *(SRC / "store").glob("*.py"),
+]
 
 
 def _msgids() -> set[str]:
-    """The first argument of every ``msg(...)`` and ``_t(...)`` call (the league's messages)."""
+    """The first argument of every ``msg(...)``, ``_t(...)`` and ``_(...)`` call (the league's
+    messages)."""
     ids: set[str] = set()
     for module in SOURCES:
         for node in ast.walk(ast.parse(module.read_text("utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
-                and node.func.id in {"msg", "_t"}
+                and node.func.id in {"msg", "_t", "_"}
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):

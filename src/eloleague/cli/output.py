@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.engine.standings import Standing
+from eloleague.i18n import pick_language, translator
 from eloleague.io.ratings_csv import format_number
 from eloleague.rules.model import RuleSet
 
@@ -17,22 +18,27 @@ def print_ranking(
     rows: Sequence[Standing],
     title: str | None = None,
     console: Console | None = None,
+    lang: str | None = None,
 ) -> None:
-    """Print ranking rows as a table, with rank, titles and the rule set's rating precision."""
+    """Print ranking rows as a table, with rank, titles and the rule set's rating precision.
+
+    Column headings in ``lang`` (default: :func:`~eloleague.i18n.pick_language`).
+    """
+    _ = translator(pick_language(lang), "league")
     console = console or Console()
     table = Table(title=title or f"{rules.name}", title_justify="left")
     table.add_column("#", justify="right", style="dim")
-    table.add_column("Player")
+    table.add_column(_("Player"))
     show_mode = any(r.mode for r in rows)
     show_role = any(r.role for r in rows)
     if show_mode:
-        table.add_column("Mode")
+        table.add_column(_("Mode"))
     if show_role:
-        table.add_column("Role")
-    table.add_column("Rating", justify="right", style="bold")
-    table.add_column("Games", justify="right")
+        table.add_column(_("Role"))
+    table.add_column(_("Rating"), justify="right", style="bold")
+    table.add_column(_("Games"), justify="right")
     if rules.titles:
-        table.add_column("Title")
+        table.add_column(_("Title"))
     shown = rules.shown
     if shown is None:
         from eloleague.rules.model import Rounding
