@@ -217,7 +217,7 @@ def test_compare_with_another_preset_shows_changes_and_the_chart(
     )
     assert page.status_code == 200, page.text
     assert "variations du registre diffèrent" in page.text
-    assert "Plus grands changements" in page.text and "Classement moyen par saison" in page.text
+    assert "Plus grands changements" in page.text and "Elo moyen par saison" in page.text
     chart = re.search(r'<figure class="season-chart">(<svg.*?</svg>)</figure>', page.text, re.S)
     assert chart and chart.group(1).count('class="series"') == 2
 
