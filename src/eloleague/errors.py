@@ -39,6 +39,13 @@ class LookAlike(Problem):
 class EloleagueError(Exception):
     """Base of every error meant for the user: its text is printed as is, without a traceback."""
 
+    @property
+    def message(self) -> str:
+        """The message as raised: a translatable :class:`~eloleague.i18n.Text` stays one, so the
+        command line and the site can show it in the user's language."""
+        first = self.args[0] if self.args else None
+        return first if isinstance(first, str) and not isinstance(self, InputError) else str(self)
+
 
 class InputError(EloleagueError):
     """Bad input: the list of every problem found, with its location."""

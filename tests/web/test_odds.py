@@ -55,3 +55,23 @@ def test_player_page_shows_the_odds_against_someone(read_client: TestClient) -> 
     assert f'<td>Victoire décisive</td><td class="n delta up">+{win}</td>' in page.text
     wrong = read_client.get(f"/leagues/{BE}/players/{a}", params={"against": "Nobody Here"})
     assert wrong.status_code == 200 and 'role="alert"' in wrong.text
+
+
+def test_predict_refuses_three_sides_in_a_two_sided_game(read_client: TestClient) -> None:
+    rows = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "3"}).json()["rows"]
+    a, b, c = (r["player"] for r in rows)
+    got = read_client.post(
+        f"/api/v1/leagues/{BE}/predict",
+        json={"sides": [[a], [b], [c]]},
+        headers={"Accept-Language": "en"},
+    )
+    assert got.status_code == 400, got.text
+    assert "exactly two sides, not 3" in got.json()["error"]["message"]
+    fr = read_client.post(
+        f"/api/v1/leagues/{BE}/predict",
+        json={"sides": [[a], [b], [c]]},
+        headers={"Accept-Language": "fr"},
+    )
+    assert "exactement deux camps, pas 3" in fr.json()["error"]["message"]
+    huge = read_client.post(f"/api/v1/leagues/{BE}/predict", json={"sides": [[a]] * 65})
+    assert huge.status_code == 422 and huge.json()["error"]["code"] == "invalid_request"

@@ -63,8 +63,7 @@ def main() -> None:
     except InputError as exc:
         fail(exc.render(pick_language()))
     except EloleagueError as exc:
-        message = exc.args[0] if exc.args else str(exc)
-        fail(render(message, pick_language()) if isinstance(message, str) else str(exc))
+        fail(render(exc.message, pick_language()))
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except Exception as exc:  # the last line of defence: no traceback reaches a user

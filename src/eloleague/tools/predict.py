@@ -179,6 +179,10 @@ def predict(
         raise ToolError(Text.of("a prediction needs at least two sides"))
     ffa = rules.method == "ffa_rank"
     n = len(sides)
+    if not ffa and n != 2:
+        raise ToolError(
+            Text.of("a game under these rules has exactly two sides, not {count}", count=n)
+        )
     if ffa:
         probe = _game(sides, day, mode, [None] * n, [float(n - i) for i in range(n)])
     else:

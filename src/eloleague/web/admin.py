@@ -199,7 +199,7 @@ async def delete_game(request: Request, league: str, game: str) -> Response:
     try:
         found.delete_game(game)
     except EloleagueError as exc:
-        raise WebError(404, "not_found", str(exc)) from None
+        raise WebError(404, "not_found", exc.message) from None
     request.session["flash"] = translate(
         Text.of("game {game} deleted", game=game), page_lang(request)
     )

@@ -9,11 +9,11 @@ officer's review (``202`` with the upload's number). Errors have one shape
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 from starlette.responses import JSONResponse
 
 from eloleague.i18n import Text
@@ -170,8 +170,10 @@ def titles(request: Request, league: str) -> dict[str, Any]:
 class OddsIn(BaseModel):
     """A game to predict: two or more sides of player names, and the mode."""
 
-    sides: list[list[str]]
-    mode: str = ""
+    sides: list[list[Annotated[str, Field(max_length=200)]]] = Field(
+        max_length=64, description="The sides, each a list of player names."
+    )
+    mode: str = Field("", max_length=200, description="The rating mode, for rule sets with modes.")
 
 
 @router.post(

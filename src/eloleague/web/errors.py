@@ -89,7 +89,7 @@ def as_web_error(exc: Exception) -> WebError:
         ]
         return WebError(422, "invalid_input", message, located)
     if isinstance(exc, EloleagueError):
-        return WebError(400, "bad_request", str(exc))
+        return WebError(400, "bad_request", exc.message)
     if isinstance(exc, RequestValidationError):
         problems = [
             Problem(".".join(str(x) for x in e.get("loc", ())), str(e.get("msg", "")))

@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
-from eloleague.errors import EloleagueError
+from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState
@@ -71,7 +71,7 @@ def _lookup(call: Any, *args: Any) -> Any:
     try:
         return call(*args)
     except EloleagueError as exc:
-        raise WebError(404, "not_found", str(exc)) from None
+        raise WebError(404, "not_found", exc.message) from None
 
 
 def leagues(engine: Engine) -> Context:
@@ -389,8 +389,10 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
         found = predict(
             rules, pools, [[Participant(n) for n in side] for side in resolved], mode=mode
         )
+    except InputError:
+        raise
     except EloleagueError as exc:
-        raise WebError(400, "bad_request", str(exc)) from None
+        raise WebError(400, "bad_request", exc.message) from None
     data: dict[str, Any] = found.to_json()
     labels = {label: (o.fr or label, o.en or label) for label, o in rules.outcomes.items()}
     data["labels"] = {k: {"fr": v[0], "en": v[1]} for k, v in labels.items()}
