@@ -115,3 +115,18 @@ def test_rule_loader_gives_rule_set_errors_only(fields: dict[str, str]) -> None:
         parse_rules(text, "fuzz.toml")
     except RuleSetError as exc:
         assert str(exc).startswith("fuzz.toml")
+
+
+def test_deeply_nested_json_and_toml_are_located_errors_not_crashes() -> None:
+    deep = b"[" * 50_000 + b"]" * 50_000
+    games, problems = parse_jsonl(b'{"date": "2024-01-01", "sides": []}\n' + deep + b"\n")
+    assert [(str(p.location), str(p.message)) for p in problems] == [
+        ("line 2", "not valid JSON (nested too deeply)")
+    ]
+    assert len(games) == 1  # the good line before it was still read (every problem is reported)
+    try:
+        parse_rules("x = " + "[" * 50_000 + "]" * 50_000, "deep.toml")
+    except RuleSetError as exc:
+        assert str(exc) == "deep.toml: not valid TOML: nested too deeply"
+    else:
+        raise AssertionError("a 50,000-deep TOML array was accepted")

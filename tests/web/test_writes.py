@@ -165,6 +165,8 @@ def test_referee_results_wait_for_review(client: TestClient, site: Site) -> None
             "decisve_victory",
         ),
         (b"\x00\xff\xfe garbage", "line 1", ""),
+        (b"[" * 50_000 + b"]" * 50_000, "request", "imbrication trop profonde"),
+        (b'{"date": "2024-01-01", "sides": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "line 1", ""),
     ],
 )
 def test_garbage_gets_a_located_error_and_changes_nothing(

@@ -145,7 +145,7 @@ def _parse_lines(
         record = None
         try:
             record = build.record(_decoder.decode(line), origin)
-        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError):
+        except (msgspec.DecodeError, msgspec.ValidationError, UnicodeDecodeError, RecursionError):
             record = None
         if record is None:
             found = _explain_line(line)
@@ -174,6 +174,8 @@ def _explain_line(line: bytes) -> list[Text]:
         obj = _loads(text.encode())
     except msgspec.DecodeError as exc:
         return [Text.of("not valid JSON ({reason})", reason=exc)]
+    except RecursionError:  # [[[[...]]]] thousands deep: no game is shaped like that
+        return [Text.of("not valid JSON (nested too deeply)")]
     if not isinstance(obj, dict):
         return [Text.of("a game must be a JSON object {{...}}")]
     out: list[Text] = []

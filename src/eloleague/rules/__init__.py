@@ -154,6 +154,10 @@ def parse_rules(text: str, source: str = "<rules>") -> RuleSet:
         raise RuleSetError(
             Text.of("{source}: not valid TOML: {error}", source=source, error=str(exc))
         ) from None
+    except RecursionError:  # a = [[[[...]]]] thousands deep: no rule is shaped like that
+        raise RuleSetError(
+            Text.of("{source}: not valid TOML: {error}", source=source, error="nested too deeply")
+        ) from None
     try:
         return RuleSet.model_validate(data)
     except ValidationError as exc:

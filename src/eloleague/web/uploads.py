@@ -75,7 +75,7 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
     text = body.strip()
     if text.startswith(b"{") and b"\n" in text:  # one game, pretty-printed over several lines
         # JSON Lines (or garbage) does not parse as a whole: the reader then locates the problem.
-        with contextlib.suppress(ValueError):
+        with contextlib.suppress(ValueError, RecursionError):
             text = json.dumps(json.loads(text), ensure_ascii=False).encode()
     if text.startswith(b"["):
         try:
@@ -83,6 +83,11 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
         except ValueError as exc:
             raise InputError(
                 [Problem("", Text.of("the body is not JSON: {error}", error=str(exc)))], source
+            ) from None
+        except RecursionError:
+            raise InputError(
+                [Problem("", Text.of("not valid JSON (nested too deeply)"))],
+                source,
             ) from None
         if not isinstance(items, list):
             raise InputError([Problem("", Text.of("expected a list of games"))], source)
