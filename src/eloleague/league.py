@@ -738,10 +738,24 @@ class League:
             add_alias(conn, self.id, names[src], dst)
             self._recompute(conn, touched)
 
-    def close_season(self, end: dt.date, *, user: str | None = None) -> None:
+    def close_season(
+        self, end: dt.date, *, user: str | None = None, today: dt.date | None = None
+    ) -> None:
         """Declare the season ending on ``end`` closed: its inactivity adjustments (RULES §3.5)
         apply to the stored ratings now, before a game of the next season arrives.
+
+        A season that has not ended yet (``end`` after ``today``) cannot be closed: closing is
+        not undone, and a mistyped year would otherwise apply decades of penalties at once.
         """
+        today = today or dt.date.today()
+        if end > today:
+            raise EloleagueError(
+                msg(
+                    "the season ending {end} has not ended yet (today is {today})",
+                    end=end.isoformat(),
+                    today=today.isoformat(),
+                )
+            )
         expected_end = season_end(self.rules.season, end)
         if expected_end != end:
             if expected_end is None:

@@ -122,6 +122,8 @@ def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> Non
 
     assert "season ending 2024-12-31 closed" in cli("season", "close", "2024-12-31", *db).stdout
     assert "already closed" in _error(cli("season", "close", "2024-12-31", *db, fails=True))
+    future = _error(cli("season", "close", "2999-12-31", *db, fails=True))
+    assert "the season ending 2999-12-31 has not ended yet" in future
     changed = cli("change-rules", "bataille-empire-en", *db).stdout
     assert 'league "Club" now uses rule set' in changed
 

@@ -118,7 +118,10 @@ def test_season_close_applies_the_inactivity_of_a_finished_season(
     before = ranking_csv(league)
     with pytest.raises(EloleagueError, match="not the last day of a season"):
         league.close_season(dt.date(2024, 6, 30))
-    league.close_season(dt.date(2024, 12, 31))
+    with pytest.raises(EloleagueError, match=r"has not ended yet \(today is 2024-12-30\)"):
+        league.close_season(dt.date(2024, 12, 31), today=dt.date(2024, 12, 30))
+    assert ranking_csv(league) == before  # a refused closing changes nothing
+    league.close_season(dt.date(2024, 12, 31), today=dt.date(2024, 12, 31))
     after = ranking_csv(league)
     assert after != before
     assert after == rate_csv(path, "bataille-empire", dt.date(2025, 1, 1))
