@@ -99,6 +99,32 @@ def test_an_officer_corrects_a_game(site: Site) -> None:
     assert after["entries"][0]["delta"] < 0 < before["entries"][0]["delta"]
 
 
+def test_a_correction_of_a_game_that_does_not_exist_adds_nothing(site: Site) -> None:
+    client = make_client(site)
+    games = client.get(f"/api/v1/leagues/{BE}/games/g1").json()["game"]
+    line = {
+        "id": "no-such-game",
+        "date": games["date"],
+        "sides": [
+            {"players": [p["name"] for p in s["players"]], "outcome": s["outcome"]}
+            for s in games["sides"]
+        ],
+    }
+    put = client.put(
+        f"/api/v1/leagues/{BE}/games/no-such-game",
+        content=json.dumps(line),
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    )
+    assert put.status_code == 404 and put.json()["error"]["code"] == "not_found"
+    token = _login(client, "Claire")
+    form = client.post(
+        f"/leagues/{BE}/games/no-such-game/edit",
+        data={"csrf_token": token, "line": json.dumps(line)},
+    )
+    assert form.status_code == 404
+    assert client.get(f"/api/v1/leagues/{BE}/games/no-such-game").status_code == 404
+
+
 def test_closing_a_season_applies_inactivity(site: Site) -> None:
     client = make_client(site)
     last = max(g.date for g in League.open(str(site.db), BE).games())

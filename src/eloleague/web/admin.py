@@ -239,6 +239,7 @@ async def edit(request: Request, league: str, game: str) -> Response:
     user = require_user(request, officer=True)
     form = await checked_form(request)
     found = views.open_league(request.app.state.engine, league)
+    views.require_game(found, game)  # a correction never creates a game: 404
     line = str(form.get("line", "")).strip()
     try:
         records = uploads.games_from_body(found, line.encode(), source=game)

@@ -273,6 +273,7 @@ def _as_jsonl(body: bytes) -> bytes:
 async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
     user = bearer_user(request, officer=True)
     found = views.open_league(request.app.state.engine, league)
+    views.require_game(found, game)  # a correction never creates a game: 404
     records = uploads.games_from_body(found, await _body(request), source=game)
     report = uploads.correct(found, game, records, user.name)
     return uploads.report_dict(found, report, page_lang(request))
@@ -286,7 +287,7 @@ async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
 def delete(request: Request, league: str, game: str) -> dict[str, Any]:
     bearer_user(request, officer=True)
     found = views.open_league(request.app.state.engine, league)
-    views.explain(found, game)  # 404 when there is no such game
+    views.require_game(found, game)
     found.delete_game(game)
     return {"deleted": game}
 

@@ -263,22 +263,20 @@ def correct(
     run has shown that the corrected game is accepted.
     """
     if len(records) != 1:
-        raise EloleagueError(str(Text.of("give exactly one game (found {n})", n=len(records))))
+        raise EloleagueError(Text.of("give exactly one game (found {n})", n=len(records)))
     record = records[0]
+    league.explain(game_id)  # the game exists (or a clear error): a correction never adds one
     if not game_id.startswith("#"):
         if record.id != game_id:
             raise EloleagueError(
-                str(
-                    Text.of(
-                        'the corrected game must keep its id "{id}" (delete the game to remove it)',
-                        id=game_id,
-                    )
+                Text.of(
+                    'the corrected game must keep its id "{id}" (delete the game to remove it)',
+                    id=game_id,
                 )
             )
         return league.import_games(
             records, source=f"correction of {game_id}", update=True, user=user
         )
-    league.explain(game_id)  # the game exists (or a clear error)
     league.import_games(records, source=f"correction of {game_id}", dry_run=True, user=user)
     league.delete_game(game_id)
     return league.import_games(records, source=f"correction of {game_id}", user=user)

@@ -271,6 +271,11 @@ def player(league: League, name: str) -> Context:
     }
 
 
+def require_game(league: League, game_id: str) -> None:
+    """A 404 when the league has no game ``game_id`` (before a correction or a deletion)."""
+    _lookup(league.explain, game_id)
+
+
 def explain(league: League, game_id: str) -> Context:
     """One game and, for each player, rating before, P, K, S, delta and the rules that fired."""
     found = _lookup(league.explain, game_id)
