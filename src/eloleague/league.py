@@ -27,7 +27,14 @@ from typing import TextIO
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from eloleague.engine import LedgerEntry, ReplayResult, Standing, replay, standings
+from eloleague.engine import (
+    LedgerEntry,
+    ReplayResult,
+    Standing,
+    replay,
+    running_ratings,
+    standings,
+)
 from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
@@ -519,7 +526,10 @@ class League:
             played = load_games(conn, self.id, names, pks=list(labels))
         rows = [r for r in standings(self.rules, pools) if r.player == canonical]
         title = rows[0].title if rows else ""
-        return PlayerReport(canonical, aliases, rows, title, history, [g.record for g in played])
+        running = running_ratings(history, self.rules.updates != "per_game")
+        return PlayerReport(
+            canonical, aliases, rows, title, history, [g.record for g in played], running
+        )
 
     def events(
         self, *, newest_first: bool = False, limit: int | None = None, offset: int = 0

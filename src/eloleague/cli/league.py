@@ -431,11 +431,11 @@ def player(
         console.print(
             _t("History")
             + ": "
-            + sparkline([e.after for e in games_history])
+            + sparkline(report.ratings)
             + "  "
             + _shown(lg.rules, games_history[0].before)
             + " → "
-            + _shown(lg.rules, games_history[-1].after),
+            + _shown(lg.rules, report.ratings[-1]),
             highlight=False,
         )
     _print_entries(lg.rules, games_history[-last:], _t("Last changes"), console, with_game=True)

@@ -5,7 +5,7 @@ Entry points: :func:`replay` (a stream of games → ledger and final state), :fu
 """
 
 from eloleague.engine.kfactor import k_factor
-from eloleague.engine.ledger import LedgerEntry
+from eloleague.engine.ledger import LedgerEntry, running_ratings
 from eloleague.engine.maths import expected
 from eloleague.engine.methods import ffa_performances, pool_key
 from eloleague.engine.replay import EngineState, ReplayResult, Unrated, batches, replay
@@ -26,6 +26,7 @@ __all__ = [
     "k_factor",
     "pool_key",
     "replay",
+    "running_ratings",
     "standings",
     "unrated_reason",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from eloleague.records import PoolKey
@@ -52,3 +53,24 @@ class LedgerEntry:
     def is_season(self) -> bool:
         """Whether this entry is a season adjustment rather than a game's change."""
         return self.game == "" and INACTIVITY in self.fired
+
+
+def running_ratings(entries: Sequence[LedgerEntry], batched: bool) -> list[float]:
+    """The pool's rating after each of ``entries`` (one player's history, in ledger order).
+
+    Under per-game updates it is each entry's ``after``. Under batched updates (per event or per
+    period, RULES.md §3.4) every game of a batch starts from the batch's ``before`` and its
+    ``after`` is that game's delta alone; the running rating adds the deltas of the batch's
+    earlier games too, so a history chart climbs game by game to the rating the batch ends on.
+    """
+    last: dict[PoolKey, tuple[float, float]] = {}  # pool -> (its batch's before, running rating)
+    out: list[float] = []
+    for e in entries:
+        seen = last.get(e.key)
+        if batched and e.game and seen is not None and seen[0] == e.before:
+            value = seen[1] + e.delta
+        else:
+            value = e.after
+        last[e.key] = (e.before, value) if e.game else (float("nan"), value)
+        out.append(value)
+    return out

@@ -96,6 +96,8 @@ class PlayerReport:
     title: str
     history: list[LedgerEntry]
     games: list[GameRecord]
+    ratings: list[float]
+    """The pool's rating after each history entry (:func:`eloleague.engine.running_ratings`)."""
 
 
 @dataclass(frozen=True, slots=True)

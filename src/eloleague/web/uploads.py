@@ -86,7 +86,7 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
             ) from None
         except RecursionError:
             raise InputError(
-                [Problem("", Text.of("not valid JSON (nested too deeply)"))],
+                [Problem("", Text.in_domain("messages", "not valid JSON (nested too deeply)"))],
                 source,
             ) from None
         if not isinstance(items, list):

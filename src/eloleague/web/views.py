@@ -209,7 +209,7 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
     """A player's rating after each change, per pool (season adjustments flagged)."""
     report = report or _lookup(league.player, name)
     series: dict[tuple[str, str], list[Context]] = defaultdict(list)
-    for e in report.history:
+    for e, rating in zip(report.history, report.ratings, strict=True):
         series[e.key.mode, e.key.role].append(
             {
                 "date": e.date.isoformat(),
@@ -217,7 +217,7 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
                 "season": e.game == "",
                 "kind": next(iter(e.fired), "") if e.game == "" else "game",
                 "delta": shown(league.rules, e.delta) if league.rules.shown else e.delta,
-                "rating": shown(league.rules, e.after),
+                "rating": shown(league.rules, rating),
             }
         )
     return {
