@@ -117,6 +117,21 @@ def engine_for(db: str | Engine | None) -> Engine:
     return engine
 
 
+def _existing(db: str | Engine | None) -> str | Engine | None:
+    """``db``, when it is an engine, a server URL or a SQLite file that exists."""
+    if not isinstance(db, Engine):
+        missing = store_db.missing_sqlite_file(db)
+        if missing is not None:
+            raise EloleagueError(
+                msg(
+                    "{file}: no such database; check --db, or create a league there with "
+                    "eloleague init --rules PRESET_OR_FILE --db {file}",
+                    file=str(missing),
+                )
+            )
+    return db
+
+
 def _rules_source(rules: str | Path) -> tuple[str, str]:
     """(TOML text, where it came from) of a preset name or a rule file path."""
     path = Path(rules)
@@ -176,8 +191,12 @@ class League:
 
     @classmethod
     def open(cls, db: str | Engine | None = None, name: str | None = None) -> League:
-        """Open the league ``name`` (optional when the database holds exactly one league)."""
-        engine = engine_for(db)
+        """Open the league ``name`` (optional when the database holds exactly one league).
+
+        A SQLite file that does not exist is an error (a mistyped ``--db`` must not silently
+        create an empty database); :meth:`create` makes it.
+        """
+        engine = engine_for(_existing(db))
         with store_db.read(engine) as conn:
             rows = conn.execute(
                 select(leagues.c.id, leagues.c.name, leagues.c.rules_text).order_by(leagues.c.name)
@@ -215,7 +234,7 @@ class League:
     @staticmethod
     def names(db: str | Engine | None = None) -> list[str]:
         """The names of the leagues in the database, sorted."""
-        engine = engine_for(db)
+        engine = engine_for(_existing(db))
         with store_db.read(engine) as conn:
             return list(conn.execute(select(leagues.c.name).order_by(leagues.c.name)).scalars())
 

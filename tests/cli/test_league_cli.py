@@ -163,6 +163,48 @@ def test_the_real_command_prints_one_french_line_and_exits_2(tmp_path: Path) -> 
     assert done.stdout == ""
 
 
+def test_files_and_databases_that_cannot_be_used_are_one_clear_line(tmp_path: Path) -> None:
+    """Output paths in a missing folder or naming a folder, a mistyped --db (never created),
+    a file that is not a database, a server eloleague does not speak: exit 2, one line."""
+    path = tmp_path / "club.db"
+    League.create(str(path), "Club", "adlg")
+    (tmp_path / "folder.xlsx").mkdir()
+    (tmp_path / "notes.db").write_text("not a database")
+    cases = [
+        (
+            ("ranking", "--db", str(path), "-o", str(tmp_path / "nodir" / "x.xlsx")),
+            "en",
+            f"{tmp_path / 'nodir' / 'x.xlsx'}: no such file or folder",
+        ),
+        (
+            ("ranking", "--db", str(path), "-o", str(tmp_path / "folder.xlsx")),
+            "fr",
+            f"{tmp_path / 'folder.xlsx'} : c’est un dossier, pas un fichier",
+        ),
+        (
+            ("ranking", "--db", str(tmp_path / "typo.db")),
+            "en",
+            f"{tmp_path / 'typo.db'}: no such database; check --db",
+        ),
+        (
+            ("ranking", "--db", str(tmp_path / "notes.db")),
+            "en",
+            f"{tmp_path / 'notes.db'} is not an eloleague database, or it is damaged",
+        ),
+        (
+            ("ranking", "--db", "mysql://u@localhost/club"),
+            "fr",
+            "eloleague garde les ligues dans SQLite ou PostgreSQL, pas mysql",
+        ),
+    ]
+    for args, lang, words in cases:
+        done = run_cli("--lang", lang, *args)
+        assert done.returncode == 2, (args, done.stderr)
+        assert words in done.stderr and len(done.stderr.splitlines()) == 1, (args, done.stderr)
+    assert not (tmp_path / "typo.db").exists()
+    assert (tmp_path / "notes.db").read_text() == "not a database"
+
+
 def test_the_league_commands_import_the_library_only_when_they_run() -> None:
     """``eloleague rate --help`` must not pay for SQLAlchemy or Rich tables (issue 3)."""
     source = Path(__file__).parents[2] / "src" / "eloleague" / "cli" / "league.py"

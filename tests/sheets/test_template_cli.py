@@ -116,6 +116,17 @@ def test_bad_arguments_are_one_clear_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and "unknown rule set 'nope'" in done.stderr
 
 
+def test_a_workbook_is_never_overwritten_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "filled.xlsx"
+    out.write_bytes(b"a referee's filled workbook")
+    done = run_cli("template", "--rules", "adlg", "--lang", "en", str(out))
+    assert done.returncode == 2 and "exists already" in done.stderr and "--force" in done.stderr
+    assert out.read_bytes() == b"a referee's filled workbook"
+    done = run_cli("template", "--rules", "adlg", "--lang", "en", "--force", str(out))
+    assert done.returncode == 0, done.stderr
+    assert load_workbook(out).sheetnames[0] == "Instructions"
+
+
 def test_league_template_lists_registered_players_and_imports_back(tmp_path: Path) -> None:
     db = str(tmp_path / "league.db")
     league = League.create(db, "Ligue du Rhône", "bataille-empire")

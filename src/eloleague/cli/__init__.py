@@ -7,13 +7,14 @@ exit status 2; nothing else reaches the user as a traceback.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
 import typer
 
 from eloleague.errors import EloleagueError, InputError
-from eloleague.i18n import LANGUAGES, pick_language, render
+from eloleague.i18n import LANGUAGES, Text, pick_language, render
 
 app = typer.Typer(
     name="eloleague",
@@ -49,6 +50,25 @@ from eloleague.cli import sheets as _sheets  # noqa: E402,F401
 from eloleague.cli import tools as _tools  # noqa: E402,F401
 from eloleague.cli import web as _web  # noqa: E402,F401
 
+_REASONS = {
+    errno.ENOENT: "no such file or folder",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "this is a folder, not a file",
+    errno.ENOTDIR: "a part of this path is not a folder",
+    errno.ENOSPC: "the disk is full",
+    errno.EROFS: "the disk is read-only",
+}
+
+
+def file_problem(exc: OSError) -> Text:
+    """A file the system refused, in words: ``"out/x.xlsx: no such file or folder"``."""
+    reason = _REASONS.get(exc.errno or 0)
+    words: str = Text.of(reason) if reason else (exc.strerror or str(exc))
+    if exc.filename is None:
+        return Text.of("{reason}", reason=words)
+    return Text.of("{file}: {reason}", file=str(exc.filename), reason=words)
+
 
 def fail(message: str, code: int = 2) -> None:
     """Print ``message`` on standard error and stop with ``code``."""
@@ -64,6 +84,8 @@ def main() -> None:
         fail(exc.render(pick_language()))
     except EloleagueError as exc:
         fail(render(exc.message, pick_language()))
+    except OSError as exc:  # a file that cannot be read or written: say which, and why
+        fail(render(file_problem(exc), pick_language()))
     except KeyboardInterrupt:
         fail("interrupted", 130)
     except Exception as exc:  # the last line of defence: no traceback reaches a user

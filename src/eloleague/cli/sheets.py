@@ -51,6 +51,9 @@ def template(
         str | None,
         typer.Option("--lang", help="fr or en: the referee's language (default: $LANG)."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace the workbook if it exists already.")
+    ] = False,
 ) -> None:
     """Write the results workbook a referee fills in at the end of an event.
 
@@ -62,6 +65,13 @@ def template(
         raise EloleagueError(
             _t(
                 "{out}: the template is an Excel workbook: give a name ending in .xlsx",
+                out=str(out),
+            )
+        )
+    if out.exists() and not force:  # it may be a workbook a referee has already filled in
+        raise EloleagueError(
+            _t(
+                "{out} exists already: choose another name, or add --force to replace it",
                 out=str(out),
             )
         )

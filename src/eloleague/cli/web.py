@@ -54,8 +54,10 @@ def serve(
 
     Sessions are signed with $ELOLEAGUE_SECRET, or a key kept in DB.secret next to a SQLite file.
     """
+    from eloleague.league import League
     from eloleague.web import serve as run
 
+    League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
     run(db, host, port)
 
 

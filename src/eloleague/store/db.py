@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
 from eloleague.errors import EloleagueError
 from eloleague.store.messages import msg
@@ -63,9 +63,35 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
         ) from None
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(full, timeout)
+    if parsed.get_backend_name() != "postgresql":
+        raise EloleagueError(
+            msg(
+                "{url!r}: eloleague keeps leagues in SQLite or PostgreSQL, not {backend}",
+                url=parsed.render_as_string(hide_password=True),
+                backend=parsed.get_backend_name(),
+            )
+        )
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
-    engine = create_engine(full, **kwargs)
-    return engine
+    try:
+        return create_engine(full, **kwargs)
+    except (ArgumentError, ImportError) as exc:
+        raise EloleagueError(
+            msg(
+                "{url!r} cannot be used: {detail}",
+                url=parsed.render_as_string(hide_password=True),
+                detail=str(exc),
+            )
+        ) from None
+
+
+def missing_sqlite_file(url: str | None) -> Path | None:
+    """The SQLite file ``url`` names when it does not exist yet (else ``None``): opening a league
+    there would silently create an empty database, so a mistyped ``--db`` is reported instead."""
+    parsed = make_url(database_url(url))
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database).expanduser()
+    return None if path.exists() else path
 
 
 def _sqlite_engine(url: str, timeout: float) -> Engine:
@@ -196,5 +222,22 @@ def migrate(engine: Engine) -> None:
         with write(engine) as conn:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
+    except EloleagueError:
+        raise
     except OperationalError as exc:
-        raise _busy_or_raise(exc) from None
+        if "not a database" not in str(exc.orig):
+            raise _busy_or_raise(exc) from None
+        raise _not_ours(engine, exc) from None
+    except DatabaseError as exc:  # e.g. SQLite's "file is not a database"
+        raise _not_ours(engine, exc) from None
+
+
+def _not_ours(engine: Engine, exc: DatabaseError) -> EloleagueError:
+    where = engine.url.render_as_string(hide_password=True)
+    return EloleagueError(
+        msg(
+            "{db} is not an eloleague database, or it is damaged ({detail})",
+            db=engine.url.database if is_sqlite(engine) else where,
+            detail=str(exc.orig) if exc.orig is not None else str(exc),
+        )
+    )
