@@ -664,6 +664,26 @@ class League:
         with self._reading() as conn:
             return closings(conn, self.id)
 
+    def closings_after_last_game(self) -> list[dt.date]:
+        """The closings no game file can carry: those of seasons with no game after them (an
+        earlier closing is applied again by the next season's first game, RULES §3.5)."""
+        from eloleague.store.recompute import closings, last_game_date
+
+        with self._reading() as conn:
+            last = last_game_date(conn, self.id)
+            return [d for d in closings(conn, self.id) if last is None or d >= last]
+
+    def aliases(self) -> dict[str, str]:
+        """Every alias (a name merged into another) and the player it names."""
+        with self._reading() as conn:
+            names = player_names(conn, self.id)
+            rows = conn.execute(
+                select(player_aliases.c.alias, player_aliases.c.player_id).where(
+                    player_aliases.c.league_id == self.id
+                )
+            ).all()
+        return {r.alias: names[r.player_id] for r in sorted(rows)}
+
     # Corrections -----------------------------------------------------------------------------
 
     def delete_game(self, game_id: str) -> None:

@@ -42,6 +42,13 @@ def cli(monkeypatch: pytest.MonkeyPatch) -> Run:
     return run
 
 
+def usage_error(*args: str) -> str:
+    """The usage error (exit 2) of a command refused by its arguments, as the user reads it."""
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 2, result.output
+    return " ".join(result.output.split())  # Rich wraps the message in a box
+
+
 def _error(result: Result, lang: str = "en") -> str:
     exc = result.exception
     assert isinstance(exc, EloleagueError)
@@ -126,6 +133,20 @@ def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> Non
     assert "the season ending 2999-12-31 has not ended yet" in future
     changed = cli("change-rules", "bataille-empire-en", *db).stdout
     assert 'league "Club" now uses rule set' in changed
+
+    # An export and what it cannot hold: the note says how to get the same ratings back.
+    wrong = usage_error("export", str(tmp_path / "games.xlsx"), *db)
+    assert "give a file ending in .jsonl or .csv" in wrong
+    assert not (tmp_path / "games.xlsx").exists()
+    exported = cli("export", str(tmp_path / "all.jsonl"), *db).stdout
+    assert "close it again with eloleague season close 2024-12-31" in exported
+    assert "1 alias(es) are not in this file (Marie P002 → Marie Dupont)" in exported
+    again = ["--db", str(tmp_path / "again.db")]
+    cli("init", "--rules", "bataille-empire-en", "--league", "Club", *again)
+    cli("import", str(tmp_path / "all.jsonl"), *again)
+    cli("season", "close", "2024-12-31", *again)
+    ranking = ["ranking", "--format", "json"]
+    assert json.loads(cli(*ranking, *again).stdout) == json.loads(cli(*ranking, *db).stdout)
 
 
 def test_messages_in_french(cli: Run, tmp_path: Path) -> None:

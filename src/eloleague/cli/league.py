@@ -687,18 +687,48 @@ def export(
     league: LeagueOption = None,
 ) -> None:
     """Export every game (JSON Lines: lossless; importing it into an empty league gives the same
-    ratings).
+    ratings, once the seasons closed after the last game are closed again: the command says
+    which). Aliases and accounts are not games: eloleague backup keeps everything.
 
     Example: [bold]eloleague export games.jsonl[/]
     """
+    suffix = Path(file).suffix.lower()
+    if fmt is None and file != "-" and suffix not in (".jsonl", ".ndjson", ".csv"):
+        raise typer.BadParameter(
+            _t(
+                "{file}: give a file ending in .jsonl or .csv, or choose with --format "
+                "(workbooks: eloleague ranking, event or player with -o FILE.xlsx)",
+                file=file,
+            ),
+            param_hint="FILE",
+        )
     lg = _open(db, league)
-    chosen = fmt or (ExportFormat.csv if file.endswith(".csv") else ExportFormat.jsonl)
+    chosen = fmt or (ExportFormat.csv if suffix == ".csv" else ExportFormat.jsonl)
     if file == "-":
         count = (lg.export_csv if chosen is ExportFormat.csv else lg.export_jsonl)(sys.stdout)
         return
     with open(file, "w", encoding="utf-8", newline="") as out:
         count = (lg.export_csv if chosen is ExportFormat.csv else lg.export_jsonl)(out)
     print(_t("{count} game(s) written to {file}", count=count, file=file))
+    # What a game file cannot hold: say it, with what to do (backup keeps everything).
+    for end in lg.closings_after_last_game():
+        print(
+            _t(
+                "note: the season ending {end} was closed; after importing this file, close it "
+                "again with eloleague season close {end}",
+                end=end.isoformat(),
+            )
+        )
+    aliases = lg.aliases()
+    if aliases:
+        print(
+            _t(
+                "note: {count} alias(es) are not in this file ({names}); eloleague backup keeps "
+                "them, with the accounts",
+                count=len(aliases),
+                names=", ".join(f"{a} → {p}" for a, p in aliases.items()),
+            )
+        )
 
 
 @app.command()
