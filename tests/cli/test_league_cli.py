@@ -5,6 +5,8 @@ French). In-process calls cost milliseconds where each subprocess pays seconds o
 from __future__ import annotations
 
 import ast
+import csv
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -118,6 +120,11 @@ def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> Non
     assert event in cli("events", *db).stdout
     listed = cli("games", "--event", event, "--format", "jsonl", *db).stdout.splitlines()
     assert listed and all(json.loads(line)["event"] == event for line in listed)
+    rows = list(
+        csv.DictReader(io.StringIO(cli("games", "--event", event, "-f", "csv", *db).stdout))
+    )
+    assert {r["game"] for r in rows} == {json.loads(line)["id"] for line in listed}
+    assert all(r["event"] == event for r in rows)
 
     top = json.loads(cli("ranking", "--format", "json", "--top", "3", *db).stdout)
     assert [row["rank"] for row in top] == [1, 2, 3]

@@ -205,3 +205,20 @@ def test_cli_balance(tmp_path: Path) -> None:
         "balance", "x", "y", "--rules", "diplomacy", "--games", str(REPLAY / "diplomacy.jsonl")
     )
     assert ffa.returncode == 2 and "free-for-all" in ffa.stderr
+
+
+def test_ratings_in_a_mode_nobody_played_are_refused_not_all_at_the_start() -> None:
+    from eloleague.records import PoolKey, PoolState
+    from eloleague.rules import load_rules
+    from eloleague.tools.players import player_ratings
+
+    rules = load_rules("diplomacy")  # ratings per mode
+    pools = {
+        PoolKey("Ana", "classic", "France"): PoolState(1100.0, 3),
+        PoolKey("Ben", "classic", "Italy"): PoolState(950.0, 3),
+    }
+    with pytest.raises(ToolError, match=r"no game was played in mode 'clasic' \(modes: classic\)"):
+        player_ratings(rules, pools, ["Ana", "Ben"], mode="clasic")
+    assert set(player_ratings(rules, pools, ["Ana", "Ben"], mode="classic")) == {"Ana", "Ben"}
+    with pytest.raises(ToolError, match="has no modes"):
+        player_ratings(load_rules("adlg"), {}, ["Ana"], mode="classic", allow_new=True)

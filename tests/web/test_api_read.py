@@ -84,6 +84,28 @@ def test_ranking_search_pagination_and_active_filter(read_client: TestClient) ->
     assert any(r["trend"] for r in first["rows"] + second["rows"])
 
 
+def test_api_query_mistakes_are_422_with_every_problem(read_client: TestClient) -> None:
+    """Pages fall back to defaults; a program gets told (a typo must not be a silent filter)."""
+    got = read_client.get(
+        f"/api/v1/leagues/{BE}",
+        params={"active_since": "notadate", "page": "abc", "per_page": "0"},
+        headers={"Accept-Language": "en"},
+    )
+    assert got.status_code == 422 and got.json()["error"]["code"] == "invalid_request"
+    problems = {p["location"]: p["message"] for p in got.json()["error"]["problems"]}
+    assert problems == {
+        "query parameter active_since": "'notadate' is not a date (expected YYYY-MM-DD)",
+        "query parameter page": "'abc' is not a whole number",
+        "query parameter per_page": "expected 1 or more",
+    }
+    events = read_client.get(f"/api/v1/leagues/{BE}/events", params={"page": "x"})
+    assert events.status_code == 422
+    page = read_client.get(f"/leagues/{BE}", params={"active_since": "notadate", "page": "abc"})
+    assert page.status_code == 200  # the page shows the default view
+    big = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "100000"}).json()
+    assert big["per_page"] < 100000  # past the most a page holds: that most
+
+
 def test_player_history_and_explanation(read_client: TestClient) -> None:
     top = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
     player = read_client.get(f"/api/v1/leagues/{BE}/players/{top['player']}").json()

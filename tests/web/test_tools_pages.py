@@ -87,6 +87,14 @@ def test_balance_page_and_api_give_the_library_s_teams(
     team_of = {p: i for i, t in enumerate(want) for p in t}
     assert team_of[apart[0]] != team_of[apart[1]] and team_of[together[0]] == team_of[together[1]]
 
+    typo = read_client.post(
+        f"/api/v1{BALANCE}",
+        json={"players": names, "mode": "blitz"},
+        headers={**_bearer(built_site.officer_token), "Accept-Language": "en"},
+    )
+    assert typo.status_code == 400, typo.text  # not everyone at the start rating
+    assert "rule set bataille-empire has no modes" in typo.json()["error"]["message"]
+
     token = _login(read_client, "Rémi")  # a referee balances teams at an event
     form = read_client.get(BALANCE + "?lang=en")
     assert form.status_code == 200 and 'list="league-players"' in form.text

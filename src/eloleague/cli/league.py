@@ -580,7 +580,8 @@ def games_(
         str | None, typer.Option("--player", help="Only this player's games.")
     ] = None,
     fmt: Annotated[
-        ExportFormat | None, typer.Option("--format", "-f", help="jsonl instead of a table.")
+        ExportFormat | None,
+        typer.Option("--format", "-f", help="jsonl or csv (long format) instead of a table."),
     ] = None,
     db: DbOption = None,
     league: LeagueOption = None,
@@ -595,12 +596,12 @@ def games_(
 
     lg = _open(db, league)
     found = lg.games(event=event, player=player_name)
-    if fmt is ExportFormat.jsonl:
-        from eloleague.store.exports import game_object
+    if fmt is not None:
+        from eloleague.store.exports import write_jsonl, write_long_csv
         from eloleague.store.games import StoredGame
 
-        for g in found:
-            print(json.dumps(game_object(StoredGame(0, 0, g.id, g)), ensure_ascii=False))
+        stored = [StoredGame(0, 0, g.id, g) for g in found]
+        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout)
         return
     table = Table(title=_t("Games"), title_justify="left")
     for col in (_t("Game"), _t("Date"), _t("Event"), _t("Sides")):

@@ -75,6 +75,19 @@ def player_ratings(
     pools by role, RULES §3.3), resolved as :func:`resolve_player` does; newcomers (with
     ``allow_new``) stand at the start rating. A name given twice is an error."""
     known = known_players(pools)
+    modes = {key.mode for key in pools}
+    if mode and not rules.pools.by_mode:
+        raise ToolError(
+            Text.of("rule set {name} has no modes: leave the mode out", name=rules.name)
+        )
+    if modes and mode not in modes:  # a typo would put everyone at the start rating
+        raise ToolError(
+            Text.of(
+                "no game was played in mode {mode!r} (modes: {modes})",
+                mode=mode,
+                modes=", ".join(sorted(m or '""' for m in modes)),
+            )
+        )
     rows = {
         r.player: r.rating
         for r in standings(rules, pools)

@@ -16,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
 from starlette.responses import JSONResponse
 
+from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
@@ -97,7 +98,7 @@ def leagues(request: Request) -> dict[str, Any]:
 )
 def ranking(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    return views.ranking(found, **ranking_args(request))
+    return views.ranking(found, **ranking_args(request, strict=True))
 
 
 @router.get(
@@ -140,7 +141,7 @@ def explain(request: Request, league: str, game: str) -> dict[str, Any]:
 @router.get("/leagues/{league}/events", responses=_ERRORS, summary="The league's events")
 def events(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    return views.events(found, **events_args(request))
+    return views.events(found, **events_args(request, strict=True))
 
 
 @router.get(
@@ -227,7 +228,7 @@ async def post_games(request: Request, league: str) -> JSONResponse:
             },
             status_code=202,
         )
-    update = request.query_params.get("update") in ("1", "true", "yes")
+    update = _flag(request, "update")
     report = found.import_games(records, source="api", update=update, user=user.name)
     return JSONResponse(
         {"status": "imported", **uploads.report_dict(found, report, lang)},
@@ -249,6 +250,26 @@ async def _body(request: Request) -> bytes:
             raise _too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _flag(request: Request, name: str) -> bool:
+    """A true/false query parameter; anything else is a 422 (a typo must not mean false)."""
+    value = request.query_params.get(name, "").lower()
+    if value in ("", "0", "false", "no"):
+        return False
+    if value in ("1", "true", "yes"):
+        return True
+    raise WebError(
+        422,
+        "invalid_request",
+        Text.of("the request is not valid"),
+        [
+            Problem(
+                Text.of("query parameter {name}", name=name),
+                Text.of("{value!r}: expected true or false", value=value),
+            )
+        ],
+    )
 
 
 def _too_large(limit: int) -> WebError:

@@ -15,7 +15,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from eloleague.i18n import translator
+from eloleague.errors import Problem
+from eloleague.i18n import Text, translator
 from eloleague.web import language, views
 from eloleague.web.chart import ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
@@ -85,44 +86,72 @@ def _json_twin(request: Request) -> str | None:
     return "/api/v1" + path + ("?" + query if query else "")
 
 
-def _int(value: str | None, default: int, low: int, high: int) -> int:
-    try:
-        number = int(value) if value else default
-    except ValueError:
-        number = default
-    return max(low, min(high, number))
+class _Query:
+    """Reads a query string. Pages are lenient (a bad value falls back to its default, the page
+    still shows); the API is strict (a program learns of its mistake: 422 with every problem)."""
+
+    def __init__(self, request: Request, strict: bool) -> None:
+        self.params = request.query_params
+        self.strict = strict
+        self.problems: list[Problem] = []
+
+    def _bad(self, name: str, message: Text) -> None:
+        if self.strict:
+            self.problems.append(Problem(Text.of("query parameter {name}", name=name), message))
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        value = self.params.get(name)
+        try:
+            number = int(value) if value else default
+        except ValueError:
+            self._bad(name, Text.of("{value!r} is not a whole number", value=value))
+            number = default
+        if number < low:
+            self._bad(name, Text.of("expected {low} or more", low=low))
+        return max(low, min(high, number))  # past the most a page shows: that most
+
+    def date(self, name: str) -> dt.date | None:
+        value = self.params.get(name)
+        if not value:
+            return None
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            self._bad(name, Text.of("{value!r} is not a date (expected YYYY-MM-DD)", value=value))
+            return None
+
+    def done(self) -> None:
+        if self.problems:
+            raise WebError(
+                422, "invalid_request", Text.of("the request is not valid"), self.problems
+            )
 
 
-def _date(value: str | None) -> dt.date | None:
-    if not value:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        return None
-
-
-def ranking_args(request: Request) -> dict[str, Any]:
-    """The ranking's filters and page from the query string (bad values fall back to defaults)."""
+def ranking_args(request: Request, *, strict: bool = False) -> dict[str, Any]:
+    """The ranking's filters and page from the query string (see :class:`_Query`)."""
     settings = request.app.state.settings
-    q = request.query_params
-    return {
-        "mode": q.get("mode") or None,
-        "role": q.get("role") or None,
-        "search": (q.get("q") or "").strip() or None,
-        "active_since": _date(q.get("active_since")),
-        "page": _int(q.get("page"), 1, 1, 10**9),
-        "per_page": _int(q.get("per_page"), settings.page_size, 1, settings.max_page_size),
+    q = _Query(request, strict)
+    args = {
+        "mode": q.params.get("mode") or None,
+        "role": q.params.get("role") or None,
+        "search": (q.params.get("q") or "").strip() or None,
+        "active_since": q.date("active_since"),
+        "page": q.integer("page", 1, 1, 10**9),
+        "per_page": q.integer("per_page", settings.page_size, 1, settings.max_page_size),
     }
+    q.done()
+    return args
 
 
-def events_args(request: Request) -> dict[str, int]:
+def events_args(request: Request, *, strict: bool = False) -> dict[str, int]:
     """The events list's page (100 events a page unless ``per_page`` says otherwise, at most 500)."""
-    q = request.query_params
-    return {
-        "page": _int(q.get("page"), 1, 1, 10**9),
-        "per_page": _int(q.get("per_page"), 100, 1, 500),
+    q = _Query(request, strict)
+    args = {
+        "page": q.integer("page", 1, 1, 10**9),
+        "per_page": q.integer("per_page", 100, 1, 500),
     }
+    q.done()
+    return args
 
 
 @router.get("/", include_in_schema=False)
