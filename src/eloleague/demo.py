@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     console.print(_t("Building the demo leagues in {db} ...", db=f"[bold]{db}[/]"))
     leagues = build(db, console)
     show(leagues, console)
-    command = f"[bold].venv/bin/eloleague --db {db.name} ranking --league adlg[/]"
+    command = f"[bold].venv/bin/eloleague ranking --db {db.name} --league adlg[/]"
     console.print("\n" + _t("The same from the command line: {command}", command=command))
     if args.no_serve:
         return

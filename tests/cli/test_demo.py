@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,10 @@ from eloleague.demo import sample_files
 from eloleague.league import League
 from eloleague.rules import preset_names
 from tests.conftest import run_cli
+
+
+def league_top(db: Path, name: str) -> str:
+    return League.open(str(db), name).ranking()[0].player
 
 
 def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> None:
@@ -50,6 +55,11 @@ def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> No
     )
     assert table.returncode == 0, table.stderr
     assert "Player" in table.stdout and "Rating" in table.stdout and "Joueur" not in table.stdout
+    # The command the demo prints runs as printed, from the folder the demo ran in.
+    printed = re.search(r"\.venv/bin/eloleague (ranking --db \S+ --league adlg)", done.stdout)
+    assert printed, done.stdout
+    same = run_cli(*printed.group(1).split(), cwd=tmp_path)
+    assert same.returncode == 0 and league_top(db, "adlg") in same.stdout, same.stderr
     # The officer account the demo prints lets a newcomer log in to the site.
     from eloleague.accounts import authenticate
     from eloleague.demo import DEMO_PASSWORD, DEMO_USER
