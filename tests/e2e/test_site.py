@@ -133,3 +133,25 @@ def test_officer_uploads_a_sheet_fixes_it_and_sees_the_ranking_change(
     assert rating == int(expected) and rating > 1000
     screenshot(page, "ranking-after")
     context.close()
+
+
+def test_the_api_documentation_works_offline(browser: Any, live: LiveServer) -> None:
+    """Swagger UI comes from the package (no CDN): with every other host blocked it still lists
+    the endpoints."""
+    context = browser.new_context(viewport=DESKTOP)
+    outside: list[str] = []
+
+    def only_local(route: Any) -> None:
+        if route.request.url.startswith(live.base):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_local)
+    page = context.new_page()
+    page.goto(f"{live.base}/api/v1/docs")
+    expect(page.get_by_text("/api/v1/leagues/{league}/ranking").first).to_be_visible()
+    screenshot(page, "api-docs")
+    assert outside == []
+    context.close()

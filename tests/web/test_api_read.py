@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -180,4 +181,9 @@ def test_openapi_documents_the_api(read_client: TestClient) -> None:
     assert "/api/v1/leagues/{league}/ranking" in paths
     assert "post" in paths["/api/v1/leagues/{league}/games"]
     assert "post" in paths["/api/v1/leagues/{league}/games/preview"]
-    assert read_client.get("/api/v1/docs").status_code == 200
+    docs = read_client.get("/api/v1/docs")
+    assert docs.status_code == 200
+    assets = re.findall(r'(?:src|href)="([^"]+)"', docs.text)
+    assert len(assets) >= 3 and all(a.startswith("/static/swagger-ui/") for a in assets), assets
+    for asset in assets:  # vendored: served by the site itself
+        assert read_client.get(asset).status_code == 200, asset

@@ -10,7 +10,9 @@ from __future__ import annotations
 from importlib import resources
 
 from fastapi import FastAPI
+from fastapi.openapi.docs import get_swagger_ui_html
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 
 from eloleague.league import engine_for
@@ -26,7 +28,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Elo rankings of game communities: ranking, players, events, results.",
         version="1",
         openapi_url="/api/v1/openapi.json",
-        docs_url="/api/v1/docs",
+        docs_url=None,  # served below from the vendored Swagger UI: no CDN
         redoc_url=None,
     )
     app.state.settings = settings
@@ -47,5 +49,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin.router)
     app.include_router(tools_pages.router)
     app.include_router(pages.router)
+    app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
     errors.install(app)
     return app
+
+
+def _swagger_ui() -> HTMLResponse:
+    """The browsable API documentation, from ``static/swagger-ui`` (swagger-ui-dist 5.35.0,
+    Apache-2.0, vendored so that it works offline)."""
+    return get_swagger_ui_html(
+        openapi_url="/api/v1/openapi.json",
+        title="eloleague API",
+        swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
+        swagger_css_url="/static/swagger-ui/swagger-ui.css",
+        swagger_favicon_url="/static/swagger-ui/favicon-32x32.png",
+    )
