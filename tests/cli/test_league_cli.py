@@ -248,3 +248,21 @@ def test_the_league_commands_import_the_library_only_when_they_run() -> None:
     assert not any(
         m.startswith(("eloleague.store", "eloleague.io", "eloleague.engine")) for m in top_level
     )
+
+
+def test_import_problems_of_several_files_are_in_the_user_s_language(tmp_path: Path) -> None:
+    path = tmp_path / "club.db"
+    League.create(str(path), "Club", "adlg")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"date": "2024-13-01", "sides": []}\n', "utf-8")
+    (tmp_path / "bad.xlsx").write_text("not a workbook", "utf-8")
+    files = [str(bad), str(tmp_path / "nothere.jsonl"), str(tmp_path / "bad.xlsx")]
+    done = run_cli("--lang", "fr", "import", *files, "--db", str(path))
+    assert done.returncode == 2
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith(f"{bad} : ligne 1 : champ « date »")
+    assert f"{tmp_path / 'nothere.jsonl'} : fichier introuvable" in lines
+    assert (
+        f"{tmp_path / 'bad.xlsx'} : ce fichier n'est pas un classeur Excel (.xlsx)" in done.stderr
+    )
+    assert League.open(str(path)).games() == []

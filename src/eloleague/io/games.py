@@ -7,6 +7,7 @@ from pathlib import Path
 
 from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
+from eloleague.i18n import Text
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
@@ -47,10 +48,19 @@ def read_games(
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise InputError([Problem("", "no such file")], str(path)) from None
+        raise InputError([Problem("", Text.of("no such file"))], str(path)) from None
+    except IsADirectoryError:
+        raise InputError(
+            [Problem("", Text.of("this is a folder, not a file"))], str(path)
+        ) from None
+    except PermissionError:
+        raise InputError(
+            [Problem("", Text.of("permission denied: the file cannot be read"))], str(path)
+        ) from None
     except OSError as exc:
         raise InputError(
-            [Problem("", f"cannot read the file: {exc.strerror}")], str(path)
+            [Problem("", Text.of("cannot read the file: {reason}", reason=exc.strerror))],
+            str(path),
         ) from None
     suffix = path.suffix.lower()
     if suffix in {".xlsx", ".xlsm"} or (suffix == ".csv" and not is_long_csv(data)):
@@ -69,7 +79,15 @@ def read_games(
         games, problems = parse_jsonl(data)
     else:
         raise InputError(
-            [Problem("", f"unknown file type {suffix!r}: expected .jsonl, .csv or .xlsx")],
+            [
+                Problem(
+                    "",
+                    Text.of(
+                        "unknown file type {suffix!r}: expected .jsonl, .csv or .xlsx",
+                        suffix=suffix,
+                    ),
+                )
+            ],
             str(path),
         )
     problems += validate_games(rules, games)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from eloleague.engine.validate import check_game
 from eloleague.errors import LookAlike, Problem
-from eloleague.i18n import render
+from eloleague.i18n import Text, render
 from eloleague.io.sheets.cells import (
     Grid,
     Value,
@@ -55,6 +55,15 @@ class Findings:
 
     def error(self, where: str, template: str, /, **params: object) -> None:
         self.problems.append(Problem(where, tr(self.lang, template, **params)))
+
+    def not_a_workbook(self, lang: str | None) -> None:
+        """The file is no workbook, so it has no language of its own: without ``lang`` the
+        message is rendered later, in the reader's language."""
+        message = "this file is not an Excel workbook (.xlsx): save it as .xlsx"
+        if lang is None:
+            self.problems.append(Problem("", Text.in_domain("sheets", message)))
+        else:
+            self.error("", message)
 
     def warn(self, where: str, template: str, /, **params: object) -> None:
         self.warnings.append(Problem(where, tr(self.lang, template, **params)))

@@ -111,7 +111,7 @@ def parse_workbook(
         book = load_workbook(io.BytesIO(data), data_only=True)
     except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, OSError):
         found = Findings(lang if lang in LANGUAGES else "en")
-        found.error("", "this file is not an Excel workbook (.xlsx): save it as .xlsx")
+        found.not_a_workbook(lang)
         return [], found.problems, found.warnings
 
     sheets: dict[str, Worksheet] = {}

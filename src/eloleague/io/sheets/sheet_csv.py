@@ -49,7 +49,7 @@ def parse_sheet_csv(
     rows = _rows(data)
     if rows is None:
         found = Findings(lang or "en")
-        found.error("", "this file is not an Excel workbook (.xlsx): save it as .xlsx")
+        found.not_a_workbook(lang)
         return [], found.problems, found.warnings
     grid = Grid("", "en", csv=True)
     stamp: dict[str, object] | None = None
