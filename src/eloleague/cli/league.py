@@ -74,6 +74,21 @@ def _in_file(source: str, problem: Problem) -> Problem:
     return Problem(where, problem.message)
 
 
+def _result(rules: RuleSet, outcome: str | None, score: float | None) -> str:
+    """A side's result as the user reads it: the rule set's wording of the outcome, or the score."""
+    from eloleague.io.ratings_csv import format_plain
+
+    if outcome is None:
+        return format_plain(score)
+    found = rules.outcomes.get(outcome)
+    return found.wording(pick_language(), outcome) if found else outcome
+
+
+def _rule_word(name: str) -> str:
+    """A rule that fired (``rounding``, ``cap``...), in the words of the site's catalogue."""
+    return render(Text.in_domain("web", name), pick_language())
+
+
 def _xlsx_path(output: Path | None) -> Path:
     """The workbook to write: ``--output`` must be given and end in ``.xlsx``."""
     if output is None or output.suffix.lower() != ".xlsx":
@@ -486,8 +501,8 @@ def _print_entries(
             format_plain(e.score),
             _signed(rules, e.delta),
             _shown(rules, e.after),
-            ", ".join(e.fired)
-            + (f" [{e.warning}]" if e.warning and e.warning not in e.fired else ""),
+            ", ".join(_rule_word(f) for f in e.fired)
+            + (f" [{_rule_word(e.warning)}]" if e.warning and e.warning not in e.fired else ""),
         ]
         table.add_row(*cells)
     console.print(table)
@@ -516,7 +531,7 @@ def explain(
         )
     console.print(head, highlight=False)
     for n, side in enumerate(g.sides, start=1):
-        result = side.outcome if side.outcome is not None else format_plain(side.score)
+        result = _result(lg.rules, side.outcome, side.score)
         names = ", ".join(p.name + (f" ({p.role})" if p.role else "") for p in side.players)
         console.print(f"  {_t('side')} {n}: {names} — {result}", highlight=False, markup=False)
     if found.unrated_reason:
@@ -618,9 +633,7 @@ def games_(
         table.add_column(col)
     for g in found:
         sides = "  vs  ".join(
-            ", ".join(p.name for p in s.players)
-            + " — "
-            + (s.outcome if s.outcome is not None else format_plain(s.score))
+            ", ".join(p.name for p in s.players) + " — " + _result(lg.rules, s.outcome, s.score)
             for s in g.sides
         )
         table.add_row(g.id or "", g.date.isoformat(), g.event or "", sides)

@@ -36,6 +36,10 @@ class Outcome(_Strict):
     fr: str | None = Field(default=None, description="French wording for sheets and pages")
     en: str | None = Field(default=None, description="English wording for sheets and pages")
 
+    def wording(self, lang: str, label: str) -> str:
+        """How ``label`` reads in ``lang`` (``fr``/``en``), the label itself when unworded."""
+        return (self.fr if lang == "fr" else self.en) or label
+
 
 class KTier(_Strict):
     """A K value that applies when all of its conditions hold (first matching tier wins)."""
