@@ -518,7 +518,6 @@ def explain(
 
     Example: [bold]eloleague explain g17[/]
     """
-    from eloleague.io.ratings_csv import format_plain
 
     lg = _open(db, league)
     found = lg.explain(game_id)
@@ -616,8 +615,6 @@ def games_(
     Example: [bold]eloleague games --event "Austerlitz 2025"[/]
     """
     from rich.table import Table
-
-    from eloleague.io.ratings_csv import format_plain
 
     lg = _open(db, league)
     found = lg.games(event=event, player=player_name)
