@@ -60,3 +60,16 @@ def test_evaluate_from_the_league(league_db: Path, tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "790 rated games" in out.stdout and "OpenSkill" in out.stdout
     assert "<svg" in report.read_text("utf-8")
+
+
+def test_a_renamed_player_is_found_under_the_old_spelling(tmp_path: Path) -> None:
+    db = tmp_path / "club.db"
+    league = League.create(str(db), "Club", "bataille-empire")
+    league.import_file(REPLAY / "bataille-empire.jsonl")
+    league.rename_player("Marie P024", "Marie Dupont")
+    out = run_cli(*_league("predict", "Marie P024", "Éric P014", "--json", db=db))
+    assert out.returncode == 0, out.stderr
+    marie = json.loads(out.stdout)["players"][0]
+    assert (marie["player"], marie["rating"], marie["games"]) == ("Marie Dupont", 1570, 65)
+    out = run_cli(*_league("balance", "Marie P024", "Éric P014", "Éric P015", "Marie P002", db=db))
+    assert out.returncode == 0 and "Marie Dupont" in out.stdout, out.stderr

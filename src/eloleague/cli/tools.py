@@ -192,7 +192,12 @@ def predict_cmd(
         result = src.replay()
         known = known_players(result.pools)
         sides = [
-            [Participant(resolve_player(p.name, known, allow_new=new), p.role) for p in s]
+            [
+                Participant(
+                    resolve_player(p.name, known, allow_new=new, aliases=src.aliases), p.role
+                )
+                for p in s
+            ]
             for s in sides
         ]
         pred = predict(
@@ -295,10 +300,16 @@ def balance_cmd(
                     Text.of("--sizes takes whole numbers separated by commas, e.g. 3,3")
                 ) from None
         result = src.replay()
-        ratings = player_ratings(src.rules, result.pools, players, mode=mode, allow_new=new)
+        ratings = player_ratings(
+            src.rules, result.pools, players, mode=mode, allow_new=new, aliases=src.aliases
+        )
         known = list(ratings)
-        groups_t = [[resolve_player(n, known) for n in g] for g in _pairs(together)]
-        groups_a = [[resolve_player(n, known) for n in g] for g in _pairs(apart)]
+        groups_t = [
+            [resolve_player(n, known, aliases=src.aliases) for n in g] for g in _pairs(together)
+        ]
+        groups_a = [
+            [resolve_player(n, known, aliases=src.aliases) for n in g] for g in _pairs(apart)
+        ]
         b = balance(
             ratings,
             teams=teams,

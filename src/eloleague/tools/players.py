@@ -38,15 +38,24 @@ def close_names(name: str, known: Iterable[str], n: int = 5) -> list[str]:
     return out[:n]
 
 
-def resolve_player(name: str, known: Iterable[str], *, allow_new: bool = False) -> str:
+def resolve_player(
+    name: str,
+    known: Iterable[str],
+    *,
+    allow_new: bool = False,
+    aliases: Mapping[str, str] | None = None,
+) -> str:
     """The league's spelling of ``name`` (RULES §1 normalisation), or a clear error.
 
-    With ``allow_new`` an unknown name is accepted as a newcomer at the start rating.
+    An alias (a renamed or merged player's earlier spelling) gives the name the player goes by
+    now, as an import does. With ``allow_new`` an unknown name is accepted as a newcomer at the
+    start rating.
     """
     names = set(known)
     wanted = normalise_name(name)
     if not wanted:
         raise ToolError(Text.of("a player name is empty"))
+    wanted = (aliases or {}).get(wanted, wanted)
     if wanted in names or allow_new:
         return wanted
     close = close_names(wanted, names)
@@ -70,6 +79,7 @@ def player_ratings(
     *,
     mode: str = "",
     allow_new: bool = False,
+    aliases: Mapping[str, str] | None = None,
 ) -> dict[str, float]:
     """Each named player's rating in ``mode`` (his global rating across roles when the rule set
     pools by role, RULES §3.3), resolved as :func:`resolve_player` does; newcomers (with
@@ -95,7 +105,7 @@ def player_ratings(
     }
     out: dict[str, float] = {}
     for name in names:
-        player = resolve_player(name, known, allow_new=allow_new)
+        player = resolve_player(name, known, allow_new=allow_new, aliases=aliases)
         if player in out:
             raise ToolError(Text.of('player "{name}" is given twice', name=player))
         out[player] = rows.get(player, rules.start_rating)

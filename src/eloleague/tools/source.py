@@ -40,6 +40,8 @@ class Source:
     games: Sequence[GameRecord]
     initial: Mapping[PoolKey, PoolState] | None = None
     replayer: Replayer | None = field(default=None, compare=False)
+    aliases: Mapping[str, str] = field(default_factory=dict)
+    """Earlier spellings of renamed or merged players, and the names they now go by."""
 
     def replay(self, rules: RuleSet | None = None, as_of: dt.date | None = None) -> ReplayResult:
         """The history replayed under ``rules`` (default: the league's own)."""
@@ -87,7 +89,9 @@ def from_league(db: str | None, league: str | None) -> Source:
         result: ReplayResult = lg.replay_result(as_of=as_of, rules=rules)
         return result
 
-    return Source(str(getattr(lg, "name", league or url)), lg.rules, records, None, replayer)
+    return Source(
+        str(getattr(lg, "name", league or url)), lg.rules, records, None, replayer, lg.aliases()
+    )
 
 
 def open_source(

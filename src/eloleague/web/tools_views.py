@@ -244,10 +244,11 @@ def split_teams(
             Text.of("at most {n} players can be split at once", n=MAX_NAMES),
         )
     try:
-        ratings = player_ratings(rules, _current_pools(league), players, mode=mode)
+        aliases = league.aliases()
+        ratings = player_ratings(rules, _current_pools(league), players, mode=mode, aliases=aliases)
         known = list(ratings)
-        groups_t = [[resolve_player(n, known) for n in g] for g in together]
-        groups_a = [[resolve_player(n, known) for n in g] for g in apart]
+        groups_t = [[resolve_player(n, known, aliases=aliases) for n in g] for g in together]
+        groups_a = [[resolve_player(n, known, aliases=aliases) for n in g] for g in apart]
         found = balance(
             ratings,
             teams=teams,

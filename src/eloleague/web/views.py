@@ -390,7 +390,8 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     pools = _current_pools(league)
     known = known_players(pools)
     try:
-        resolved = [[resolve_player(n, known) for n in side] for side in sides]
+        aliases = league.aliases()
+        resolved = [[resolve_player(n, known, aliases=aliases) for n in side] for side in sides]
         found = predict(
             rules, pools, [[Participant(n) for n in side] for side in resolved], mode=mode
         )
