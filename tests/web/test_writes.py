@@ -147,10 +147,10 @@ def test_referee_results_wait_for_review(client: TestClient, site: Site) -> None
 
 
 @pytest.mark.parametrize(
-    ("body", "where", "words"),
+    ("body", "where", "words"),  # locations in the site's default language, French
     [
-        (b"this is not json at all\n", "line 1", "JSON"),
-        (json.dumps({**GOOD, "date": "2026-13-45"}).encode(), "line 1", "date"),
+        (b"this is not json at all\n", "ligne 1", "JSON"),
+        (json.dumps({**GOOD, "date": "2026-13-45"}).encode(), "ligne 1", "date"),
         (
             json.dumps(
                 {
@@ -161,12 +161,12 @@ def test_referee_results_wait_for_review(client: TestClient, site: Site) -> None
                     ],
                 }
             ).encode(),
-            "line 1",
+            "ligne 1",
             "decisve_victory",
         ),
-        (b"\x00\xff\xfe garbage", "line 1", ""),
+        (b"\x00\xff\xfe garbage", "ligne 1", ""),
         (b"[" * 50_000 + b"]" * 50_000, "request", "imbrication trop profonde"),
-        (b'{"date": "2024-01-01", "sides": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "line 1", ""),
+        (b'{"date": "2024-01-01", "sides": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "ligne 1", ""),
     ],
 )
 def test_garbage_gets_a_located_error_and_changes_nothing(
@@ -292,7 +292,7 @@ def test_upload_preview_confirm(client: TestClient, site: Site) -> None:
         files={"sheet": ("resultats.jsonl", bad, "application/x-ndjson")},
     )
     assert got.status_code == 422
-    assert "resultats.jsonl: line 2" in got.text
+    assert "resultats.jsonl : ligne 2" in got.text  # the site's default language
     assert _games(site) == before
 
     good = (json.dumps(GOOD) + "\n").encode()
@@ -306,6 +306,12 @@ def test_upload_preview_confirm(client: TestClient, site: Site) -> None:
     assert _games(site) == before
     confirm = re.search(r'action="(/leagues/[^"]+/confirm)"', got.text)
     assert confirm
+    twice = client.post(  # the same preview again is the same upload, not a second one
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": _csrf(got.text)},
+        files={"sheet": ("resultats.jsonl", good, "application/x-ndjson")},
+    )
+    assert re.search(r'action="(/leagues/[^"]+/confirm)"', twice.text).group(1) == confirm.group(1)
     done = client.post(confirm.group(1), data={"csrf_token": _csrf(got.text)})
     assert done.status_code == 200  # redirected to the ranking
     assert "Nouvelle Joueuse" in done.text

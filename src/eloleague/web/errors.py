@@ -73,6 +73,16 @@ def translate(message: str, lang: str) -> str:
     return message
 
 
+def _in_source(source: str, problem: Problem) -> Problem:
+    """``problem`` of the file or request ``source``; its location stays translatable."""
+    if not problem.location:
+        return Problem(source, problem.message)
+    where = Text.in_domain(
+        "messages", "{source}: {location}", source=source, location=problem.location
+    )
+    return Problem(where, problem.message)
+
+
 def as_web_error(exc: Exception) -> WebError:
     """Any exception as the error the visitor sees."""
     if isinstance(exc, WebError):
@@ -81,12 +91,7 @@ def as_web_error(exc: Exception) -> WebError:
         message = Text.of(
             "the input has {count} problem(s); nothing was stored", count=len(exc.problems)
         )
-        located = [
-            Problem(exc.source + (": " + p.location if p.location else ""), p.message)
-            if exc.source
-            else p
-            for p in exc.problems
-        ]
+        located = [_in_source(exc.source, p) if exc.source else p for p in exc.problems]
         return WebError(422, "invalid_input", message, located)
     if isinstance(exc, EloleagueError):
         return WebError(400, "bad_request", exc.message)

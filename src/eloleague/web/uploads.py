@@ -127,8 +127,23 @@ def _digest(content: bytes) -> str:
 
 
 def hold(league: League, user_id: int, filename: str, content: bytes) -> int:
-    """Keep a checked upload until it is confirmed; returns its number."""
+    """Keep a checked upload until it is confirmed; returns its number. The same file sent
+    again by the same user while it still waits is the same upload (a previewed file sent twice
+    does not wait twice in the review list)."""
     with write(league.engine) as conn:
+        same = conn.execute(
+            select(pending_uploads.c.id).where(
+                and_(
+                    pending_uploads.c.league_id == league.id,
+                    pending_uploads.c.user_id == user_id,
+                    pending_uploads.c.status == PENDING,
+                    pending_uploads.c.filename == safe_name(filename),
+                    pending_uploads.c.content == content,
+                )
+            )
+        ).scalar()
+        if same is not None:
+            return int(same)
         pk = conn.execute(
             insert(pending_uploads).values(
                 league_id=league.id,
