@@ -31,6 +31,23 @@ def test_rows_become_games_in_first_appearance_order() -> None:
     assert g2.rated is False and g1.rated is True
 
 
+def test_a_row_longer_than_the_header_is_refused_not_cut() -> None:
+    """A value past the last column (a shifted row, a stray note) would be dropped silently."""
+    text = HEADER + (
+        "g1,2025-03-02,Austerlitz,1,,,1,Alice Martin,,decisive_victory,\n"
+        "g1,2025-03-02,Austerlitz,1,,,2,Bruno Petit,,defeat,,late note\n"
+        "g1,2025-03-02,Austerlitz,1,,,2,Chloé Roux,,defeat,,\n"  # an empty extra cell is fine
+    )
+    _, problems = parse_long_csv(text.encode())
+    assert [(str(p.location), str(p.message)) for p in problems] == [
+        (
+            "line 3",
+            "12 value(s) but the header has 11 columns (a comma inside a name needs quotes: "
+            '"Martin, Alice")',
+        )
+    ]
+
+
 def test_french_spreadsheet_export_with_semicolons_and_decimal_comma() -> None:
     text = "game;date;side;player;role;score\n" + "".join(
         f"d1;2025-01-05;{i};P{i};{role};{i},5\n"

@@ -121,7 +121,19 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     parser = _Parser({name: i for i, name in enumerate(header)}, decimal_comma=delimiter == ";")
     try:
         for row in reader:
-            if any(cell.strip() for cell in row):
+            if len(row) > len(header) and any(c.strip() for c in row[len(header) :]):
+                parser.problems.append(  # a value past the last column: a shifted row
+                    Problem(
+                        _line(reader.line_num),
+                        Text.of(
+                            "{count} value(s) but the header has {columns} columns "
+                            '(a comma inside a name needs quotes: "Martin, Alice")',
+                            count=len(row),
+                            columns=len(header),
+                        ),
+                    )
+                )
+            elif any(cell.strip() for cell in row):
                 parser.row(reader.line_num, row)
     except csv.Error as exc:
         message = Text.of("not valid CSV ({reason})", reason=exc)
