@@ -169,13 +169,15 @@ def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
             ],
         }
     ]
-    cli("import", str(write_lines(tmp_path / "one.jsonl", first)), *db)
+    dry = cli("import", str(write_lines(tmp_path / "one.jsonl", first)), "--dry-run", *db).stdout
+    assert "new" in dry and "+0" in dry and "+1000" not in dry  # from the start rating
+    cli("import", str(tmp_path / "one.jsonl"), *db)
     second = [dict(first[0], id="b", sides=[*first[0]["sides"][:1], {**first[0]["sides"][1]}])]
     second[0]["sides"][1]["players"] = ["Bruno  Petit"]
     done = cli("--lang", "fr", "import", str(write_lines(tmp_path / "two.jsonl", second)), *db)
     assert "two.jsonl : 1 partie(s) ajoutée(s), 0 remplacée(s)" in done.stdout
     assert (
-        "avertissement : le nouveau joueur « Bruno  Petit » ressemble à « Bruno Petit » "
+        "two.jsonl : avertissement : le nouveau joueur « Bruno  Petit » ressemble à « Bruno Petit » "
         "(seuls les espaces diffèrent)" in done.stderr
     )
     explained = cli("--lang", "fr", "explain", "a", *db).stdout

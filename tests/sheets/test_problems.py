@@ -387,7 +387,7 @@ def test_the_league_import_reports_a_look_alike_once_with_its_cell(tmp_path: obj
     assert done.returncode == 0, done.stderr
     warnings = [line for line in done.stderr.splitlines() if "Dupond" in line]
     assert warnings == [
-        "warning: Résultats, ligne 3, colonne D: le nom « Jean Dupond » ressemble au joueur "
+        "wagram.xlsx: warning: Résultats, ligne 3, colonne D: le nom « Jean Dupond » ressemble au joueur "
         "inscrit « Jean Dupont » : vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
     ]
     assert "added 1 game" in done.stdout

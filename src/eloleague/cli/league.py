@@ -265,11 +265,17 @@ def import_(
                     when=report.already_imported.strftime("%Y-%m-%d %H:%M"),
                 )
             )
+        # Each warning names its file: several files may be imported at once.
+        colon = " : " if lang == "fr" else ": "
         for located in report.file_warnings:
-            err.print(_t("warning: ") + located.render(lang), markup=False, highlight=False)
+            err.print(
+                path.name + colon + _t("warning: ") + located.render(lang),
+                markup=False,
+                highlight=False,
+            )
         for warning in report.name_warnings:
             err.print(
-                _t("warning: ") + render(warning.text(), lang, DOMAIN),
+                path.name + colon + _t("warning: ") + render(warning.text(), lang, DOMAIN),
                 markup=False,
                 highlight=False,
             )

@@ -183,9 +183,10 @@ def plan(
 
 
 def changes(
-    before: Mapping[PoolKey, PoolState], after: Mapping[PoolKey, PoolState]
+    before: Mapping[PoolKey, PoolState], after: Mapping[PoolKey, PoolState], start: float
 ) -> list[RatingChange]:
-    """The pools whose rating or games count differ, largest change first."""
+    """The pools whose rating or games count differ, largest change first (a new pool's change
+    counted from the ``start`` rating)."""
     out = []
     for key, pool in after.items():
         old = before.get(key)
@@ -197,9 +198,10 @@ def changes(
                     pool.rating,
                     old.games if old else 0,
                     pool.games,
+                    start,
                 )
             )
-    out.sort(key=lambda c: (-abs(c.after - (c.before or 0.0)), c.key.player))
+    out.sort(key=lambda c: (-abs(c.delta), c.key.player))
     return out
 
 
@@ -349,7 +351,7 @@ def apply(
                 preloaded=(point, tail),
             )
         replayed = result.replayed
-        rating_changes = changes(before, result.pools)
+        rating_changes = changes(before, result.pools, rules.start_rating)
         labels = {label(g.record.id, g.seq) for g in to_insert} if result.unrated else set()
         unrated = [
             msg(

@@ -15,17 +15,20 @@ from eloleague.store.players import NameWarning
 
 @dataclass(frozen=True, slots=True)
 class RatingChange:
-    """A pool's rating and games before and after an import (``before`` ``None``: a new pool)."""
+    """A pool's rating and games before and after an import (``before`` ``None``: a new pool,
+    which started from the rule set's ``start`` rating)."""
 
     key: PoolKey
     before: float | None
     after: float
     games_before: int
     games_after: int
+    start: float = 0.0
 
     @property
     def delta(self) -> float:
-        return self.after - (self.before if self.before is not None else 0.0)
+        """The change: a new pool's is counted from the start rating (RULES §3.1)."""
+        return self.after - (self.before if self.before is not None else self.start)
 
 
 @dataclass(frozen=True)

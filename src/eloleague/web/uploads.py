@@ -257,9 +257,7 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
                 "role": c.key.role,
                 "before": shown(rules, c.before),
                 "after": shown(rules, c.after),
-                "delta": shown(
-                    rules, c.after - (c.before if c.before is not None else rules.start_rating)
-                ),
+                "delta": shown(rules, c.delta),
                 "games_before": c.games_before,
                 "games_after": c.games_after,
             }
