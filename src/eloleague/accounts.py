@@ -114,13 +114,34 @@ def set_password(engine: Engine, name: str, password: str) -> None:
         raise EloleagueError(_t("no user named {name}", name=repr(name)))
 
 
-def get_user(engine: Engine, user_id: int) -> User | None:
-    """The account with id ``user_id``, if it still exists."""
+def get_user(engine: Engine, user_id: int, stamp: str | None = None) -> User | None:
+    """The account with id ``user_id``, if it still exists; with ``stamp``, only while its
+    password is the one the session was opened with (:func:`session_stamp`)."""
     with read(engine) as conn:
         row = conn.execute(
-            select(users.c.id, users.c.name, users.c.role).where(users.c.id == user_id)
+            select(users.c.id, users.c.name, users.c.role, users.c.password_hash).where(
+                users.c.id == user_id
+            )
         ).first()
-    return User(row.id, row.name, row.role) if row else None
+    if row is None:
+        return None
+    if stamp is not None and not hmac.compare_digest(stamp, _stamp(row.password_hash)):
+        return None
+    return User(row.id, row.name, row.role)
+
+
+def session_stamp(engine: Engine, user_id: int) -> str:
+    """A fingerprint of the account's password hash, kept in its browser sessions: a new
+    password (``eloleague user password``) ends every session opened with the old one."""
+    with read(engine) as conn:
+        stored = conn.execute(
+            select(users.c.password_hash).where(users.c.id == user_id)
+        ).scalar_one()
+    return _stamp(stored)
+
+
+def _stamp(password_hash: str) -> str:
+    return hashlib.sha256(password_hash.encode()).hexdigest()[:32]
 
 
 def find_user(engine: Engine, name: str) -> User | None:

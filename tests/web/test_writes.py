@@ -214,6 +214,35 @@ def test_login_needs_the_right_password(client: TestClient) -> None:
     assert client.get("/admin", follow_redirects=False).status_code == 303
 
 
+def test_wrong_passwords_slow_down_guessing_for_that_name(client: TestClient) -> None:
+    def attempt(password: str) -> int:
+        token = _csrf(client.get("/login").text)
+        data = {"name": "Claire", "password": password, "csrf_token": token}
+        return client.post("/login", data=data, follow_redirects=False).status_code
+
+    assert [attempt(f"guess {n}") for n in range(5)] == [401] * 5
+    assert attempt(PASSWORD) == 429  # even the right password waits now
+    token = _csrf(client.get("/login").text)
+    other = client.post(  # another account from the same address is not held up
+        "/login",
+        data={"name": "Rémi", "password": PASSWORD, "csrf_token": token},
+        follow_redirects=False,
+    )
+    assert other.status_code == 303
+
+
+def test_a_new_password_ends_the_sessions_opened_with_the_old_one(
+    client: TestClient, site: Site
+) -> None:
+    from eloleague.accounts import set_password
+    from eloleague.league import engine_for
+
+    _login(client)
+    assert client.get("/admin", follow_redirects=False).status_code == 200
+    set_password(engine_for(str(site.db)), "Claire", "another long passphrase")
+    assert client.get("/admin", follow_redirects=False).status_code == 303  # to the sign-in
+
+
 @pytest.mark.parametrize(
     "path",
     [

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 from typing import Any
 from urllib.parse import quote
 
@@ -19,7 +20,14 @@ from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, error_body, translate
 from eloleague.web.pages import page_lang, render_page
-from eloleague.web.security import checked_form, log_in, log_out, require_user
+from eloleague.web.security import (
+    SignInThrottle,
+    checked_form,
+    log_in,
+    log_out,
+    require_user,
+    session_user,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -38,14 +46,29 @@ async def login(request: Request) -> Response:
     form = await checked_form(request)
     name = str(form.get("name", ""))
     password = str(form.get("password", ""))
+    throttle: SignInThrottle = request.app.state.sign_ins
+    address = request.client.host if request.client else ""
+    wait = throttle.wait(address, name, time.monotonic())
+    if wait:
+        raise WebError(
+            429,
+            "too_many_requests",
+            Text.of(
+                "too many wrong passwords for this name: try again in {minutes} minute(s)",
+                minutes=(wait + 59) // 60,
+            ),
+            headers={"Retry-After": str(wait)},
+        )
     user = accounts.authenticate(request.app.state.engine, name, password)
     if user is None:
+        throttle.failed(address, name, time.monotonic())
         return render_page(
             request,
             "login.html",
             {"failed": True, "name": name, "next": str(form.get("next", ""))},
             status=401,
         )
+    throttle.succeeded(address, name)
     log_in(request, user)
     target = str(form.get("next") or "/admin")
     if not target.startswith("/") or target.startswith("//"):
@@ -62,7 +85,7 @@ async def logout(request: Request) -> Response:
 
 @router.get("/admin")
 def dashboard(request: Request) -> Response:
-    if request.session.get("uid") is None:
+    if session_user(request) is None:  # never signed in, or the session has ended
         return RedirectResponse("/login?next=/admin", status_code=303)
     user = require_user(request)
     engine = request.app.state.engine

@@ -17,6 +17,7 @@ from starlette.staticfiles import StaticFiles
 
 from eloleague.league import engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
+from eloleague.web.security import SignInThrottle
 from eloleague.web.settings import Settings
 
 
@@ -34,6 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine_for(settings.url)
     app.state.templates = pages.templates()
+    app.state.sign_ins = SignInThrottle()
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.session_secret(),

@@ -1,7 +1,10 @@
 """Who is asking: signed-cookie sessions for people, bearer tokens for programs, CSRF on forms.
 
 - Sessions live in a cookie signed by Starlette's ``SessionMiddleware`` (itsdangerous) with the
-  settings' secret; they hold the user's id and the session's CSRF token, nothing else.
+  settings' secret; they hold the user's id, a fingerprint of the password they were opened
+  with (a new password ends them) and the session's CSRF token, nothing else.
+- Sign-ins: after :data:`MAX_FAILURES` wrong passwords for one name from one address within
+  :data:`FAILURE_WINDOW` seconds, that pair must wait (:class:`SignInThrottle`).
 - Every form that changes something carries ``csrf_token``; :func:`checked_form` refuses a form
   whose token is missing or does not match the session's (compared in constant time).
 - API writes need ``Authorization: Bearer <token>`` (tokens from ``eloleague token create``).
@@ -25,6 +28,7 @@ from eloleague.web.errors import WebError
 CSRF_FIELD = "csrf_token"
 _SESSION_USER = "uid"
 _SESSION_CSRF = "csrf"
+_SESSION_STAMP = "stamp"  # the password's fingerprint: a new password ends old sessions
 
 
 def csrf_token(request: Request) -> str:
@@ -62,7 +66,12 @@ def session_user(request: Request) -> User | None:
         cached: User | None = request.scope["_user"]
         return cached
     uid = request.session.get(_SESSION_USER)
-    user = accounts.get_user(request.app.state.engine, uid) if isinstance(uid, int) else None
+    stamp = request.session.get(_SESSION_STAMP)
+    user = (
+        accounts.get_user(request.app.state.engine, uid, stamp)
+        if isinstance(uid, int) and isinstance(stamp, str)
+        else None
+    )
     request.scope["_user"] = user
     return user
 
@@ -71,6 +80,7 @@ def log_in(request: Request, user: User) -> None:
     """Start a session for ``user`` (a fresh CSRF token too: no session fixation)."""
     request.session.clear()
     request.session[_SESSION_USER] = user.id
+    request.session[_SESSION_STAMP] = accounts.session_stamp(request.app.state.engine, user.id)
     request.session[_SESSION_CSRF] = secrets.token_urlsafe(32)
     request.scope["_user"] = user
 
@@ -113,3 +123,38 @@ def _allowed(user: User | None, officer: bool) -> User:
     if officer and not user.is_officer:
         raise WebError(403, "forbidden", Text.of("only an officer may do this"))
     return user
+
+
+MAX_FAILURES = 5
+FAILURE_WINDOW = 15 * 60
+
+
+class SignInThrottle:
+    """Wrong passwords per (address, name), kept in memory for :data:`FAILURE_WINDOW` seconds:
+    enough to turn password guessing into a crawl without locking an officer out everywhere."""
+
+    def __init__(self) -> None:
+        self._failures: dict[tuple[str, str], list[float]] = {}
+
+    def _recent(self, key: tuple[str, str], now: float) -> list[float]:
+        kept = [t for t in self._failures.get(key, []) if now - t < FAILURE_WINDOW]
+        if kept:
+            self._failures[key] = kept
+        else:
+            self._failures.pop(key, None)
+        return kept
+
+    def wait(self, address: str, name: str, now: float) -> int:
+        """Seconds before this pair may try again (0: now)."""
+        recent = self._recent((address, name.strip().casefold()), now)
+        if len(recent) < MAX_FAILURES:
+            return 0
+        return max(1, int(recent[0] + FAILURE_WINDOW - now))
+
+    def failed(self, address: str, name: str, now: float) -> None:
+        key = (address, name.strip().casefold())
+        self._recent(key, now)
+        self._failures.setdefault(key, []).append(now)
+
+    def succeeded(self, address: str, name: str) -> None:
+        self._failures.pop((address, name.strip().casefold()), None)
