@@ -187,3 +187,9 @@ def test_openapi_documents_the_api(read_client: TestClient) -> None:
     assert len(assets) >= 3 and all(a.startswith("/static/swagger-ui/") for a in assets), assets
     for asset in assets:  # vendored: served by the site itself
         assert read_client.get(asset).status_code == 200, asset
+
+
+def test_answers_vary_with_the_language_and_the_session(read_client: TestClient) -> None:
+    for path in (f"/leagues/{BE}", f"/api/v1/leagues/{BE}"):
+        vary = read_client.get(path).headers.get("vary", "")
+        assert "Accept-Language" in vary and "Cookie" in vary, (path, vary)

@@ -7,12 +7,14 @@ sessions (Starlette's ``SessionMiddleware``, itsdangerous).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from importlib import resources
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.responses import HTMLResponse
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 
 from eloleague.league import engine_for
@@ -51,9 +53,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin.router)
     app.include_router(tools_pages.router)
     app.include_router(pages.router)
+    app.middleware("http")(_vary)
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
     errors.install(app)
     return app
+
+
+async def _vary(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+    """Pages and API answers depend on the language (``Accept-Language``, the ``lang`` cookie)
+    and on who is signed in: a shared cache must not hand one visitor's answer to another."""
+    response = await call_next(request)
+    if not request.url.path.startswith("/static/"):
+        response.headers.append("Vary", "Accept-Language, Cookie")
+    return response
 
 
 def _swagger_ui() -> HTMLResponse:
