@@ -181,6 +181,15 @@ def test_openapi_documents_the_api(read_client: TestClient) -> None:
     assert "/api/v1/leagues/{league}/ranking" in paths
     assert "post" in paths["/api/v1/leagues/{league}/games"]
     assert "post" in paths["/api/v1/leagues/{league}/games/preview"]
+    ranking = paths["/api/v1/leagues/{league}/ranking"]["get"]
+    named = {p["name"]: p for p in ranking["parameters"]}
+    assert {"league", "mode", "role", "q", "active_since", "page", "per_page"} <= set(named)
+    assert named["active_since"]["schema"]["format"] == "date"
+    post = paths["/api/v1/leagues/{league}/games"]["post"]
+    assert [p["name"] for p in post["parameters"] if p["in"] == "query"] == ["update"]
+    assert "requestBody" in post and post["security"] == [{"HTTPBearer": []}]
+    assert spec["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
+    assert "security" not in ranking  # reads are public
     docs = read_client.get("/api/v1/docs")
     assert docs.status_code == 200
     assets = re.findall(r'(?:src|href)="([^"]+)"', docs.text)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Security
+from fastapi.security import HTTPBearer
 from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, Field, ValidationError
 from starlette.responses import JSONResponse
@@ -72,6 +73,40 @@ class ErrorOut(BaseModel):
     error: dict[str, Any]
 
 
+def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": schema,
+        "description": description,
+    }
+
+
+_PAGE = [
+    _query("page", {"type": "integer", "minimum": 1, "default": 1}, "Page number."),
+    _query("per_page", {"type": "integer", "minimum": 1}, "Rows a page (at most the site's most)."),
+]
+_RANKING_QUERY: dict[str, Any] = {
+    "parameters": [
+        _query("mode", {"type": "string"}, "Only this mode (rule sets rated per mode)."),
+        _query("role", {"type": "string"}, "Only this role; * for every role's rows."),
+        _query("q", {"type": "string"}, "Names containing this text (any case)."),
+        _query(
+            "active_since",
+            {"type": "string", "format": "date"},
+            "Only players with a rated game on or after this day (YYYY-MM-DD).",
+        ),
+        *_PAGE,
+    ]
+}
+_EVENTS_QUERY: dict[str, Any] = {"parameters": _PAGE}
+
+# Documents the bearer token on the writes (bearer_user checks it; this only describes it).
+_TOKEN = [
+    Security(HTTPBearer(auto_error=False, description="An API token: eloleague token create USER"))
+]
+
 _ERRORS: dict[int | str, dict[str, Any]] = {
     404: {"model": ErrorOut},
     422: {"model": ErrorOut},
@@ -94,6 +129,7 @@ def leagues(request: Request) -> dict[str, Any]:
     "/leagues/{league}",
     response_model=RankingOut,
     responses=_ERRORS,
+    openapi_extra=_RANKING_QUERY,
     summary="The ranking (filters: mode, role, q, active_since; page, per_page)",
 )
 def ranking(request: Request, league: str) -> dict[str, Any]:
@@ -105,6 +141,7 @@ def ranking(request: Request, league: str) -> dict[str, Any]:
     "/leagues/{league}/ranking",
     response_model=RankingOut,
     responses=_ERRORS,
+    openapi_extra=_RANKING_QUERY,
     summary="The ranking (same as /leagues/{league})",
 )
 def ranking_alias(request: Request, league: str) -> dict[str, Any]:
@@ -138,7 +175,12 @@ def explain(request: Request, league: str, game: str) -> dict[str, Any]:
     return views.explain(views.open_league(request.app.state.engine, league), game)
 
 
-@router.get("/leagues/{league}/events", responses=_ERRORS, summary="The league's events")
+@router.get(
+    "/leagues/{league}/events",
+    responses=_ERRORS,
+    openapi_extra=_EVENTS_QUERY,
+    summary="The league's events",
+)
 def events(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     return views.events(found, **events_args(request, strict=True))
@@ -193,6 +235,7 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
 @router.post(
     "/leagues/{league}/games/preview",
     responses=_ERRORS,
+    dependencies=_TOKEN,
     openapi_extra=_GAMES_BODY,
     summary="Dry run: what posting these games would change (nothing is stored)",
 )
@@ -208,7 +251,17 @@ async def preview(request: Request, league: str) -> dict[str, Any]:
 @router.post(
     "/leagues/{league}/games",
     responses=_ERRORS,
-    openapi_extra=_GAMES_BODY,
+    dependencies=_TOKEN,
+    openapi_extra={
+        **_GAMES_BODY,
+        "parameters": [
+            _query(
+                "update",
+                {"type": "boolean", "default": False},
+                "Replace the games whose id exists with other content.",
+            )
+        ],
+    },
     summary="Post results (officer: imported at once; referee: held for review)",
 )
 async def post_games(request: Request, league: str) -> JSONResponse:
@@ -288,6 +341,7 @@ def _as_jsonl(body: bytes) -> bytes:
 @router.put(
     "/leagues/{league}/games/{game:path}",
     responses=_ERRORS,
+    dependencies=_TOKEN,
     openapi_extra=_GAMES_BODY,
     summary="Correct a game (officer): the body is the corrected game",
 )
@@ -303,6 +357,7 @@ async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
 @router.delete(
     "/leagues/{league}/games/{game:path}",
     responses=_ERRORS,
+    dependencies=_TOKEN,
     summary="Delete a game (officer); ratings are recomputed",
 )
 def delete(request: Request, league: str, game: str) -> dict[str, Any]:
@@ -316,6 +371,7 @@ def delete(request: Request, league: str, game: str) -> dict[str, Any]:
 @router.post(
     "/leagues/{league}/seasons/close",
     responses=_ERRORS,
+    dependencies=_TOKEN,
     openapi_extra={
         "requestBody": {
             "required": True,
