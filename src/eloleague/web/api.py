@@ -12,8 +12,8 @@ import datetime as dt
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Security
-from fastapi.security import HTTPBearer
 from fastapi.exceptions import RequestValidationError
+from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field, ValidationError
 from starlette.responses import JSONResponse
 
