@@ -28,6 +28,7 @@ from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from eloleague.engine import (
+    GLOBAL_ROLE,
     LedgerEntry,
     ReplayResult,
     Standing,
@@ -403,8 +404,8 @@ class League:
                 rows = [r for r in rows if r.player in active]
         if mode is not None:
             rows = [r for r in rows if r.mode == mode]
-        if role is not None:
-            rows = [r for r in rows if r.role == role]
+        if role is not None and not (role == GLOBAL_ROLE and not self.rules.pools.by_role):
+            rows = [r for r in rows if r.role == role]  # "*" without roles: every row, as the site
         if top is not None:
             rows = rows[:top]
         return rows

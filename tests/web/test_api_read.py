@@ -36,6 +36,7 @@ def _all_rows(client: TestClient, league: str, **params: str) -> list[dict[str, 
     ("league", "pool"),
     [
         (BE, {}),
+        (BE, {"role": "*"}),  # no roles: every row, in the CLI as on the site
         (DIPLO, {}),
         (DIPLO, {"role": "*"}),
         (DIPLO, {"mode": "blitz"}),
