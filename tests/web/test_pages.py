@@ -203,3 +203,11 @@ def test_a_rule_change_elsewhere_shows_at_once(site: Site) -> None:
     assert "Rules: bataille-empire-en<" in client.get(f"/leagues/{BE}/rules", headers=EN).text
     after = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
     assert before["title"] == "Maréchal d'Empire" and after["title"] == "Marshal of the Empire"
+
+
+def test_the_row_count_agrees_with_its_number(read_client: TestClient) -> None:
+    top = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
+    one = read_client.get(f"/leagues/{BE}", params={"q": top["player"], "lang": "fr"}).text
+    assert ">1 ligne" in one and "1 lignes" not in one
+    many = read_client.get(f"/leagues/{BE}", params={"lang": "fr"}).text
+    assert re.search(r">\d+ lignes", many)
