@@ -3,6 +3,7 @@ error pages without tracebacks; names escaped."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from urllib.parse import quote
@@ -211,3 +212,25 @@ def test_the_row_count_agrees_with_its_number(read_client: TestClient) -> None:
     assert ">1 ligne" in one and "1 lignes" not in one
     many = read_client.get(f"/leagues/{BE}", params={"lang": "fr"}).text
     assert re.search(r">\d+ lignes", many)
+
+
+def test_a_team_game_on_the_player_page_names_partners_and_opponents(site: Site) -> None:
+    from eloleague.league import League
+    from eloleague.records import GameRecord, Participant, Side
+
+    cards = League.create(str(site.db), "Cartes", "card-battle")
+    cards.import_games(
+        [
+            GameRecord(
+                dt.date(2025, 5, 1),
+                (
+                    Side((Participant("Ana"), Participant("Bea")), "3-0"),
+                    Side((Participant("Cy"), Participant("Dan")), "0-3"),
+                ),
+                id="t1",
+            )
+        ],
+        source="test",
+    )
+    page = make_client(site).get("/leagues/Cartes/players/Ana", params={"lang": "fr"}).text
+    assert "<small>avec Bea</small>" in page and "<small>contre Cy, Dan</small>" in page
