@@ -287,6 +287,23 @@ def test_forms_need_a_signed_in_officer(client: TestClient, site: Site) -> None:
     assert client.get(f"/api/v1/leagues/{BE}/games/g1").status_code == 200
 
 
+def test_an_officer_deletes_a_game_once_the_box_is_ticked(client: TestClient, site: Site) -> None:
+    _login(client)
+    page = client.get(f"/leagues/{BE}/games/g1")
+    assert 'name="confirm" value="yes" required' in page.text
+    before = _games(site)
+    unticked = client.post(f"/leagues/{BE}/games/g1/delete", data={"csrf_token": _csrf(page.text)})
+    assert unticked.status_code == 422 and "rien n’a été supprimé" in unticked.text
+    assert _games(site) == before
+    done = client.post(
+        f"/leagues/{BE}/games/g1/delete",
+        data={"csrf_token": _csrf(page.text), "confirm": "yes"},
+    )
+    assert done.status_code == 200 and "g1" in done.text  # the ranking, with the flash message
+    assert _games(site) == before - 1
+    assert client.get(f"/api/v1/leagues/{BE}/games/g1").status_code == 404
+
+
 def test_a_tampered_session_cookie_is_not_a_session(client: TestClient) -> None:
     _login(client)
     assert client.get("/admin", follow_redirects=False).status_code == 200

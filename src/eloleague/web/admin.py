@@ -217,8 +217,15 @@ async def reject(request: Request, league: str, upload_id: int) -> Response:
 @router.post("/leagues/{league}/games/{game:path}/delete")
 async def delete_game(request: Request, league: str, game: str) -> Response:
     require_user(request, officer=True)
-    await checked_form(request)
+    form = await checked_form(request)
     found = views.open_league(request.app.state.engine, league)
+    views.require_game(found, game)
+    if form.get("confirm") != "yes":  # the page's box must be ticked: a deletion is not undone
+        raise WebError(
+            422,
+            "invalid_request",
+            Text.of("tick the box to confirm the deletion; nothing was deleted"),
+        )
     try:
         found.delete_game(game)
     except EloleagueError as exc:
