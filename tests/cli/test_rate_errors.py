@@ -171,8 +171,11 @@ def test_bad_rule_file_names_file_and_key(tmp_path: Path) -> None:
     )
     done = run_cli("rate", str(_write(tmp_path, [json.dumps(GOOD)])), "--rules", str(rules))
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert f"{rules}: key method: allowed: 'duel', 'team_and_personal' or 'ffa_rank'" in done.stderr
-    assert f"{rules}: key k.default: must be greater than 0" in done.stderr
+    assert (
+        f"{rules}, line 2: key method: allowed: 'duel', 'team_and_personal' or 'ffa_rank'"
+        in done.stderr
+    )
+    assert f"{rules}, line 6: key k.default: must be greater than 0" in done.stderr
     fr = run_cli(
         "rate",
         str(_write(tmp_path, [json.dumps(GOOD)])),
@@ -181,8 +184,11 @@ def test_bad_rule_file_names_file_and_key(tmp_path: Path) -> None:
         env={"ELOLEAGUE_LANG": "fr"},
     )
     assert fr.returncode == 2 and fr.stdout == ""
-    assert f"{rules} : clé method : valeurs permises : 'duel', 'team_and_personal'" in fr.stderr
-    assert f"{rules} : clé k.default : doit être supérieur à 0" in fr.stderr
+    assert (
+        f"{rules}, ligne 2 : clé method : valeurs permises : 'duel', 'team_and_personal'"
+        in fr.stderr
+    )
+    assert f"{rules}, ligne 6 : clé k.default : doit être supérieur à 0" in fr.stderr
 
 
 def test_every_rule_file_message_is_translated() -> None:

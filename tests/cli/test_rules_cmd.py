@@ -35,7 +35,7 @@ def test_check_reports_the_key(tmp_path: Path) -> None:
     )
     done = run_cli("rules", "check", str(bad))
     assert done.returncode == 2
-    assert f"{bad}: key k.tiers[0].games_belo: unknown key" in done.stderr
+    assert f"{bad}, line 7: key k.tiers[0].games_belo: unknown key" in done.stderr
 
 
 def _keys(model: type[BaseModel]) -> set[str]:
@@ -55,3 +55,24 @@ def test_every_rule_set_key_is_documented() -> None:
     text = DOCS.read_text("utf-8")
     missing = sorted(k for k in _keys(RuleSet) if f"`{k}" not in text and f"[{k}]" not in text)
     assert missing == []
+
+
+def test_the_line_of_a_key_in_a_rule_file() -> None:
+    from eloleague.rules import key_line
+
+    text = (
+        'name = "x"  # a comment = not a key\n'  # 1
+        "k.default = 10\n"  # 2
+        "[outcomes]\n"  # 3
+        'win = { score = 1, against = ["loss"] }\n'  # 4
+        '"close loss" = { score = 0.25, against = ["win"] }\n'  # 5
+        "[[titles]]\n"  # 6
+        'name = "Maître"\n'  # 7
+    )
+    assert key_line(text, ["name"]) == 1
+    assert key_line(text, ["k", "default"]) == 2
+    assert key_line(text, ["outcomes"]) == 3
+    assert key_line(text, ["outcomes", "win", "against"]) == 4
+    assert key_line(text, ["outcomes", "close loss", "score"]) == 5
+    assert key_line(text, ["titles", "name"]) == 7
+    assert key_line(text, ["season"]) is None

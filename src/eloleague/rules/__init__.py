@@ -6,6 +6,7 @@ Errors name the file, the key and what is allowed (never a traceback).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Sequence
 from importlib import resources
@@ -161,18 +162,63 @@ def parse_rules(text: str, source: str = "<rules>") -> RuleSet:
     try:
         return RuleSet.model_validate(data)
     except ValidationError as exc:
-        lines = [
-            Text.of(
-                "{source}: key {key}: {problem}",
-                source=source,
-                key=_key_path(tuple(err["loc"])),
-                problem=_problem(err),
-            )
-            if err["loc"]
-            else Text.of("{source}: {problem}", source=source, problem=_problem(err))
-            for err in exc.errors()
-        ]
+        lines = [_located(text, source, err) for err in exc.errors()]
         raise RuleSetError(_lines(lines)) from None
+
+
+def _located(text: str, source: str, err: ErrorDetails) -> Text:
+    """One validation error: the file, the line where the key is written (when it can be found),
+    the key and what is wrong."""
+    loc = tuple(err["loc"])
+    if not loc:
+        return Text.of("{source}: {problem}", source=source, problem=_problem(err))
+    # Past the first item of a list (tiers[1], a second [[titles]]) the line could be another
+    # item's: then the key alone is given.
+    later_item = any(isinstance(part, int) and part > 0 for part in loc)
+    line = None if later_item else key_line(text, [p for p in loc if isinstance(p, str)])
+    if line is None:
+        return Text.of(
+            "{source}: key {key}: {problem}",
+            source=source,
+            key=_key_path(loc),
+            problem=_problem(err),
+        )
+    return Text.of(
+        "{source}, line {line}: key {key}: {problem}",
+        source=source,
+        line=line,
+        key=_key_path(loc),
+        problem=_problem(err),
+    )
+
+
+def key_line(text: str, path: Sequence[str]) -> int | None:
+    """The line (from 1) where the deepest findable key of ``path`` is written in the TOML
+    ``text``: ``key =`` under its table, ``[table]`` or ``[[table]]`` headers, dotted keys
+    (``k.tiers = ...``) and the keys of a one-line inline table (``win = { score = 1 }``)."""
+    best: tuple[int, int] | None = None  # (how many keys of path it names, line)
+    table: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("#", 1)[0].strip()
+        inline: list[str] = []
+        if line.startswith("["):
+            keys = table = _dotted(line.strip("[]"))
+        elif "=" in line:
+            name, _, value = line.partition("=")
+            keys = table + _dotted(name)
+            inline = [k.strip('"') for k in re.findall(r'[{,]\s*([\w"-]+)\s*=', value)]
+        else:
+            continue
+        if keys != list(path[: len(keys)]):
+            continue
+        depth = len(keys) + (len(keys) < len(path) and path[len(keys)] in inline)
+        if best is None or depth > best[0]:
+            best = (depth, number)
+    return best[1] if best else None
+
+
+def _dotted(name: str) -> list[str]:
+    return [part.strip().strip('"') for part in name.split(".")]
 
 
 def load_rules(name_or_path: str | Path) -> RuleSet:
