@@ -7,15 +7,15 @@ sessions (Starlette's ``SessionMiddleware``, itsdangerous).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from importlib import resources
 
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
+from starlette.datastructures import MutableHeaders
 from starlette.middleware.sessions import SessionMiddleware
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eloleague.league import engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
@@ -53,19 +53,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(admin.router)
     app.include_router(tools_pages.router)
     app.include_router(pages.router)
-    app.middleware("http")(_vary)
+    app.add_middleware(VaryByVisitor)
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
     errors.install(app)
     return app
 
 
-async def _vary(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+class VaryByVisitor:
     """Pages and API answers depend on the language (``Accept-Language``, the ``lang`` cookie)
-    and on who is signed in: a shared cache must not hand one visitor's answer to another."""
-    response = await call_next(request)
-    if not request.url.path.startswith("/static/"):
-        response.headers.append("Vary", "Accept-Language, Cookie")
-    return response
+    and on who is signed in: ``Vary`` tells shared caches not to hand one visitor's answer to
+    another. A plain ASGI middleware (it only adds a header to the response's start)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"].startswith("/static/"):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_vary(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                MutableHeaders(scope=message).append("Vary", "Accept-Language, Cookie")
+            await send(message)
+
+        await self.app(scope, receive, send_with_vary)
 
 
 def _swagger_ui() -> HTMLResponse:
