@@ -29,6 +29,19 @@ class Problem:
         return f"{location}{colon}{message}" if location else message
 
 
+def in_source(source: str, problem: Problem) -> Problem:
+    """``problem`` of the file or request ``source``, its location kept translatable
+    ("club.jsonl: line 3" reads "club.jsonl : ligne 3" in French)."""
+    from eloleague.i18n import Text
+
+    if not problem.location:
+        return Problem(source, problem.message)
+    where = Text.in_domain(
+        "messages", "{source}: {location}", source=source, location=problem.location
+    )
+    return Problem(where, problem.message)
+
+
 @dataclass(frozen=True, slots=True)
 class LookAlike(Problem):
     """A warning that a name in the input looks like a registered player's (``name`` as written)."""

@@ -26,7 +26,6 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from rich.console import Console
 
     from eloleague.engine import LedgerEntry
-    from eloleague.errors import Problem
     from eloleague.league import League
     from eloleague.rules.model import RuleSet
 
@@ -60,18 +59,6 @@ OutputOption = Annotated[
         help="Write an xlsx workbook there (and the plain CSV beside it, same name .csv).",
     ),
 ]
-
-
-def _in_file(source: str, problem: Problem) -> Problem:
-    """``problem`` of the file ``source``, its location kept translatable ("line 3" → "ligne 3")."""
-    from eloleague.errors import Problem
-
-    if not problem.location:
-        return Problem(source, problem.message)
-    where = Text.in_domain(
-        "messages", "{source}: {location}", source=source, location=problem.location
-    )
-    return Problem(where, problem.message)
 
 
 def _result(rules: RuleSet, outcome: str | None, score: float | None) -> str:
@@ -237,7 +224,7 @@ def import_(
     already there is skipped; one whose id exists with other content is refused unless --update.
     Names that look like an existing player are reported as warnings.
     """
-    from eloleague.errors import InputError
+    from eloleague.errors import InputError, Problem, in_source
     from eloleague.io.games import read_games
     from eloleague.records import GameRecord
 
@@ -249,7 +236,7 @@ def import_(
         try:
             read.append((path, read_games(path, lg.rules)))
         except InputError as exc:
-            problems.extend(_in_file(exc.source, p) for p in exc.problems)
+            problems.extend(in_source(exc.source, p) for p in exc.problems)
     if problems:
         raise InputError(problems)
     err = _err()

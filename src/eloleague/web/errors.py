@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from eloleague.errors import EloleagueError, InputError, Problem
+from eloleague.errors import EloleagueError, InputError, Problem, in_source
 from eloleague.i18n import Text, render
 
 log = logging.getLogger("eloleague.web")
@@ -73,16 +73,6 @@ def translate(message: str, lang: str) -> str:
     return message
 
 
-def _in_source(source: str, problem: Problem) -> Problem:
-    """``problem`` of the file or request ``source``; its location stays translatable."""
-    if not problem.location:
-        return Problem(source, problem.message)
-    where = Text.in_domain(
-        "messages", "{source}: {location}", source=source, location=problem.location
-    )
-    return Problem(where, problem.message)
-
-
 def as_web_error(exc: Exception) -> WebError:
     """Any exception as the error the visitor sees."""
     if isinstance(exc, WebError):
@@ -91,7 +81,7 @@ def as_web_error(exc: Exception) -> WebError:
         message = Text.of(
             "the input has {count} problem(s); nothing was stored", count=len(exc.problems)
         )
-        located = [_in_source(exc.source, p) if exc.source else p for p in exc.problems]
+        located = [in_source(exc.source, p) if exc.source else p for p in exc.problems]
         return WebError(422, "invalid_input", message, located)
     if isinstance(exc, EloleagueError):
         return WebError(400, "bad_request", exc.message)
