@@ -127,6 +127,7 @@ def _allowed(user: User | None, officer: bool) -> User:
 
 MAX_FAILURES = 5
 FAILURE_WINDOW = 15 * 60
+MAX_TRACKED = 10_000
 
 
 class SignInThrottle:
@@ -155,6 +156,9 @@ class SignInThrottle:
         key = (address, name.strip().casefold())
         self._recent(key, now)
         self._failures.setdefault(key, []).append(now)
+        if len(self._failures) > MAX_TRACKED:  # many names tried: forget the expired ones
+            for other in list(self._failures):
+                self._recent(other, now)
 
     def succeeded(self, address: str, name: str) -> None:
         self._failures.pop((address, name.strip().casefold()), None)
