@@ -19,6 +19,7 @@ from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, error_body, translate
+from eloleague.web.inputs import Form, Member, Officer
 from eloleague.web.pages import page_lang, render_page
 from eloleague.web.security import (
     SignInThrottle,
@@ -106,9 +107,7 @@ def upload_form(request: Request, league: str) -> Response:
 
 
 @router.post("/leagues/{league}/upload")
-async def upload(request: Request, league: str) -> Response:
-    user = require_user(request)
-    form = await checked_form(request)
+def upload(request: Request, league: str, user: Member, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     sheet = form.get("sheet")
     lang = page_lang(request)
@@ -125,7 +124,7 @@ async def upload(request: Request, league: str) -> Response:
             status=400,
         )
     limit = request.app.state.settings.max_upload_bytes
-    content = await sheet.read(limit + 1)
+    content = sheet.file.read(limit + 1)
     if len(content) > limit:
         return render_page(
             request,
@@ -196,9 +195,7 @@ def review(request: Request, league: str, upload_id: int) -> Response:
 
 
 @router.post("/leagues/{league}/uploads/{upload_id}/confirm")
-async def confirm(request: Request, league: str, upload_id: int) -> Response:
-    user = require_user(request, officer=True)
-    await checked_form(request)
+def confirm(request: Request, league: str, upload_id: int, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     report = uploads.confirm(found, upload_id, user.name)
     request.session["flash"] = translate(report.summary(), page_lang(request))
@@ -206,18 +203,14 @@ async def confirm(request: Request, league: str, upload_id: int) -> Response:
 
 
 @router.post("/leagues/{league}/uploads/{upload_id}/reject")
-async def reject(request: Request, league: str, upload_id: int) -> Response:
-    require_user(request, officer=True)
-    await checked_form(request)
+def reject(request: Request, league: str, upload_id: int, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     uploads.reject(found, upload_id)
     return RedirectResponse("/admin", status_code=303)
 
 
 @router.post("/leagues/{league}/games/{game:path}/delete")
-async def delete_game(request: Request, league: str, game: str) -> Response:
-    require_user(request, officer=True)
-    form = await checked_form(request)
+def delete_game(request: Request, league: str, game: str, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     views.require_game(found, game)
     if form.get("confirm") != "yes":  # the page's box must be ticked: a deletion is not undone
@@ -265,9 +258,7 @@ def _line(game: dict[str, Any]) -> str:
 
 
 @router.post("/leagues/{league}/games/{game:path}/edit")
-async def edit(request: Request, league: str, game: str) -> Response:
-    user = require_user(request, officer=True)
-    form = await checked_form(request)
+def edit(request: Request, league: str, game: str, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     views.require_game(found, game)  # a correction never creates a game: 404
     line = str(form.get("line", "")).strip()
@@ -293,9 +284,7 @@ async def edit(request: Request, league: str, game: str) -> Response:
 
 
 @router.post("/leagues/{league}/seasons/close")
-async def close_season(request: Request, league: str) -> Response:
-    user = require_user(request, officer=True)
-    form = await checked_form(request)
+def close_season(request: Request, league: str, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     try:
         end = dt.date.fromisoformat(str(form.get("end", "")))

@@ -21,9 +21,9 @@ from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
+from eloleague.web.inputs import Body, TokenMember, TokenOfficer
 from eloleague.web.pages import events_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
-from eloleague.web.security import bearer_user
 
 router = APIRouter(prefix="/api/v1")
 
@@ -239,10 +239,8 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
     openapi_extra=_GAMES_BODY,
     summary="Dry run: what posting these games would change (nothing is stored)",
 )
-async def preview(request: Request, league: str) -> dict[str, Any]:
-    user = bearer_user(request)
+def preview(request: Request, league: str, user: TokenMember, body: Body) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    body = await _body(request)
     records = uploads.games_from_body(found, body)
     report = uploads.preview(found, records, "api", body, user.name)
     return uploads.report_dict(found, report, page_lang(request))
@@ -264,10 +262,8 @@ async def preview(request: Request, league: str) -> dict[str, Any]:
     },
     summary="Post results (officer: imported at once; referee: held for review)",
 )
-async def post_games(request: Request, league: str) -> JSONResponse:
-    user = bearer_user(request)
+def post_games(request: Request, league: str, user: TokenMember, body: Body) -> JSONResponse:
     found = views.open_league(request.app.state.engine, league)
-    body = await _body(request)
     records = uploads.games_from_body(found, body)
     lang = page_lang(request)
     if not user.is_officer:
@@ -287,22 +283,6 @@ async def post_games(request: Request, league: str) -> JSONResponse:
         {"status": "imported", **uploads.report_dict(found, report, lang)},
         status_code=201 if report.changed else 200,
     )
-
-
-async def _body(request: Request) -> bytes:
-    """The request's body, refused with 413 past the site's upload limit (read in chunks)."""
-    limit = request.app.state.settings.max_upload_bytes
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise _too_large(limit)
-    chunks = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise _too_large(limit)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _flag(request: Request, name: str) -> bool:
@@ -325,10 +305,6 @@ def _flag(request: Request, name: str) -> bool:
     )
 
 
-def _too_large(limit: int) -> WebError:
-    return WebError(413, "too_large", Text.of("the file is larger than {n} bytes", n=limit))
-
-
 def _as_jsonl(body: bytes) -> bytes:
     text = body.strip()
     if text.startswith(b"["):
@@ -345,11 +321,12 @@ def _as_jsonl(body: bytes) -> bytes:
     openapi_extra=_GAMES_BODY,
     summary="Correct a game (officer): the body is the corrected game",
 )
-async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
-    user = bearer_user(request, officer=True)
+def correct(
+    request: Request, league: str, game: str, user: TokenOfficer, body: Body
+) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     views.require_game(found, game)  # a correction never creates a game: 404
-    records = uploads.games_from_body(found, await _body(request), source=game)
+    records = uploads.games_from_body(found, body, source=game)
     report = uploads.correct(found, game, records, user.name)
     return uploads.report_dict(found, report, page_lang(request))
 
@@ -360,8 +337,7 @@ async def correct(request: Request, league: str, game: str) -> dict[str, Any]:
     dependencies=_TOKEN,
     summary="Delete a game (officer); ratings are recomputed",
 )
-def delete(request: Request, league: str, game: str) -> dict[str, Any]:
-    bearer_user(request, officer=True)
+def delete(request: Request, league: str, game: str, user: TokenOfficer) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     views.require_game(found, game)
     found.delete_game(game)
@@ -380,11 +356,10 @@ def delete(request: Request, league: str, game: str) -> dict[str, Any]:
     },
     summary="Close a season (officer): its inactivity adjustments apply now",
 )
-async def close_season(request: Request, league: str) -> dict[str, Any]:
-    user = bearer_user(request, officer=True)  # before reading the body: 401 first
+def close_season(request: Request, league: str, user: TokenOfficer, body: Body) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     try:
-        season = SeasonIn.model_validate_json(await _body(request))
+        season = SeasonIn.model_validate_json(body)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
     found.close_season(season.end, user=user.name)

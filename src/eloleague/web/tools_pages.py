@@ -16,7 +16,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from markupsafe import Markup
-from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.responses import RedirectResponse, Response
 
@@ -27,8 +26,9 @@ from eloleague.rules.model import RuleSet
 from eloleague.tools.report import calibration_svg, comparison_svg
 from eloleague.web import tools_views, views
 from eloleague.web.errors import WebError, error_body
+from eloleague.web.inputs import Form, Member, Officer
 from eloleague.web.pages import page_lang, render_page
-from eloleague.web.security import checked_form, require_user
+from eloleague.web.security import require_user
 
 router = APIRouter(include_in_schema=False)
 
@@ -53,12 +53,13 @@ def _field(form: FormData, name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-async def _show(
+def _show(
     request: Request, template: str, context: Context, run: Callable[[], Context]
 ) -> Response:
-    """Run a tool off the event loop and show its result, or its error, under the form."""
+    """Run a tool (the route runs in the thread pool) and show its result, or its error, under
+    the form."""
     try:
-        context["result"] = await run_in_threadpool(run)
+        context["result"] = run()
     except WebError as exc:
         return _refused(request, template, context, exc)
     return render_page(request, template, context)
@@ -105,9 +106,7 @@ def balance_form(request: Request, league: str) -> Response:
 
 
 @router.post("/leagues/{league}/tools/balance")
-async def balance_run(request: Request, league: str) -> Response:
-    require_user(request)
-    form = await checked_form(request)
+def balance_run(request: Request, league: str, user: Member, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     fields = {k: _field(form, k) for k in _BALANCE_FIELDS}
     picked = _field(form, "add_player").strip()
@@ -128,7 +127,7 @@ async def balance_run(request: Request, league: str) -> Response:
             mode=fields["mode"],
         )
 
-    return await _show(request, "balance.html", context, run)
+    return _show(request, "balance.html", context, run)
 
 
 # compare and evaluate ------------------------------------------------------------------------
@@ -143,14 +142,14 @@ def _rules_context(found: League, fields: dict[str, str]) -> Context:
     }
 
 
-async def _other_rules(request: Request, form: FormData, fields: dict[str, str]) -> RuleSet | None:
+def _other_rules(request: Request, form: FormData, fields: dict[str, str]) -> RuleSet | None:
     """The rule set the form chose: a preset, an uploaded rule file, or a pasted one."""
     text: str | None = fields["rules"] or None
     name: str | None = None
     upload = form.get("rules_file")
     if isinstance(upload, UploadFile) and upload.filename:
         limit = request.app.state.settings.max_upload_bytes
-        content = await upload.read(limit + 1)
+        content = upload.file.read(limit + 1)
         if len(content) > limit:
             raise WebError(413, "too_large", Text.of("the file is larger than {n} bytes", n=limit))
         name = upload.filename.replace("\\", "/").rsplit("/", 1)[-1] or "rules.toml"
@@ -174,15 +173,13 @@ def compare_form(request: Request, league: str) -> Response:
 
 
 @router.post("/leagues/{league}/tools/compare")
-async def compare_run(request: Request, league: str) -> Response:
-    require_user(request, officer=True)
-    form = await checked_form(request)
+def compare_run(request: Request, league: str, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     fields = _rules_fields(form)
     context = _rules_context(found, fields)
     lang = page_lang(request)
     try:
-        other = tools_views.require_rules(await _other_rules(request, form, fields))
+        other = tools_views.require_rules(_other_rules(request, form, fields))
         movers = tools_views.whole_number(fields["movers"], Text.of("Biggest movers to show"))
     except WebError as exc:
         return _refused(request, "compare.html", context, exc)
@@ -193,7 +190,7 @@ async def compare_run(request: Request, league: str) -> Response:
         out["chart"] = Markup(comparison_svg(found_c, lang))  # escaped in tools/svg.py
         return out
 
-    return await _show(request, "compare.html", context, run)
+    return _show(request, "compare.html", context, run)
 
 
 @router.get("/leagues/{league}/tools/evaluate")
@@ -207,15 +204,13 @@ def evaluate_form(request: Request, league: str) -> Response:
 
 
 @router.post("/leagues/{league}/tools/evaluate")
-async def evaluate_run(request: Request, league: str) -> Response:
-    require_user(request, officer=True)
-    form = await checked_form(request)
+def evaluate_run(request: Request, league: str, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     fields = _rules_fields(form)
     context = _rules_context(found, fields)
     lang = page_lang(request)
     try:
-        other = await _other_rules(request, form, fields)
+        other = _other_rules(request, form, fields)
     except WebError as exc:
         return _refused(request, "evaluate.html", context, exc)
     baselines = bool(fields["baselines"])
@@ -226,4 +221,4 @@ async def evaluate_run(request: Request, league: str) -> Response:
         out["chart"] = Markup(calibration_svg(found_e, lang))  # escaped in tools/svg.py
         return out
 
-    return await _show(request, "evaluate.html", context, run)
+    return _show(request, "evaluate.html", context, run)
