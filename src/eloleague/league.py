@@ -687,6 +687,45 @@ class League:
 
     # Corrections -----------------------------------------------------------------------------
 
+    def correct_game(
+        self, game_id: str, record: GameRecord, *, user: str | None = None
+    ) -> ImportReport:
+        """Replace the stored game ``game_id`` (its id, or ``#N``) by its corrected version, in
+        one transaction: the league is seen before or after the correction, never between.
+
+        A game with an id must keep it (deleting a game is :meth:`delete_game`); a game known
+        only by its arrival number keeps that number. Ratings are recomputed from the earliest
+        date the old or the new version touches. Raises :class:`InputError` on a bad game and
+        :class:`EloleagueError` when ``game_id`` names no game.
+        """
+        source = f"correction of {game_id}"
+        problems = validate_games(self.rules, [record])
+        if problems:
+            raise InputError(problems, source)
+        with self._writing() as conn:
+            pk, _, ext_id = self._find_game(conn, game_id)
+            if ext_id is not None and record.id != ext_id:
+                raise EloleagueError(
+                    msg(
+                        'the corrected game must keep its id "{id}" (delete the game to '
+                        "remove it)",
+                        id=ext_id,
+                    )
+                )
+            return imports.apply(
+                conn,
+                self.id,
+                self.rules,
+                [record],
+                source=source,
+                digest=None,
+                dry_run=False,
+                update=True,
+                user=user,
+                progress=self.progress,
+                replacing=pk,
+            )
+
     def delete_game(self, game_id: str) -> None:
         """Delete a game and recompute from the start of its batch."""
         with self._writing() as conn:

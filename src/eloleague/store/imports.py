@@ -182,6 +182,44 @@ def plan(
     return out
 
 
+def correction(
+    conn: Connection,
+    league_id: int,
+    record: GameRecord,
+    player_ids: Mapping[str, int],
+    stored_pk: int,
+) -> Plan:
+    """The plan of a correction: ``record`` replaces the stored game ``stored_pk`` where it stands
+    (its arrival number kept, so ``#N`` still names it), or nothing when the content is the same.
+    A game given an id that another stored game has is a conflict."""
+    h = content_hash(record, player_ids)
+    row = conn.execute(
+        select(games.c.id, games.c.seq, games.c.date, games.c.content_hash).where(
+            games.c.id == stored_pk
+        )
+    ).one()
+    old = Stored(*row)
+    if record.id is not None:
+        other = _stored_by_ext_id(conn, league_id, [record.id]).get(record.id)
+        if other is not None and other.pk != stored_pk:
+            return Plan(
+                conflicts=[
+                    Problem(
+                        record.origin,
+                        msg(
+                            'game "{id}" is already in the league with different content '
+                            "(dated {date}); use --update to replace it",
+                            id=record.id,
+                            date=other.date.isoformat(),
+                        ),
+                    )
+                ]
+            )
+    if old.content_hash == h:
+        return Plan(unchanged=1)
+    return Plan(replaced=[(record, h, old)])
+
+
 def changes(
     before: Mapping[PoolKey, PoolState], after: Mapping[PoolKey, PoolState], start: float
 ) -> list[RatingChange]:
@@ -265,11 +303,15 @@ def apply(
     update: bool,
     user: str | None,
     progress: Progress | None,
+    replacing: int | None = None,
 ) -> ImportReport:
     """Import checked games in the caller's transaction (see :meth:`eloleague.league.League.
     import_games`): new players, then the plan, then the games stored and the ratings recomputed
     from the earliest date they touch. The report says what was done (``dry_run``: the caller
     rolls back). Raises :class:`InputError` when a game conflicts with a stored one.
+
+    ``replacing``: the row id of a stored game that the one game of ``records`` corrects
+    (:func:`correction`), whatever its id or content.
     """
     already = None
     if digest is not None:
@@ -292,7 +334,11 @@ def apply(
     records = canonical_games(records, wanted, index, canonical)
     ids = {name: pk for pk, name in canonical.items()}
 
-    todo = plan(conn, league_id, records, ids, update)
+    if replacing is None:
+        todo = plan(conn, league_id, records, ids, update)
+    else:
+        (record,) = records
+        todo = correction(conn, league_id, record, ids, replacing)
     if todo.conflicts:
         raise InputError(todo.conflicts, source)
     new, replaced, unchanged = todo.new, todo.replaced, todo.unchanged

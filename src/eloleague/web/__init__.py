@@ -6,10 +6,15 @@
 
 from __future__ import annotations
 
+import sys
+
 from eloleague.web.app import create_app
 from eloleague.web.settings import Settings
 
 __all__ = ["Settings", "create_app", "serve"]
+
+
+SWITCH_INTERVAL = 0.001  # seconds
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> None:
@@ -22,6 +27,10 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> N
     from eloleague.errors import EloleagueError
 
     app = create_app(Settings.from_env(db=db))
+    # Heavy requests (an upload's dry run, a recompute) run in threads beside the pages: a thread
+    # waiting for the interpreter gets it within a millisecond instead of Python's default five,
+    # so a ranking page keeps its speed while a 5 MB file is checked (docs/web.md).
+    sys.setswitchinterval(SWITCH_INTERVAL)
     try:
         with socket.create_server((host, port)):
             pass

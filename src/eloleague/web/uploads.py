@@ -47,10 +47,22 @@ class Pending:
     status: str
 
 
+MAX_NAME = 100  # characters of an upload's name kept (its extension always is)
+
+
 def safe_name(filename: str) -> str:
-    """The file's own name, without any folder part."""
-    name = PurePath(filename.replace("\\", "/")).name.strip()
-    return name or "upload"
+    """The file's own name, without any folder part, control characters or dots-only names,
+    shortened to :data:`MAX_NAME` characters with its extension kept (the readers go by it)."""
+    name = PurePath(filename.replace("\\", "/")).name
+    name = "".join(c for c in name if c.isprintable()).strip()
+    if not name.strip("."):
+        return "upload"
+    if len(name) > MAX_NAME:
+        stem, dot, ext = name.rpartition(".")
+        ext = ext[:10] if dot and stem else ""
+        tail = "." + ext if ext else ""
+        name = name[: MAX_NAME - len(tail)].rstrip() + tail
+    return name
 
 
 def read_upload(
@@ -269,27 +281,8 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
 def correct(
     league: League, game_id: str, records: list[GameRecord], user: str | None
 ) -> ImportReport:
-    """Replace the game ``game_id`` with the one corrected game in ``records``.
-
-    A game with a source id keeps it (the import replaces it in place, RULES §2 order kept); a game
-    known only by its arrival number (``#N``) is deleted and the corrected one added, after a dry
-    run has shown that the corrected game is accepted.
-    """
+    """Replace the game ``game_id`` with the one corrected game in ``records``, in one
+    transaction (:meth:`League.correct_game`)."""
     if len(records) != 1:
         raise EloleagueError(Text.of("give exactly one game (found {n})", n=len(records)))
-    record = records[0]
-    league.explain(game_id)  # the game exists (or a clear error): a correction never adds one
-    if not game_id.startswith("#"):
-        if record.id != game_id:
-            raise EloleagueError(
-                Text.of(
-                    'the corrected game must keep its id "{id}" (delete the game to remove it)',
-                    id=game_id,
-                )
-            )
-        return league.import_games(
-            records, source=f"correction of {game_id}", update=True, user=user
-        )
-    league.import_games(records, source=f"correction of {game_id}", dry_run=True, user=user)
-    league.delete_game(game_id)
-    return league.import_games(records, source=f"correction of {game_id}", user=user)
+    return league.correct_game(game_id, records[0], user=user)
