@@ -707,8 +707,7 @@ class League:
             if ext_id is not None and record.id != ext_id:
                 raise EloleagueError(
                     msg(
-                        'the corrected game must keep its id "{id}" (delete the game to '
-                        "remove it)",
+                        'the corrected game must keep its id "{id}" (delete the game to remove it)',
                         id=ext_id,
                     )
                 )
