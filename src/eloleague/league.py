@@ -46,7 +46,7 @@ from eloleague.rules import load_rules, parse_rules, preset_names
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import db as store_db
-from eloleague.store import exports, imports
+from eloleague.store import exports, imports, pending
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
@@ -374,6 +374,70 @@ class League:
                 name_warnings=[w for w in report.name_warnings if w.name not in located],
             )
         return report
+
+    # Uploads waiting for an officer ------------------------------------------------------------
+
+    def hold_upload(self, user_id: int, filename: str, content: bytes) -> int:
+        """Keep a checked result file until an officer confirms it; its number (the same file
+        sent again by the same user while it waits is the same upload)."""
+        with store_db.write(self.engine) as conn:
+            return pending.hold(conn, self.id, user_id, filename, content)
+
+    def pending_uploads(self) -> list[pending.Pending]:
+        """The uploads waiting for an officer, oldest first."""
+        with self._reading() as conn:
+            return pending.waiting(conn, self.id)
+
+    def pending_upload(self, upload_id: int) -> tuple[pending.Pending, bytes]:
+        """An upload of this league and its bytes (or :class:`EloleagueError`)."""
+        with self._reading() as conn:
+            return self._upload(conn, upload_id)
+
+    def _upload(self, conn: Connection, upload_id: int) -> tuple[pending.Pending, bytes]:
+        found = pending.load(conn, self.id, upload_id)
+        if found is None:
+            raise EloleagueError(msg("no upload number {n} in this league", n=upload_id))
+        return found
+
+    def confirm_upload(
+        self,
+        upload_id: int,
+        records: Sequence[GameRecord],
+        *,
+        content_hash: str | None = None,
+        user: str | None = None,
+    ) -> ImportReport:
+        """Import the games of a waiting upload (read from its bytes by the caller) and mark it
+        imported, in one transaction: a crash leaves it waiting and the league unchanged."""
+        problems = validate_games(self.rules, list(records)) + imports.duplicate_ids(records)
+        if problems:
+            raise InputError(problems, f"upload {upload_id}")
+        with self._writing() as conn:
+            item, _ = self._upload(conn, upload_id)
+            if item.status != pending.PENDING:
+                raise EloleagueError(
+                    msg("upload {n} was already {status}", n=upload_id, status=item.status)
+                )
+            report = imports.apply(
+                conn,
+                self.id,
+                self.rules,
+                list(records),
+                source=item.filename,
+                digest=content_hash,
+                dry_run=False,
+                update=False,
+                user=user,
+                progress=self.progress,
+            )
+            pending.set_status(conn, upload_id, pending.IMPORTED)
+        return report
+
+    def reject_upload(self, upload_id: int) -> None:
+        """Drop a waiting upload (an upload already imported or rejected stays as it is)."""
+        with self._writing() as conn:
+            if self._upload(conn, upload_id)[0].status == pending.PENDING:
+                pending.set_status(conn, upload_id, pending.REJECTED)
 
     # Queries ---------------------------------------------------------------------------------
 

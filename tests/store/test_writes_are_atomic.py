@@ -55,6 +55,11 @@ WRITE = textwrap.dedent(
             league.merge_players(alias, into)
         elif kind == "rules":
             league.change_rules(arg)
+        elif kind == "confirm":
+            item, content = league.pending_upload(int(arg))
+            records, problems = parse_jsonl(content)
+            assert not problems, problems
+            league.confirm_upload(int(arg), records, user="test")
         elif kind == "close":
             import datetime as dt
             league.close_season(dt.date.fromisoformat(arg))
@@ -119,8 +124,9 @@ def _league(db_url: str, tmp_path: Path) -> League:
     return league
 
 
-def _state(league: League) -> tuple[str, list[Any], list[Any], str]:
-    return ranking_csv(league), league.games(), league.closings(), league.rules_text
+def _state(league: League) -> tuple[str, list[Any], list[Any], str, list[Any]]:
+    waiting = [(u.id, u.status) for u in league.pending_uploads()]
+    return ranking_csv(league), league.games(), league.closings(), league.rules_text, waiting
 
 
 def _writes() -> list[tuple[str, str]]:
@@ -135,6 +141,7 @@ def _writes() -> list[tuple[str, str]]:
         ("merge", f"Solo Typo|{player}"),
         ("rules", "ADLG_SCALE_400"),
         ("close", f"{last_year}-12-31"),
+        ("confirm", "the upload held by the test"),
     ]
 
 
@@ -144,6 +151,12 @@ def test_a_write_killed_in_its_transaction_leaves_the_league_as_it_was(
 ) -> None:
     league = _league(db_url, tmp_path)
     before = _state(league)
+    if kind == "confirm":  # a referee's file waits for an officer
+        referee = accounts.add_user(league.engine, "Rémi", "correct horse battery", "referee")
+        extra = [{**obj, "id": f"late-{n}"} for n, obj in enumerate(_lines()[-5:])]
+        content = "".join(json.dumps(o) + "\n" for o in extra).encode()
+        arg = str(league.hold_upload(referee.id, "late.jsonl", content))
+        before = _state(league)
     if kind == "rules":  # the AdlG rules with another scale: every rating changes
         preset = resources.files("eloleague.rules") / "presets" / "adlg.toml"
         text = preset.read_text("utf-8").replace("scale = 500", "scale = 400")

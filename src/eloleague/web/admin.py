@@ -93,7 +93,7 @@ def dashboard(request: Request) -> Response:
     leagues = []
     for item in views.leagues(engine)["leagues"]:
         league = views.open_league(engine, item["name"])
-        leagues.append({"name": league.name, "pending": uploads.pending(league)})
+        leagues.append({"name": league.name, "pending": league.pending_uploads()})
     return render_page(request, "admin.html", {"leagues": leagues, "me": user})
 
 
@@ -156,7 +156,7 @@ def upload(request: Request, league: str, user: Member, form: Form) -> Response:
             },
             status=422,
         )
-    upload_id = uploads.hold(found, user.id, sheet.filename, content)
+    upload_id = found.hold_upload(user.id, uploads.safe_name(sheet.filename), content)
     return render_page(
         request,
         "preview.html",
@@ -175,7 +175,7 @@ def review(request: Request, league: str, upload_id: int) -> Response:
     found = views.open_league(request.app.state.engine, league)
     lang = page_lang(request)
     try:
-        item, content = uploads.load(found, upload_id)
+        item, content = found.pending_upload(upload_id)
         records, warnings = uploads.read_upload(found, item.filename, content, lang)
         report = uploads.preview(found, records, item.filename, content, user.name, warnings)
     except (InputError, EloleagueError) as exc:
@@ -205,7 +205,7 @@ def confirm(request: Request, league: str, upload_id: int, user: Officer, form: 
 @router.post("/leagues/{league}/uploads/{upload_id}/reject")
 def reject(request: Request, league: str, upload_id: int, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    uploads.reject(found, upload_id)
+    found.reject_upload(upload_id)
     return RedirectResponse("/admin", status_code=303)
 
 

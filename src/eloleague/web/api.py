@@ -268,7 +268,7 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
     lang = page_lang(request)
     if not user.is_officer:
         report = uploads.preview(found, records, "api", body, user.name)
-        upload_id = uploads.hold(found, user.id, "api.jsonl", _as_jsonl(body))
+        upload_id = found.hold_upload(user.id, "api.jsonl", _as_jsonl(body))
         return JSONResponse(
             {
                 "status": "pending_review",

@@ -10,42 +10,19 @@ and nothing is stored; good input gives the rating changes it would make. The fi
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import hashlib
 import json
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
-
-from sqlalchemy import and_, insert, select, update
 
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
-from eloleague.store.db import read, write
-from eloleague.store.tables import pending_uploads, users
 from eloleague.web.numbers import shown
-
-PENDING = "pending"
-IMPORTED = "imported"
-REJECTED = "rejected"
-
-
-@dataclass(frozen=True, slots=True)
-class Pending:
-    """An upload waiting for an officer."""
-
-    id: int
-    league_id: int
-    filename: str
-    user: str
-    created_at: dt.datetime
-    status: str
-
 
 MAX_NAME = 100  # characters of an upload's name kept (its extension always is)
 
@@ -138,109 +115,12 @@ def _digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
-def hold(league: League, user_id: int, filename: str, content: bytes) -> int:
-    """Keep a checked upload until it is confirmed; returns its number. The same file sent
-    again by the same user while it still waits is the same upload (a previewed file sent twice
-    does not wait twice in the review list)."""
-    with write(league.engine) as conn:
-        same = conn.execute(
-            select(pending_uploads.c.id).where(
-                and_(
-                    pending_uploads.c.league_id == league.id,
-                    pending_uploads.c.user_id == user_id,
-                    pending_uploads.c.status == PENDING,
-                    pending_uploads.c.filename == safe_name(filename),
-                    pending_uploads.c.content == content,
-                )
-            )
-        ).scalar()
-        if same is not None:
-            return int(same)
-        pk = conn.execute(
-            insert(pending_uploads).values(
-                league_id=league.id,
-                user_id=user_id,
-                filename=safe_name(filename),
-                content=content,
-                created_at=dt.datetime.now(dt.UTC),
-                status=PENDING,
-            )
-        ).inserted_primary_key
-    assert pk is not None
-    return int(pk[0])
-
-
-def pending(league: League) -> list[Pending]:
-    """The league's uploads waiting for an officer, oldest first."""
-    with read(league.engine) as conn:
-        rows = conn.execute(
-            select(
-                pending_uploads.c.id,
-                pending_uploads.c.league_id,
-                pending_uploads.c.filename,
-                users.c.name,
-                pending_uploads.c.created_at,
-                pending_uploads.c.status,
-            )
-            .select_from(pending_uploads.join(users, users.c.id == pending_uploads.c.user_id))
-            .where(
-                and_(pending_uploads.c.league_id == league.id, pending_uploads.c.status == PENDING)
-            )
-            .order_by(pending_uploads.c.id)
-        ).all()
-    return [Pending(*r) for r in rows]
-
-
-def load(league: League, upload_id: int) -> tuple[Pending, bytes]:
-    """A pending upload and its bytes."""
-    with read(league.engine) as conn:
-        row = conn.execute(
-            select(
-                pending_uploads.c.id,
-                pending_uploads.c.league_id,
-                pending_uploads.c.filename,
-                users.c.name,
-                pending_uploads.c.created_at,
-                pending_uploads.c.status,
-                pending_uploads.c.content,
-            )
-            .select_from(pending_uploads.join(users, users.c.id == pending_uploads.c.user_id))
-            .where(
-                and_(pending_uploads.c.id == upload_id, pending_uploads.c.league_id == league.id)
-            )
-        ).first()
-    if row is None:
-        raise EloleagueError(str(Text.of("no upload number {n} in this league", n=upload_id)))
-    return Pending(*row[:6]), bytes(row[6])
-
-
 def confirm(league: League, upload_id: int, user: str) -> ImportReport:
-    """Import a pending upload for good (checked again: the league may have changed)."""
-    item, content = load(league, upload_id)
-    if item.status != PENDING:
-        raise EloleagueError(
-            str(Text.of("upload {n} was already {status}", n=upload_id, status=item.status))
-        )
+    """Import a pending upload for good: read again (the league may have changed), then
+    imported and marked so in one transaction."""
+    item, content = league.pending_upload(upload_id)
     records, _ = read_upload(league, item.filename, content)
-    report = league.import_games(
-        records, source=item.filename, content_hash=_digest(content), user=user
-    )
-    _set_status(league, upload_id, IMPORTED)
-    return report
-
-
-def reject(league: League, upload_id: int) -> None:
-    """Drop a pending upload."""
-    item, _ = load(league, upload_id)
-    if item.status == PENDING:
-        _set_status(league, upload_id, REJECTED)
-
-
-def _set_status(league: League, upload_id: int, status: str) -> None:
-    with write(league.engine) as conn:
-        conn.execute(
-            update(pending_uploads).where(pending_uploads.c.id == upload_id).values(status=status)
-        )
+    return league.confirm_upload(upload_id, records, content_hash=_digest(content), user=user)
 
 
 def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, Any]:
