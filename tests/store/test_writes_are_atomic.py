@@ -281,3 +281,69 @@ def _wait_until_up(base: str) -> None:
         except httpx.HTTPError:
             time.sleep(0.1)
     raise RuntimeError("the server did not start")
+
+
+CONCURRENT = textwrap.dedent(
+    """
+    import json, sys
+    from eloleague.io import parse_jsonl
+    from eloleague.league import League
+
+    league = League.open(sys.argv[1])
+    n = int(sys.argv[2])
+    for step, line in enumerate(sys.argv[3:]):
+        kind, _, rest = line.partition(" ")
+        if kind == "import":
+            records, problems = parse_jsonl(rest.encode())
+            assert not problems, problems
+            league.import_games(records, source=f"writer {n} step {step}")
+        elif kind == "correct":
+            game_id, body = rest.split(" ", 1)
+            records, problems = parse_jsonl(body.encode())
+            league.correct_game(game_id, records[0])
+        elif kind == "delete":
+            league.delete_game(rest)
+    print("done", flush=True)
+    """
+)
+
+
+def test_four_writers_at_once_lose_and_double_nothing(db_url: str, tmp_path: Path) -> None:
+    """Four processes import, correct and delete in the same league at the same time: every
+    write lands once, one after the other, and the league equals a full replay."""
+    _league(db_url, tmp_path)
+    lines = _lines()
+    extra = read_lines(replay_file("adlg"))[300:340]
+    children = []
+    for n in range(4):
+        mine = extra[n * 10 : n * 10 + 10]
+        steps = [
+            "import " + "\n".join(json.dumps(o) for o in mine[:5]),
+            f"correct #{n + 10} {_reversed(lines[n + 9])}",
+            "import " + "\n".join(json.dumps(o) for o in mine[5:]),
+            f"delete {lines[200 + n]['id']}",
+        ]
+        children.append(
+            subprocess.Popen(
+                [sys.executable, "-c", CONCURRENT, db_url, str(n), *steps],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        )
+    for child in children:
+        out, err = child.communicate(timeout=300)
+        assert child.returncode == 0, err[-2000:]
+        assert out.strip() == "done"
+    again = League.open(db_url)
+    stored = {g.id for g in again.games()}
+    assert {o["id"] for o in extra} <= stored
+    assert not {lines[200 + n]["id"] for n in range(4)} & stored
+    assert len(again.games()) == len(lines) + 1 + 40 - 4
+    for n in range(4):
+        sides = again.explain(f"#{n + 10}").game.sides
+        assert [s.outcome for s in sides] == [
+            lines[n + 9]["sides"][1]["outcome"],
+            lines[n + 9]["sides"][0]["outcome"],
+        ]
+    assert_equals_full_replay(again)
