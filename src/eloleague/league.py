@@ -133,6 +133,12 @@ def _existing(db: str | Engine | None) -> str | Engine | None:
     return db
 
 
+def backup_database(db: str | Engine | None, path: str | Path) -> Path:
+    """Copy the whole database (every league, the accounts) into a new SQLite file at
+    ``path``: a consistent snapshot, safe while the database is in use."""
+    return exports.backup(engine_for(_existing(db)), Path(path))
+
+
 def _rules_source(rules: str | Path) -> tuple[str, str]:
     """(TOML text, where it came from) of a preset name or a rule file path."""
     path = Path(rules)
@@ -999,7 +1005,7 @@ class League:
 
     def backup(self, path: str | Path) -> Path:
         """Copy the whole database (every league) into a new SQLite file at ``path``."""
-        return exports.backup(self.engine, Path(path))
+        return backup_database(self.engine, path)
 
 
 # Helpers ----------------------------------------------------------------------------------------

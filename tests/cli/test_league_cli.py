@@ -271,3 +271,19 @@ def test_import_problems_of_several_files_are_in_the_user_s_language(tmp_path: P
         f"{tmp_path / 'bad.xlsx'} : ce fichier n'est pas un classeur Excel (.xlsx)" in done.stderr
     )
     assert League.open(str(path)).games() == []
+
+
+def test_backup_copies_a_database_of_several_leagues_without_choosing_one(
+    cli: Run, tmp_path: Path
+) -> None:
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    cli("init", "--rules", "bataille-empire", "--league", "Empire", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), "--league", "AdlG", *db)
+    cli("import", str(REPLAY / "bataille-empire.jsonl"), "--league", "Empire", *db)
+    copy = tmp_path / "copy.db"
+    cli("backup", str(copy), *db)
+    for name in ("AdlG", "Empire"):
+        original = cli("ranking", "--format", "csv", "--league", name, *db).stdout
+        copied = cli("ranking", "--format", "csv", "--league", name, "--db", str(copy)).stdout
+        assert copied == original and original.count("\n") > 10

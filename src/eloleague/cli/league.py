@@ -749,14 +749,18 @@ def export(
 def backup(
     file: Annotated[Path, typer.Argument(help="The backup file to create (SQLite).")],
     db: DbOption = None,
-    league: LeagueOption = None,
+    league: Annotated[
+        str | None, typer.Option(hidden=True, help="Ignored: a backup copies every league.")
+    ] = None,
 ) -> None:
-    """Copy the whole database into a new SQLite file (a consistent snapshot, safe while in use).
+    """Copy the whole database (every league) into a new SQLite file (a consistent snapshot,
+    safe while in use).
 
     Example: [bold]eloleague backup backups/league-2025-06-01.db[/]
     """
-    lg = _open(db, league)
-    path = lg.backup(file)
+    from eloleague.league import backup_database
+
+    path = backup_database(db, file)
     print(_t("database copied to {file}", file=str(path)))
 
 
