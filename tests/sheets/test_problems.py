@@ -391,3 +391,12 @@ def test_the_league_import_reports_a_look_alike_once_with_its_cell(tmp_path: obj
         "inscrit « Jean Dupont » : vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
     ]
     assert "added 1 game" in done.stdout
+
+
+def test_a_side_whose_only_player_is_also_on_the_other_side_is_one_problem_not_two() -> None:
+    # Row 4 is Jean Dupont (D) against Anne Marie (H): H now repeats side A's player.
+    data = spoil(lambda b: results(b).__setitem__("H4", "Jean Dupont"))
+    assert problems(data, "en") == [
+        'Résultats, row 4, column H: player "Jean Dupont" appears twice in this game '
+        "(columns D and H)"
+    ]

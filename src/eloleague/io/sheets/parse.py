@@ -370,11 +370,13 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
         seen: dict[str, int] = {}
         for side in ("A", "B"):
             players = []
+            named = False  # a cell of the side holds a name (reported above if a duplicate)
             columns = [layout.index(f"{side}{i}") for i in range(1, layout.players + 1)]
             for col in columns:
                 name = normalise_name(as_text(grid.value(row, col)))
                 if not name:
                     continue
+                named = True
                 if name in seen:
                     found.error(
                         grid.where(row, col),
@@ -387,7 +389,7 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 seen[name] = col
                 ctx.names.check(name, grid.where(row, col))
                 players.append(Participant(name))
-            if not players:
+            if not named:
                 found.error(
                     grid.where(row, columns[0]),
                     "empty player cell: side {side} has no player (columns {first} to {last})",
