@@ -1,8 +1,8 @@
 """The web application factory: ``create_app(settings)`` builds everything, nothing at import.
 
 Pages (:mod:`pages`), the officers' area (:mod:`admin`) and the JSON API (:mod:`api`) share one
-database engine, one template environment, one error handler (:mod:`errors`) and signed-cookie
-sessions (Starlette's ``SessionMiddleware``, itsdangerous).
+database engine, one template environment, one error handler (:mod:`errors`) and server-side
+sessions (:mod:`security`; the cookie, signed by Starlette's ``SessionMiddleware``, holds their id).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eloleague.league import engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
-from eloleague.web.security import SignInThrottle
+from eloleague.web.security import SignInThrottle, utc_now
 from eloleague.web.settings import Settings
 
 
@@ -37,7 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine_for(settings.url)
     app.state.templates = pages.templates()
-    app.state.sign_ins = SignInThrottle()
+    app.state.sign_ins = SignInThrottle(app.state.engine)
+    app.state.clock = utc_now  # sessions' and sign-ins' time (tests give another clock)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.session_secret(),
