@@ -10,7 +10,18 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, Engine, delete, func, insert, or_, select, text, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import OperationalError
 
 from eloleague.store.db import is_sqlite, read, write
@@ -101,8 +112,9 @@ def touch(engine: Engine, token_hash: str, now: dt.datetime) -> bool:
     with engine.connect() as conn:
         sqlite = is_sqlite(conn)
         if sqlite:
-            waited = conn.exec_driver_sql("PRAGMA busy_timeout").scalar()
+            waited = int(conn.exec_driver_sql("PRAGMA busy_timeout").scalar() or 0)
             conn.exec_driver_sql(f"PRAGMA busy_timeout = {_TOUCH_WAIT_MS}")
+            conn.commit()
         try:
             with conn.begin():
                 if not sqlite:
@@ -116,7 +128,8 @@ def touch(engine: Engine, token_hash: str, now: dt.datetime) -> bool:
             return False
         finally:
             if sqlite:
-                conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(waited or 0)}")
+                conn.exec_driver_sql(f"PRAGMA busy_timeout = {waited}")
+                conn.commit()
     return True
 
 
