@@ -2,7 +2,9 @@
 
 Every API error is ``{"error": {"code", "message", "problems": [{"location", "message"}]}}``;
 every page error is the ``error.html`` page built from the same values. No traceback ever reaches
-a visitor: anything unexpected becomes a generic 500 and is logged.
+a visitor: anything unexpected becomes a generic 500 and is logged. Error answers carry the
+security headers themselves (:func:`eloleague.web.headers.secure`): Starlette answers an unexpected
+error outside every middleware.
 """
 
 from __future__ import annotations
@@ -132,19 +134,20 @@ def install(app: FastAPI) -> None:
 
 def respond(request: Request, error: WebError) -> Response:
     """The error as JSON (API) or as the error page."""
+    from eloleague.web.headers import secure
     from eloleague.web.pages import page_lang, render_page
 
     lang = page_lang(request)
     if wants_json(request):
-        return JSONResponse(
-            error_body(error, lang), status_code=error.status, headers=error.headers
+        return secure(
+            JSONResponse(error_body(error, lang), status_code=error.status, headers=error.headers)
         )
     body = error_body(error, lang)["error"]
     try:
         response = render_page(request, "error.html", {"error": body}, status=error.status)
     except Exception:  # the error page itself failed: a plain answer, never a traceback
         log.exception("the error page failed")
-        return Response("error", status_code=error.status, media_type="text/plain")
+        return secure(Response("error", status_code=error.status, media_type="text/plain"))
     if error.headers:
         response.headers.update(error.headers)
-    return response
+    return secure(response)
