@@ -49,11 +49,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     static = resources.files("eloleague.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.include_router(api.router)
-    app.include_router(tools_api.router)
-    app.include_router(admin.router)
-    app.include_router(tools_pages.router)
-    app.include_router(pages.router)
+    app.state.routers = (
+        api.router,
+        tools_api.router,
+        admin.router,
+        tools_pages.router,
+        pages.router,
+    )
+    for router in app.state.routers:
+        app.include_router(router)
     app.add_middleware(VaryByVisitor)
     app.add_middleware(SecurityHeaders)
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
