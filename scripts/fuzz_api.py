@@ -44,15 +44,12 @@ parameters = {{ name = {player} }}
 include-path = "/api/v1/leagues/{{league}}/events/{{name}}"
 parameters = {{ name = {event} }}
 
+# Corrections reach their body's checks only for a game that exists; reading and deleting games
+# keep generated ids (shapes like "#²" must be answered too).
 [[operations]]
 include-path = "/api/v1/leagues/{{league}}/games/{{game}}"
-include-method-regex = "GET|PUT"
+include-method = "PUT"
 parameters = {{ game = {game} }}
-
-[[operations]]
-include-path = "/api/v1/leagues/{{league}}/games/{{game}}"
-include-method = "DELETE"
-parameters = {{ game = {deleted} }}
 
 # "preview" is also a game id for /games/{{game}}: GET, PUT and DELETE are allowed there too, and
 # the 405's Allow header says so, which the schema's two paths cannot tell schemathesis.
@@ -72,7 +69,6 @@ def _config(db: Path, league_name: str, examples: int) -> str:
         "player": league.players()[0],
         "event": events[0].name if events else "no event",
         "game": games[0].id,
-        "deleted": games[-1].id,
     }
     return CONFIG.format(examples=examples, **{k: json.dumps(v) for k, v in values.items()})
 
