@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint fmt bench clean
+.PHONY: demo test fuzz lint fmt bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+# schemathesis against the API's OpenAPI on a real server, an officer's token, a bounded number of
+# examples (about a minute): no server error, no answer outside the schema (docs/web.md).
+fuzz: $(STAMP)
+	$(BIN)/python scripts/fuzz_api.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

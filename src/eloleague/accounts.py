@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text
+from eloleague.store import sessions
 from eloleague.store.db import read, write
 from eloleague.store.tables import api_tokens, users
 
@@ -104,44 +105,25 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
 
 
 def set_password(engine: Engine, name: str, password: str) -> None:
-    """Give ``name`` a new password."""
+    """Give ``name`` a new password; every browser session of the account ends with the old one."""
     check_password_rules(password)
     with write(engine) as conn:
-        done = conn.execute(
-            update(users).where(users.c.name == name).values(password_hash=hash_password(password))
-        ).rowcount
-    if not done:
-        raise EloleagueError(_t("no user named {name}", name=repr(name)))
+        uid = conn.execute(select(users.c.id).where(users.c.name == name)).scalar()
+        if uid is None:
+            raise EloleagueError(_t("no user named {name}", name=repr(name)))
+        conn.execute(
+            update(users).where(users.c.id == uid).values(password_hash=hash_password(password))
+        )
+        sessions.end_user_sessions(conn, uid)
 
 
-def get_user(engine: Engine, user_id: int, stamp: str | None = None) -> User | None:
-    """The account with id ``user_id``, if it still exists; with ``stamp``, only while its
-    password is the one the session was opened with (:func:`session_stamp`)."""
-    with read(engine) as conn:
-        row = conn.execute(
-            select(users.c.id, users.c.name, users.c.role, users.c.password_hash).where(
-                users.c.id == user_id
-            )
-        ).first()
-    if row is None:
-        return None
-    if stamp is not None and not hmac.compare_digest(stamp, _stamp(row.password_hash)):
-        return None
-    return User(row.id, row.name, row.role)
-
-
-def session_stamp(engine: Engine, user_id: int) -> str:
-    """A fingerprint of the account's password hash, kept in its browser sessions: a new
-    password (``eloleague user password``) ends every session opened with the old one."""
-    with read(engine) as conn:
-        stored = conn.execute(
-            select(users.c.password_hash).where(users.c.id == user_id)
-        ).scalar_one()
-    return _stamp(stored)
-
-
-def _stamp(password_hash: str) -> str:
-    return hashlib.sha256(password_hash.encode()).hexdigest()[:32]
+def sign_out_everywhere(engine: Engine, name: str) -> int:
+    """End every browser session of ``name`` at once (on every worker); how many there were."""
+    with write(engine) as conn:
+        uid = conn.execute(select(users.c.id).where(users.c.name == name.strip())).scalar()
+        if uid is None:
+            raise EloleagueError(_t("no user named {name}", name=repr(name)))
+        return sessions.end_user_sessions(conn, uid)
 
 
 def find_user(engine: Engine, name: str) -> User | None:

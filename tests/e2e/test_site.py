@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -150,8 +151,52 @@ def test_the_api_documentation_works_offline(browser: Any, live: LiveServer) -> 
 
     context.route("**/*", only_local)
     page = context.new_page()
+    refused = _csp_refusals(page)
     page.goto(f"{live.base}/api/v1/docs")
     expect(page.get_by_text("/api/v1/leagues/{league}/ranking").first).to_be_visible()
+    page.get_by_text("/api/v1/leagues/{league}/ranking").first.click()  # an operation opens
+    expect(page.get_by_text("Parameters").first).to_be_visible()
     screenshot(page, "api-docs")
     assert outside == []
+    assert refused == []  # the strict Content-Security-Policy blocked nothing it needs
+    context.close()
+
+
+def _csp_refusals(page: Any) -> list[str]:
+    """The Content-Security-Policy violations Chromium reports on ``page`` (filled as it goes)."""
+    refused: list[str] = []
+    page.on(
+        "console",
+        lambda message: (
+            refused.append(message.text) if "Content Security Policy" in message.text else None
+        ),
+    )
+    return refused
+
+
+def test_pages_need_nothing_the_content_security_policy_forbids(
+    browser: Any, live: LiveServer, site: Site
+) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    page = context.new_page()
+    refused = _csp_refusals(page)
+    pools = Counter(r.player for r in League.open(str(site.db), "Diplomatie").ranking(role="*"))
+    several_pools = next(name for name, count in pools.most_common() if count >= 2)
+    for path in ("/", f"/leagues/{BE}", "/leagues/Diplomatie/events", "/login"):
+        page.goto(live.base + path)
+        expect(page.locator("main")).to_be_visible()
+    page.goto(live.base + "/leagues/Diplomatie/players/" + several_pools)
+    legend = page.locator(".chart-legend .swatch")
+    assert legend.count() >= 2
+    colours = {s.evaluate("e => getComputedStyle(e).backgroundColor") for s in legend.all()}
+    assert len(colours) == min(legend.count(), 7)  # the lines' 7 colours, from the stylesheet
+    page.goto(live.base + "/login")
+    page.get_by_label("Name").fill("Claire")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(re.compile("/admin"))
+    page.goto(f"{live.base}/leagues/{BE}/tools/evaluate")
+    check = page.locator("label.check")
+    assert check.evaluate("e => getComputedStyle(e).flexDirection") == "row"
+    assert refused == []
     context.close()

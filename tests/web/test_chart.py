@@ -33,6 +33,17 @@ def test_points_seasons_and_escaping() -> None:
     two = legend([Series("a <i>", 1000, points), Series("b", 1000, points)])
     assert "&lt;i&gt;" in two and two.count("<li>") == 2
     assert legend([Series("a", 1000, points)]) == ""
+    assert "style=" not in two and 'class="swatch c1"' in two  # no inline style (CSP)
+
+
+def test_the_legend_classes_have_the_lines_colours() -> None:
+    from importlib import resources
+
+    from eloleague.web.chart import _COLOURS
+
+    css = (resources.files("eloleague.web") / "static" / "style.css").read_text("utf-8")
+    for n, colour in enumerate(_COLOURS):
+        assert f".swatch.c{n} {{ background: {colour}; }}" in css
 
 
 def test_no_history_is_an_empty_chart() -> None:

@@ -117,6 +117,26 @@ def user_password(
     typer.echo(f"password of {name!r} changed")
 
 
+@user_app.command("sign-out")
+def user_sign_out(
+    name: Annotated[str, typer.Argument(help="The account whose browser sessions end.")],
+    db: DbOption = None,
+) -> None:
+    """Sign an account out everywhere: every browser session it has ends at once (a lost phone,
+    a shared computer). Its API tokens are kept (see `eloleague token revoke`).
+
+    Example: [bold]eloleague user sign-out "Claire" --db club.db[/]
+    """
+    from eloleague.i18n import Text, pick_language, render
+
+    accounts, engine = _accounts(db)
+    count = accounts.sign_out_everywhere(engine, name)
+    ended = Text.in_domain(
+        "web", "{name} signed out everywhere ({count} session(s) ended)", name=name, count=count
+    )
+    typer.echo(render(ended, pick_language()))
+
+
 @token_app.command("create")
 def token_create(
     user: Annotated[str, typer.Argument(help="The account the token acts for.")],

@@ -181,7 +181,7 @@ def _busy_or_raise(exc: OperationalError) -> Exception:
 
 # The newest migration in store/migrations/versions (a test holds it equal to Alembic's head): a
 # database already at it opens without importing Alembic, which costs every command a second.
-HEAD = "0002"
+HEAD = "0003"
 
 
 def _alembic_config() -> Config:
@@ -211,8 +211,18 @@ def current_revision(engine: Engine) -> str | None:
         return str(value) if value is not None else None
 
 
+# PostgreSQL advisory lock held while migrating ("eloleagu" in ASCII): two first starts at once
+# (two `init`, several web workers) migrate one after the other, the second finding it done.
+MIGRATION_LOCK = 0x656C6F6C65616775
+
+
 def migrate(engine: Engine) -> None:
-    """Bring the database's schema to the newest migration (a no-op when it is current)."""
+    """Bring the database's schema to the newest migration (a no-op when it is current).
+
+    One process at a time: SQLite's write lock, or PostgreSQL's advisory lock
+    :data:`MIGRATION_LOCK` (held until the migration's transaction ends); whoever waited finds
+    the schema current and does nothing.
+    """
     try:
         if current_revision(engine) == HEAD:
             return
@@ -220,6 +230,8 @@ def migrate(engine: Engine) -> None:
 
         cfg = _alembic_config()
         with write(engine) as conn:
+            if not is_sqlite(conn):
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     except EloleagueError:

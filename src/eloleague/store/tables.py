@@ -3,7 +3,8 @@
 Games are the source of truth (DESIGN.md, "the one idea"): ``games`` and ``side_players`` (one
 row per participant, with its side's result) hold what was played; ``season_closings`` what the officer declared. ``ledger``,
 ``ratings`` and ``checkpoints`` are derived by the engine and rewritten on every recompute.
-``users``, ``api_tokens`` and ``pending_uploads`` belong to the web site's accounts.
+``users``, ``api_tokens``, ``pending_uploads``, ``web_sessions`` and ``sign_in_failures`` belong
+to the web site's accounts.
 
 Every change to these tables needs a new migration in ``store/migrations/versions``; a test checks
 that the migrations produce exactly these tables.
@@ -243,4 +244,30 @@ pending_uploads = Table(
     Column("content", LargeBinary, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("status", String(20), nullable=False, default="pending"),
+)
+
+# A signed-in browser: the cookie holds a random id, this row its SHA-256 digest (docs/web.md,
+# "Sessions"). Deleting the row ends the session on every worker at once.
+web_sessions = Table(
+    "web_sessions",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("csrf_token", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("seen_at", DateTime(timezone=True), nullable=False),
+    Index("ix_web_sessions_user", "user_id"),
+)
+
+# Wrong passwords, one row each, kept for the sign-in throttle's window. ``key`` is a digest of
+# the (address, name) pair: a name typed there is never stored (it may be a password).
+sign_in_failures = Table(
+    "sign_in_failures",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("key", String(64), nullable=False),
+    Column("failed_at", DateTime(timezone=True), nullable=False),
+    Index("ix_sign_in_failures_key", "key", "failed_at"),
+    Index("ix_sign_in_failures_failed_at", "failed_at"),
 )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import time
 from typing import Any
 from urllib.parse import quote
 
@@ -23,11 +22,12 @@ from eloleague.web.inputs import Form, Member, Officer
 from eloleague.web.pages import page_lang, render_page
 from eloleague.web.security import (
     SignInThrottle,
-    checked_form,
+    live_sessions,
     log_in,
     log_out,
     require_user,
     session_user,
+    sign_out_everywhere,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -43,13 +43,13 @@ def login_form(request: Request) -> Response:
 
 
 @router.post("/login")
-async def login(request: Request) -> Response:
-    form = await checked_form(request)
+def login(request: Request, form: Form) -> Response:
     name = str(form.get("name", ""))
     password = str(form.get("password", ""))
     throttle: SignInThrottle = request.app.state.sign_ins
     address = request.client.host if request.client else ""
-    wait = throttle.wait(address, name, time.monotonic())
+    now = request.app.state.clock()
+    wait = throttle.wait(address, name, now)
     if wait:
         raise WebError(
             429,
@@ -62,7 +62,7 @@ async def login(request: Request) -> Response:
         )
     user = accounts.authenticate(request.app.state.engine, name, password)
     if user is None:
-        throttle.failed(address, name, time.monotonic())
+        throttle.failed(address, name, request.app.state.clock())
         return render_page(
             request,
             "login.html",
@@ -78,8 +78,7 @@ async def login(request: Request) -> Response:
 
 
 @router.post("/logout")
-async def logout(request: Request) -> Response:
-    await checked_form(request)
+def logout(request: Request, form: Form) -> Response:
     log_out(request)
     return RedirectResponse("/", status_code=303)
 
@@ -94,12 +93,48 @@ def dashboard(request: Request) -> Response:
     for item in views.leagues(engine)["leagues"]:
         league = views.open_league(engine, item["name"])
         leagues.append({"name": league.name, "pending": league.pending_uploads()})
-    return render_page(request, "admin.html", {"leagues": leagues, "me": user})
+    counts = live_sessions(request)
+    people = (
+        [
+            {"name": u.name, "role": u.role, "sessions": counts.get(u.id, 0)}
+            for u in accounts.list_users(engine)
+        ]
+        if user.is_officer
+        else []
+    )
+    return render_page(
+        request,
+        "admin.html",
+        {"leagues": leagues, "me": user, "my_sessions": counts.get(user.id, 0), "people": people},
+    )
+
+
+@router.post("/admin/sign-out-everywhere")
+def sign_out_mine(request: Request, user: Member, form: Form) -> Response:
+    """End every session of the signed-in account, this one included."""
+    sign_out_everywhere(request, user.name)
+    return RedirectResponse("/login", status_code=303)
+
+
+@router.post("/admin/users/{name}/sign-out")
+def sign_out_user(request: Request, name: str, user: Officer, form: Form) -> Response:
+    """An officer ends every session of an account (a lost phone, a departed referee)."""
+    try:
+        count = sign_out_everywhere(request, name)
+    except EloleagueError as exc:
+        raise WebError(404, "not_found", exc.message) from None
+    if name == user.name:
+        return RedirectResponse("/login", status_code=303)
+    request.session["flash"] = translate(
+        Text.of("{name} signed out everywhere ({count} session(s) ended)", name=name, count=count),
+        page_lang(request),
+    )
+    return RedirectResponse("/admin", status_code=303)
 
 
 @router.get("/leagues/{league}/upload")
 def upload_form(request: Request, league: str) -> Response:
-    if request.session.get("uid") is None:
+    if session_user(request) is None:
         return RedirectResponse(f"/login?next={_league_url(league)}/upload", status_code=303)
     require_user(request)
     found = views.open_league(request.app.state.engine, league)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
 from eloleague.errors import Problem
@@ -34,7 +34,9 @@ _GAMES_BODY: dict[str, Any] = {
         "array of game objects.",
         "content": {
             "application/x-ndjson": {"schema": {"type": "string"}},
-            "application/json": {"schema": {"type": "array", "items": {"type": "object"}}},
+            "application/json": {
+                "schema": {"type": "array", "items": {"type": "object"}, "minItems": 1}
+            },
         },
     }
 }
@@ -107,15 +109,29 @@ _TOKEN = [
     Security(HTTPBearer(auto_error=False, description="An API token: eloleague token create USER"))
 ]
 
-_ERRORS: dict[int | str, dict[str, Any]] = {
-    404: {"model": ErrorOut},
-    422: {"model": ErrorOut},
-    401: {"model": ErrorOut},
+_MEANINGS = {
+    400: "Refused: the message says why (e.g. a game that cannot be rated).",
+    401: "No valid API token (Authorization: Bearer <token>).",
+    403: "The token's account may not do this (officers only).",
+    404: "No such league, player, game or event.",
+    413: "The body is larger than the site's upload limit.",
+    422: "The request or its games are not valid: every problem, located.",
 }
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers an operation gives (one shape: :class:`ErrorOut`), for its OpenAPI."""
+    return {code: {"model": ErrorOut, "description": _MEANINGS[code]} for code in codes}
+
+
+_READ = _errors(404)
+_READ_QUERY = _errors(404, 422)
 
 
 class SeasonIn(BaseModel):
     """The last day of the season to close."""
+
+    model_config = ConfigDict(strict=True)  # bodies are taken as the schema says, not coerced
 
     end: dt.date
 
@@ -128,7 +144,7 @@ def leagues(request: Request) -> dict[str, Any]:
 @router.get(
     "/leagues/{league}",
     response_model=RankingOut,
-    responses=_ERRORS,
+    responses=_READ_QUERY,
     openapi_extra=_RANKING_QUERY,
     summary="The ranking (filters: mode, role, q, active_since; page, per_page)",
 )
@@ -140,7 +156,7 @@ def ranking(request: Request, league: str) -> dict[str, Any]:
 @router.get(
     "/leagues/{league}/ranking",
     response_model=RankingOut,
-    responses=_ERRORS,
+    responses=_READ_QUERY,
     openapi_extra=_RANKING_QUERY,
     summary="The ranking (same as /leagues/{league})",
 )
@@ -150,7 +166,7 @@ def ranking_alias(request: Request, league: str) -> dict[str, Any]:
 
 @router.get(
     "/leagues/{league}/players/{name:path}",
-    responses=_ERRORS,
+    responses=_READ,
     summary="A player: pools, title, history per pool, every change explained",
 )
 def player(request: Request, league: str, name: str) -> dict[str, Any]:
@@ -159,7 +175,7 @@ def player(request: Request, league: str, name: str) -> dict[str, Any]:
 
 @router.get(
     "/leagues/{league}/history/{name:path}",
-    responses=_ERRORS,
+    responses=_READ,
     summary="A player's rating after each change, per pool",
 )
 def history(request: Request, league: str, name: str) -> dict[str, Any]:
@@ -168,7 +184,7 @@ def history(request: Request, league: str, name: str) -> dict[str, Any]:
 
 @router.get(
     "/leagues/{league}/games/{game:path}",
-    responses=_ERRORS,
+    responses=_READ,
     summary="Explain a game: before, P, K, S, delta and the rules that fired",
 )
 def explain(request: Request, league: str, game: str) -> dict[str, Any]:
@@ -177,7 +193,7 @@ def explain(request: Request, league: str, game: str) -> dict[str, Any]:
 
 @router.get(
     "/leagues/{league}/events",
-    responses=_ERRORS,
+    responses=_READ_QUERY,
     openapi_extra=_EVENTS_QUERY,
     summary="The league's events",
 )
@@ -188,14 +204,14 @@ def events(request: Request, league: str) -> dict[str, Any]:
 
 @router.get(
     "/leagues/{league}/events/{name:path}",
-    responses=_ERRORS,
+    responses=_READ,
     summary="An event's games, results and rating changes",
 )
 def event(request: Request, league: str, name: str) -> dict[str, Any]:
     return views.event(views.open_league(request.app.state.engine, league), name)
 
 
-@router.get("/leagues/{league}/rules", responses=_ERRORS, summary="The rule set in words")
+@router.get("/leagues/{league}/rules", responses=_READ, summary="The rule set in words")
 def rules(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     return {
@@ -205,13 +221,15 @@ def rules(request: Request, league: str) -> dict[str, Any]:
     }
 
 
-@router.get("/leagues/{league}/titles", responses=_ERRORS, summary="Who holds which title")
+@router.get("/leagues/{league}/titles", responses=_READ, summary="Who holds which title")
 def titles(request: Request, league: str) -> dict[str, Any]:
     return views.titles(views.open_league(request.app.state.engine, league))
 
 
 class OddsIn(BaseModel):
     """A game to predict: two or more sides of player names, and the mode."""
+
+    model_config = ConfigDict(strict=True)
 
     sides: list[list[Annotated[str, Field(max_length=200)]]] = Field(
         max_length=64, description="The sides, each a list of player names."
@@ -221,7 +239,7 @@ class OddsIn(BaseModel):
 
 @router.post(
     "/leagues/{league}/predict",
-    responses=_ERRORS,
+    responses=_errors(400, 404, 422),
     summary="Odds of a game: each player's P, K and the change under every result",
 )
 def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
@@ -234,7 +252,7 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
 
 @router.post(
     "/leagues/{league}/games/preview",
-    responses=_ERRORS,
+    responses=_errors(400, 401, 404, 413, 422),
     dependencies=_TOKEN,
     openapi_extra=_GAMES_BODY,
     summary="Dry run: what posting these games would change (nothing is stored)",
@@ -248,7 +266,12 @@ def preview(request: Request, league: str, user: TokenMember, body: Body) -> dic
 
 @router.post(
     "/leagues/{league}/games",
-    responses=_ERRORS,
+    responses={
+        200: {"description": "Imported: nothing changed (every game was there already)."},
+        201: {"description": "Imported: games were added or replaced."},
+        202: {"description": "Held for an officer's review (a referee's token)."},
+        **_errors(400, 401, 404, 413, 422),
+    },
     dependencies=_TOKEN,
     openapi_extra={
         **_GAMES_BODY,
@@ -316,7 +339,7 @@ def _as_jsonl(body: bytes) -> bytes:
 
 @router.put(
     "/leagues/{league}/games/{game:path}",
-    responses=_ERRORS,
+    responses=_errors(400, 401, 403, 404, 413, 422),
     dependencies=_TOKEN,
     openapi_extra=_GAMES_BODY,
     summary="Correct a game (officer): the body is the corrected game",
@@ -333,7 +356,7 @@ def correct(
 
 @router.delete(
     "/leagues/{league}/games/{game:path}",
-    responses=_ERRORS,
+    responses=_errors(400, 401, 403, 404),
     dependencies=_TOKEN,
     summary="Delete a game (officer); ratings are recomputed",
 )
@@ -346,7 +369,7 @@ def delete(request: Request, league: str, game: str, user: TokenOfficer) -> dict
 
 @router.post(
     "/leagues/{league}/seasons/close",
-    responses=_ERRORS,
+    responses=_errors(400, 401, 403, 404, 413, 422),
     dependencies=_TOKEN,
     openapi_extra={
         "requestBody": {

@@ -1,8 +1,8 @@
 """The web application factory: ``create_app(settings)`` builds everything, nothing at import.
 
 Pages (:mod:`pages`), the officers' area (:mod:`admin`) and the JSON API (:mod:`api`) share one
-database engine, one template environment, one error handler (:mod:`errors`) and signed-cookie
-sessions (Starlette's ``SessionMiddleware``, itsdangerous).
+database engine, one template environment, one error handler (:mod:`errors`) and server-side
+sessions (:mod:`security`; the cookie, signed by Starlette's ``SessionMiddleware``, holds their id).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 from importlib import resources
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.responses import HTMLResponse
@@ -19,7 +18,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eloleague.league import engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
-from eloleague.web.security import SignInThrottle
+from eloleague.web.headers import SecurityHeaders
+from eloleague.web.security import SignInThrottle, utc_now
 from eloleague.web.settings import Settings
 
 
@@ -37,7 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine_for(settings.url)
     app.state.templates = pages.templates()
-    app.state.sign_ins = SignInThrottle()
+    app.state.sign_ins = SignInThrottle(app.state.engine)
+    app.state.clock = utc_now  # sessions' and sign-ins' time (tests give another clock)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.session_secret(),
@@ -48,12 +49,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     static = resources.files("eloleague.web") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
-    app.include_router(api.router)
-    app.include_router(tools_api.router)
-    app.include_router(admin.router)
-    app.include_router(tools_pages.router)
-    app.include_router(pages.router)
+    app.state.routers = (
+        api.router,
+        tools_api.router,
+        admin.router,
+        tools_pages.router,
+        pages.router,
+    )
+    for router in app.state.routers:
+        app.include_router(router)
     app.add_middleware(VaryByVisitor)
+    app.add_middleware(SecurityHeaders)
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
     errors.install(app)
     return app
@@ -80,13 +86,26 @@ class VaryByVisitor:
         await self.app(scope, receive, send_with_vary)
 
 
+_SWAGGER_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>eloleague API</title>
+<link rel="stylesheet" href="/static/swagger-ui/swagger-ui.css">
+<link rel="icon" href="/static/swagger-ui/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/static/swagger-ui/swagger-ui-bundle.js"></script>
+<script src="/static/api-docs.js"></script>
+</body>
+</html>
+"""
+
+
 def _swagger_ui() -> HTMLResponse:
     """The browsable API documentation, from ``static/swagger-ui`` (swagger-ui-dist 5.35.0,
-    Apache-2.0, vendored so that it works offline)."""
-    return get_swagger_ui_html(
-        openapi_url="/api/v1/openapi.json",
-        title="eloleague API",
-        swagger_js_url="/static/swagger-ui/swagger-ui-bundle.js",
-        swagger_css_url="/static/swagger-ui/swagger-ui.css",
-        swagger_favicon_url="/static/swagger-ui/favicon-32x32.png",
-    )
+    Apache-2.0, vendored so that it works offline), started by ``static/api-docs.js`` (no inline
+    script: the Content-Security-Policy forbids them)."""
+    return HTMLResponse(_SWAGGER_PAGE)

@@ -2,7 +2,9 @@
 
 Every API error is ``{"error": {"code", "message", "problems": [{"location", "message"}]}}``;
 every page error is the ``error.html`` page built from the same values. No traceback ever reaches
-a visitor: anything unexpected becomes a generic 500 and is logged.
+a visitor: anything unexpected becomes a generic 500 and is logged. Error answers carry the
+security headers themselves (:func:`eloleague.web.headers.secure`): Starlette answers an unexpected
+error outside every middleware.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Match
 
 from eloleague.errors import EloleagueError, InputError, Problem, in_source
 from eloleague.i18n import Text, render
@@ -118,7 +121,11 @@ def install(app: FastAPI) -> None:
     """Route every error through :func:`respond`."""
 
     async def handler(request: Request, exc: Exception) -> Response:
-        return respond(request, as_web_error(exc))
+        error = as_web_error(exc)
+        allowed = allowed_methods(request) if error.status == 405 else None
+        if allowed:  # Starlette names only the methods of the first route that matched
+            error.headers = {**(error.headers or {}), "Allow": allowed}
+        return respond(request, error)
 
     for kind in (
         WebError,
@@ -130,21 +137,42 @@ def install(app: FastAPI) -> None:
         app.add_exception_handler(kind, handler)
 
 
+_METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(request: Request) -> str | None:
+    """Every method some route accepts at the request's path (a 405's ``Allow``), from the
+    app's own routes and those of the routers it includes (``app.state.routers``)."""
+    scope = {**request.scope, "method": "GET"}
+    routes = [*request.app.router.routes]
+    for router in getattr(request.app.state, "routers", ()):
+        routes.extend(router.routes)
+    found: set[str] = set()
+    for route in routes:
+        methods = getattr(route, "methods", None)
+        if methods and route.matches(scope)[0] != Match.NONE:
+            found |= set(methods)
+    if not found:
+        return None
+    return ", ".join(sorted(found, key=lambda m: (*_METHOD_ORDER, m).index(m)))
+
+
 def respond(request: Request, error: WebError) -> Response:
     """The error as JSON (API) or as the error page."""
+    from eloleague.web.headers import secure
     from eloleague.web.pages import page_lang, render_page
 
     lang = page_lang(request)
     if wants_json(request):
-        return JSONResponse(
-            error_body(error, lang), status_code=error.status, headers=error.headers
+        return secure(
+            JSONResponse(error_body(error, lang), status_code=error.status, headers=error.headers)
         )
     body = error_body(error, lang)["error"]
     try:
         response = render_page(request, "error.html", {"error": body}, status=error.status)
     except Exception:  # the error page itself failed: a plain answer, never a traceback
         log.exception("the error page failed")
-        return Response("error", status_code=error.status, media_type="text/plain")
+        return secure(Response("error", status_code=error.status, media_type="text/plain"))
     if error.headers:
         response.headers.update(error.headers)
-    return response
+    return secure(response)

@@ -7,6 +7,7 @@ under ``/api/v1/``) and renders a template; language, user and CSRF token are ad
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -86,9 +87,14 @@ def _json_twin(request: Request) -> str | None:
     return "/api/v1" + path + ("?" + query if query else "")
 
 
+_WHOLE = re.compile(r"-?[0-9]+")
+_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 class _Query:
-    """Reads a query string. Pages are lenient (a bad value falls back to its default, the page
-    still shows); the API is strict (a program learns of its mistake: 422 with every problem)."""
+    """Reads a query string. Pages are lenient (a bad or empty value falls back to its default,
+    the page still shows); the API is strict (a program learns of its mistake: 422 with every
+    problem, an empty value included: the OpenAPI says a date or a whole number)."""
 
     def __init__(self, request: Request, strict: bool) -> None:
         self.params = request.query_params
@@ -99,10 +105,17 @@ class _Query:
         if self.strict:
             self.problems.append(Problem(Text.of("query parameter {name}", name=name), message))
 
-    def integer(self, name: str, default: int, low: int, high: int) -> int:
+    def _given(self, name: str) -> str | None:
+        """The parameter's value; ``None`` when it is absent (or empty, for a page)."""
         value = self.params.get(name)
+        return None if value is None or (value == "" and not self.strict) else value
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        value = self._given(name)
         try:
-            number = int(value) if value else default
+            if value is not None and not _WHOLE.fullmatch(value):  # int() takes " 1_0", "٣"
+                raise ValueError(value)
+            number = int(value) if value is not None else default
         except ValueError:
             self._bad(name, Text.of("{value!r} is not a whole number", value=value))
             number = default
@@ -111,10 +124,12 @@ class _Query:
         return max(low, min(high, number))  # past the most a page shows: that most
 
     def date(self, name: str) -> dt.date | None:
-        value = self.params.get(name)
-        if not value:
+        value = self._given(name)
+        if value is None:
             return None
         try:
+            if not _DAY.fullmatch(value):  # fromisoformat() takes "20240101", "2024-W01-1"
+                raise ValueError(value)
             return dt.date.fromisoformat(value)
         except ValueError:
             self._bad(name, Text.of("{value!r} is not a date (expected YYYY-MM-DD)", value=value))

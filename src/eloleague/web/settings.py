@@ -29,6 +29,9 @@ class Settings:
     ``secret``: the key that signs session cookies; default ``ELOLEAGUE_SECRET``, else a key kept
     in ``<database file>.secret`` (created on first start, so restarts keep sessions).
     ``default_lang``: the language when neither the visitor nor the browser chose one.
+    ``session_max_age``: seconds a browser session lasts at most after signing in (absolute
+    timeout, 14 days); ``session_idle_timeout``: seconds without a request after which it ends
+    (2 hours). See docs/web.md, "Sessions".
     """
 
     db: str | None = None
@@ -39,6 +42,7 @@ class Settings:
     max_upload_bytes: int = 5_000_000
     https_only_cookies: bool = False
     session_max_age: int = 14 * 24 * 3600
+    session_idle_timeout: int = 2 * 3600
 
     @classmethod
     def from_env(cls, db: str | None = None, **overrides: object) -> Settings:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from eloleague.accounts import User
 from eloleague.web import tools_views, views
@@ -45,6 +45,8 @@ def officer(request: Request) -> User:
 class BalanceIn(BaseModel):
     """Players to split into teams of even strength (mean rating), and the constraints."""
 
+    model_config = ConfigDict(strict=True)  # 0 is not false, "3" is not 3: as the schema says
+
     players: list[str] = Field(description="The players' names, as the league writes them.")
     teams: int | None = Field(None, description="Number of teams (default 2, or len(sizes)).")
     sizes: list[int] | None = Field(
@@ -57,6 +59,8 @@ class BalanceIn(BaseModel):
 
 class RulesIn(BaseModel):
     """Another rule set: a preset name, or the text of a TOML rule file (not both)."""
+
+    model_config = ConfigDict(strict=True)
 
     preset: str | None = Field(None, description="A preset shipped with eloleague.")
     rules: str | None = Field(None, description="The text of a TOML rule file.")

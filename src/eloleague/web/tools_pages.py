@@ -28,7 +28,7 @@ from eloleague.web import tools_views, views
 from eloleague.web.errors import WebError, error_body
 from eloleague.web.inputs import Form, Member, Officer
 from eloleague.web.pages import page_lang, render_page
-from eloleague.web.security import require_user
+from eloleague.web.security import require_user, session_user
 
 router = APIRouter(include_in_schema=False)
 
@@ -43,7 +43,7 @@ def _tools_url(league: str, tool: str = "") -> str:
 
 def _away(request: Request, league: str, tool: str = "") -> Response | None:
     """To the sign-in page (and back here) for a visitor without a session."""
-    if request.session.get("uid") is None:
+    if session_user(request) is None:
         return RedirectResponse(f"/login?next={_tools_url(league, tool)}", status_code=303)
     return None
 

@@ -1,0 +1,117 @@
+"""The OpenAPI says what the API does (docs/web.md, "Headers and schema"): every status an
+operation answers is documented, what the schema calls a date or a number is refused otherwise
+(an empty value too), and a 405's Allow lists every method the path accepts."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.conftest import BE, DIPLO, Site
+
+API = "/api/v1/leagues/{league}"  # as the OpenAPI writes the paths
+
+
+def _documented(client: TestClient, path: str, method: str) -> set[str]:
+    schema: dict[str, Any] = client.get("/api/v1/openapi.json").json()
+    return set(schema["paths"][path][method]["responses"])
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "statuses"),
+    [
+        ("get", API, {"200", "404", "422"}),
+        ("get", API + "/events", {"200", "404", "422"}),
+        ("get", API + "/players/{name}", {"200", "404", "422"}),  # FastAPI: 422 everywhere
+        ("post", API + "/predict", {"200", "400", "404", "422"}),
+        ("post", API + "/games", {"200", "201", "202", "400", "401", "404", "413", "422"}),
+        ("post", API + "/games/preview", {"200", "400", "401", "404", "413", "422"}),
+        ("put", API + "/games/{game}", {"200", "400", "401", "403", "404", "413", "422"}),
+        ("delete", API + "/games/{game}", {"200", "400", "401", "403", "404", "422"}),
+        ("post", API + "/seasons/close", {"200", "400", "401", "403", "404", "413", "422"}),
+    ],
+)
+def test_every_status_an_operation_answers_is_documented(
+    read_client: TestClient, method: str, path: str, statuses: set[str]
+) -> None:
+    assert _documented(read_client, path, method) == statuses
+
+
+def test_the_documented_400s_are_the_ones_given(client: TestClient, site: Site) -> None:
+    officer = {"Authorization": f"Bearer {site.officer_token}"}
+    odds = client.post(f"/api/v1/leagues/{DIPLO}/predict", json={"sides": [["A"], ["B"], ["C"]]})
+    assert odds.status_code == 400 and odds.json()["error"]["code"] == "bad_request"
+    closing = client.post(
+        f"/api/v1/leagues/{BE}/seasons/close", json={"end": "2000-01-01"}, headers=officer
+    )
+    assert closing.status_code == 400 and closing.json()["error"]["code"] == "bad_request"
+    game = {
+        "date": "2026-01-10",
+        "sides": [
+            {"players": ["Ann"], "outcome": "decisive_victory"},
+            {"players": ["Bob"], "outcome": "defeat"},
+        ],
+    }
+    refereed = client.post(
+        f"/api/v1/leagues/{BE}/games",
+        content=json.dumps(game),
+        headers={"Authorization": f"Bearer {site.referee_token}"},
+    )
+    assert refereed.status_code == 202 and refereed.json()["status"] == "pending_review"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "active_since=",
+        "active_since=20240101",
+        "active_since=2024-W01-1",
+        "page=",
+        "per_page=",
+        "page=1_0",
+        "page=%20 2",
+        "page=%D9%A3",  # an Arabic-Indic three: int() would take it
+    ],
+)
+def test_empty_or_loose_values_are_refused_by_the_api(read_client: TestClient, query: str) -> None:
+    got = read_client.get(f"/api/v1/leagues/{BE}?{query}")
+    assert got.status_code == 422, got.text
+    location = got.json()["error"]["problems"][0]["location"]
+    assert location == "paramètre " + query.split("=")[0]  # the site's default language
+
+
+def test_pages_stay_lenient_with_an_empty_filter(read_client: TestClient) -> None:
+    assert read_client.get(f"/leagues/{BE}?active_since=&page=").status_code == 200
+
+
+def test_strict_bodies_are_not_coerced(client: TestClient, site: Site) -> None:
+    got = client.post(f"/api/v1/leagues/{BE}/predict", json={"sides": [[1], ["B"]]})
+    assert got.status_code == 422
+    officer = {"Authorization": f"Bearer {site.officer_token}"}
+    for end in (20241231, True):
+        season = client.post(
+            f"/api/v1/leagues/{BE}/seasons/close", json={"end": end}, headers=officer
+        )
+        assert season.status_code == 422, season.text
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("PATCH", f"/api/v1/leagues/{BE}/games/g1", "GET, PUT, DELETE"),
+        ("GET", f"/api/v1/leagues/{BE}/games", "POST"),
+        ("DELETE", f"/api/v1/leagues/{BE}/seasons/close", "POST"),
+        ("PUT", "/api/v1/leagues", "GET"),
+        ("PATCH", "/login", "GET, POST"),
+        ("POST", "/static/style.css", "GET, HEAD"),
+    ],
+)
+def test_a_405_lists_every_method_the_path_accepts(
+    read_client: TestClient, method: str, path: str, allowed: str
+) -> None:
+    got = read_client.request(method, path)
+    assert got.status_code == 405
+    assert got.headers["allow"] == allowed
