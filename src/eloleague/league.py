@@ -45,8 +45,8 @@ from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
+from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
-from eloleague.store import exports, imports, pending
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
@@ -85,7 +85,6 @@ from eloleague.store.tables import (
     leagues,
     player_aliases,
     players,
-    season_closings,
     side_players,
 )
 
@@ -897,13 +896,21 @@ class League:
             self._recompute(conn, touched)
 
     def close_season(
-        self, end: dt.date, *, user: str | None = None, today: dt.date | None = None
-    ) -> None:
+        self,
+        end: dt.date,
+        *,
+        user: str | None = None,
+        today: dt.date | None = None,
+        dry_run: bool = False,
+    ) -> list[LedgerEntry]:
         """Declare the season ending on ``end`` closed: its inactivity adjustments (RULES §3.5)
-        apply to the stored ratings now, before a game of the next season arrives.
+        apply to the stored ratings now, before a game of the next season arrives. Returns those
+        adjustments (player, before, after, the rule that fired); with ``dry_run`` they are
+        computed the same way and nothing is stored, so a closing applies exactly the list its
+        dry run showed. :meth:`reopen_season` undoes it.
 
-        A season that has not ended yet (``end`` after ``today``) cannot be closed: closing is
-        not undone, and a mistyped year would otherwise apply decades of penalties at once.
+        A season that has not ended yet (``end`` after ``today``) cannot be closed: a mistyped
+        year would otherwise apply decades of penalties at once.
         """
         today = today or dt.date.today()
         if end > today:
@@ -933,7 +940,7 @@ class League:
                     season_end=expected_end.isoformat(),
                 )
             )
-        with self._writing() as conn:
+        with self._writing(commit=not dry_run) as conn:
             last = last_game_date(conn, self.id)
             if last is not None and last > end:
                 raise EloleagueError(
@@ -944,22 +951,39 @@ class League:
                         last=last.isoformat(),
                     )
                 )
-            try:
-                with conn.begin_nested():
-                    conn.execute(
-                        insert(season_closings),
-                        {
-                            "league_id": self.id,
-                            "end_date": end,
-                            "user_name": user,
-                            "created_at": dt.datetime.now(dt.UTC),
-                        },
-                    )
-            except IntegrityError:
+            if not closings.add(conn, self.id, end, user):
                 raise EloleagueError(
                     msg("the season ending {end} is already closed", end=end.isoformat())
-                ) from None
+                )
             self._recompute(conn, last or end)
+            return closings.adjustments(conn, self.id, player_names(conn, self.id), end)
+
+    def reopen_season(self, end: dt.date) -> list[LedgerEntry]:
+        """Undo the closing of the season ending ``end``: its adjustments are removed and the
+        ratings recomputed (games are the source of truth; the closing was only a date). Returns
+        the adjustments taken back. A season with games after it cannot be reopened: the first
+        game of the next season applies its adjustments anyway (RULES §3.5).
+        """
+        with self._writing() as conn:
+            last = last_game_date(conn, self.id)
+            if last is not None and last > end:
+                raise EloleagueError(
+                    msg(
+                        "the season ending {end} cannot be reopened: the league has games after "
+                        "it (the latest on {last}), which apply its adjustments anyway",
+                        end=end.isoformat(),
+                        last=last.isoformat(),
+                    )
+                )
+            names = player_names(conn, self.id)
+            undone = closings.adjustments(conn, self.id, names, end)
+            if not closings.remove(conn, self.id, end):
+                raise EloleagueError(
+                    msg("the season ending {end} is not closed", end=end.isoformat())
+                )
+            cps.drop_from(conn, self.id, end)
+            self._recompute(conn, last or end)
+            return undone
 
     def change_rules(self, rules: str | Path) -> None:
         """Replace the league's rule set and recompute everything (refused, with every problem,

@@ -134,7 +134,19 @@ def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> Non
     assert "would add 1 game(s)" in dry.stdout and "Rating changes" in dry.stdout
     assert "Dry 2024" not in cli("events", *db).stdout
 
-    assert "season ending 2024-12-31 closed" in cli("season", "close", "2024-12-31", *db).stdout
+    before = cli("ranking", "--format", "csv", *db).stdout
+    planned = cli("season", "close", "2024-12-31", "--dry-run", *db).stdout
+    assert "nothing was changed" in planned and "inactivity" in planned
+    assert cli("ranking", "--format", "csv", *db).stdout == before
+    closed = cli("season", "close", "2024-12-31", *db).stdout
+    assert "season ending 2024-12-31 closed" in closed
+    same_list = closed.rsplit("season ending 2024-12-31 closed", 1)[0]
+    assert same_list == planned.rsplit("dry run:", 1)[0] and "-100" in same_list
+    assert cli("ranking", "--format", "csv", *db).stdout != before
+    reopened = cli("season", "reopen", "2024-12-31", *db).stdout
+    assert "season ending 2024-12-31 reopened" in reopened
+    assert cli("ranking", "--format", "csv", *db).stdout == before
+    cli("season", "close", "2024-12-31", *db)
     assert "already closed" in _error(cli("season", "close", "2024-12-31", *db, fails=True))
     future = _error(cli("season", "close", "2999-12-31", *db, fails=True))
     assert "the season ending 2999-12-31 has not ended yet" in future

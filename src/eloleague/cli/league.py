@@ -658,20 +658,73 @@ app.add_typer(season_app, name="season")
 def season_close(
     end: Annotated[str, typer.Argument(help="The season's last day, YYYY-MM-DD.")],
     user: Annotated[str | None, typer.Option("--user", help="Who closes it.")] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="List every adjustment the closing would make; store nothing."
+        ),
+    ] = False,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
     """Close a season now: its inactivity adjustments apply before the next season's first game.
 
-    Example: [bold]eloleague season close 2025-12-31[/]
+    Example: [bold]eloleague season close 2025-12-31 --dry-run[/] (the list), then without
+    --dry-run (the same list, applied); [bold]eloleague season reopen 2025-12-31[/] undoes it.
 
-    Seasons are also closed automatically when a game of a later season is imported (RULES §3.5).
+    Seasons are also closed automatically when a game of a later season is imported.
     """
     day = _date(end, "END")
     assert day is not None
     lg = _open(db, league)
-    lg.close_season(day, user=user)
-    print(_t("season ending {end} closed", end=day.isoformat()))
+    with _progress(lg):
+        changes = lg.close_season(day, user=user, dry_run=dry_run)
+    if changes:
+        title = _t("Adjustments of the season ending {end}", end=day.isoformat())
+        _print_entries(lg.rules, changes, title, _console(), with_player=True)
+    if dry_run:
+        print(
+            _t(
+                "dry run: closing the season ending {end} would adjust {n} rating(s); "
+                "nothing was changed",
+                end=day.isoformat(),
+                n=len(changes),
+            )
+        )
+    else:
+        print(
+            _t(
+                "season ending {end} closed: {n} rating(s) adjusted",
+                end=day.isoformat(),
+                n=len(changes),
+            )
+        )
+
+
+@season_app.command("reopen")
+def season_reopen(
+    end: Annotated[str, typer.Argument(help="The season's last day, YYYY-MM-DD.")],
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Undo a season's closing: its adjustments are removed and the ratings recomputed.
+
+    Example: [bold]eloleague season reopen 2025-12-31[/]
+
+    A season with games after it cannot be reopened: those games apply its adjustments anyway.
+    """
+    day = _date(end, "END")
+    assert day is not None
+    lg = _open(db, league)
+    with _progress(lg):
+        undone = lg.reopen_season(day)
+    print(
+        _t(
+            "season ending {end} reopened: {n} adjustment(s) taken back",
+            end=day.isoformat(),
+            n=len(undone),
+        )
+    )
 
 
 @app.command("change-rules")

@@ -218,9 +218,16 @@ def read_ledger(
     player_id: int | None = None,
     game_id: int | None = None,
     until: dt.date | None = None,
+    on: dt.date | None = None,
+    seasons_only: bool = False,
 ) -> list[LedgerEntry]:
-    """Ledger entries in processing order, optionally one player's or one game's."""
+    """Ledger entries in processing order, optionally one player's or one game's, those dated
+    ``on`` that day, or only the season adjustments (the rows without a game)."""
     query = select(ledger).where(ledger.c.league_id == league_id)
+    if on is not None:
+        query = query.where(ledger.c.date == on)
+    if seasons_only:
+        query = query.where(ledger.c.game_id.is_(None))
     if player_id is not None:
         query = query.where(ledger.c.player_id == player_id)
     if game_id is not None:
