@@ -8,15 +8,22 @@ from pathlib import Path
 from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
+from eloleague.io.limits import game_problems
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
 
 def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
-    """The rule set's checks over every game, each problem at the game's origin (RULES §2)."""
+    """The rule set's checks over every game, each problem at the game's origin (RULES §2),
+    after the bounds of what a league can store (:mod:`eloleague.io.limits`)."""
     problems = []
     fine = quick_check(rules)  # most games pass a cheap test; the others get the full check
+    checked: set[int] = set()
     for game in games:
+        beyond = game_problems(game, checked)
+        if beyond:
+            problems.extend(Problem(game.origin, message) for message in beyond)
+            continue
         if fine(game):
             continue
         for message in check_game(rules, game):

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, insert, select
 
 from eloleague.i18n import Text
@@ -102,8 +105,13 @@ def _folded(name: str) -> str:
     return " ".join(_strip_accents(name).casefold().split())
 
 
-def _deletions(text: str) -> set[str]:
-    return {text[:i] + text[i + 1 :] for i in range(len(text))}
+MIN_TYPO_LENGTH = 5
+"""Names shorter than this (folded) are too short for "one letter differs" to mean a typo."""
+
+
+def _one_typo_apart(length: int, by_length: dict[int, list[tuple[str, str]]]) -> list[str]:
+    """The folded names that could be one typo away from a name of ``length`` letters."""
+    return [folded for n in (length - 1, length, length + 1) for folded, _ in by_length.get(n, ())]
 
 
 def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarning]:
@@ -111,18 +119,20 @@ def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarni
 
     Checked in order: same letters but for case; for accents; for spacing; one typo (a letter
     added, missing, changed or two swapped, on names of at least 5 letters), all compared on the
-    folded form (symmetric deletion index: fast on leagues with thousands of players).
+    folded form. "One typo" is an Indel distance (letters inserted or deleted, rapidfuzz) of at
+    most 2 between names whose lengths differ by at most 1: exactly the pairs that become equal
+    when at most one letter is removed from each. Only names of neighbouring lengths are compared,
+    so the time grows with the names' length, not its square, and a very long stored name costs
+    nothing to the names of ordinary length.
     """
-    known = list(existing)
     by_folded: dict[str, str] = {}
-    by_deletion: dict[str, str] = {}
-    for name in known:
+    by_length: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    for name in existing:
         folded = _folded(name)
-        by_folded.setdefault(folded, name)
-        if len(folded) >= 5:
-            by_deletion.setdefault(folded, name)
-            for d in _deletions(folded):
-                by_deletion.setdefault(d, name)
+        if folded not in by_folded:
+            by_folded[folded] = name
+            if len(folded) >= MIN_TYPO_LENGTH:
+                by_length[len(folded)].append((folded, name))
     out = []
     for name in new:
         folded = _folded(name)
@@ -130,13 +140,22 @@ def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarni
         if match is not None:
             out.append(NameWarning(name, match, _reason(name, match)))
             continue
-        if len(folded) < 5:
+        if len(folded) < MIN_TYPO_LENGTH:
             continue
-        candidates = [folded, *_deletions(folded)]
-        for c in candidates:
-            match = by_deletion.get(c)
-            if match is not None and not _numbered_apart(name, match):
-                out.append(NameWarning(name, match, msg("one letter differs")))
+        near = [
+            (distance, by_folded[choice])
+            for choice, distance, _ in process.extract(
+                folded,
+                _one_typo_apart(len(folded), by_length),
+                scorer=Indel.distance,
+                score_cutoff=2,
+                limit=None,
+            )
+        ]
+        near.sort(key=lambda found: found[0])  # stable: nearest first, then in existing order
+        for _, likely in near:
+            if not _numbered_apart(name, likely):
+                out.append(NameWarning(name, likely, msg("one letter differs")))
                 break
     return out
 
