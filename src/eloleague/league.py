@@ -350,8 +350,10 @@ class League:
         Raises :class:`InputError` (every problem, nothing stored) on bad input.
         """
         records = list(games_in)
-        problems = [] if _checked else validate_games(self.rules, records)
-        problems += imports.duplicate_ids(records)
+        # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
+        problems = (
+            imports.duplicate_ids(records) if _checked else validate_games(self.rules, records)
+        )
         if problems:
             raise InputError(problems, source)
 

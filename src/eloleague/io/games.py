@@ -8,7 +8,7 @@ from pathlib import Path
 from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
-from eloleague.io.limits import game_problems
+from eloleague.io.limits import cut, game_problems
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
@@ -16,7 +16,7 @@ from eloleague.rules.model import RuleSet
 def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
     """The rule set's checks over every game, each problem at the game's origin (RULES §2),
     after the bounds of what a league can store (:mod:`eloleague.io.limits`)."""
-    problems = []
+    problems: list[Problem] = []
     fine = quick_check(rules)  # most games pass a cheap test; the others get the full check
     checked: set[int] = set()
     for game in games:
@@ -28,6 +28,30 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
             continue
         for message in check_game(rules, game):
             problems.append(Problem(game.origin, message))
+    return problems + duplicate_ids(games)
+
+
+def duplicate_ids(games: Sequence[GameRecord]) -> list[Problem]:
+    """A problem for each game whose id an earlier game of the same input already uses (a league
+    holds one game per id: ``rate`` refuses what ``import`` would)."""
+    seen: dict[str, str] = {}
+    problems = []
+    for game in games:
+        if game.id is None:
+            continue
+        if game.id not in seen:
+            seen[game.id] = game.origin
+            continue
+        problems.append(
+            Problem(
+                game.origin,
+                Text.of(
+                    'game id "{id}" is used twice (also at {other})',
+                    id=cut(game.id),
+                    other=seen[game.id] or "?",
+                ),
+            )
+        )
     return problems
 
 

@@ -106,9 +106,7 @@ def round_problem(value: int) -> Text | None:
     if 0 <= value <= ROUND_MAX:
         return None
     shown_value = str(value) if len(str(value)) <= 30 else str(value)[:27] + "..."
-    return Text.of(
-        "round {value} is out of range (0 to {max})", value=shown_value, max=f"{ROUND_MAX}"
-    )
+    return Text.of("round {value} is out of range (0 to {max})", value=shown_value, max=ROUND_MAX)
 
 
 def score_problem(value: float) -> Text | None:
@@ -212,6 +210,4 @@ def lines_problem(data: bytes) -> Text | None:
     """Why a JSON Lines or CSV file is too long to be a league's games, or ``None``."""
     if len(data) <= LINES_MAX or data.count(b"\n") < LINES_MAX:
         return None
-    return Text.of(
-        "the file has more than {max} lines: split it into several files", max=f"{LINES_MAX:,}"
-    )
+    return Text.of("the file has more than {max} lines: split it into several files", max=LINES_MAX)
