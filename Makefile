@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint fmt bench clean
+.PHONY: demo test lint fmt bench fuzz-long clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -18,6 +18,13 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+# The readers' trial at full strength (nightly): thousands of mutated files through rate and
+# import, on SQLite and, when a server is found, PostgreSQL (tests/io/test_fuzz_trial.py).
+FUZZ_EXAMPLES ?= 2000
+fuzz-long: $(STAMP)
+	ELOLEAGUE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -n 2 -q -p no:cacheprovider \
+		tests/io/test_fuzz_trial.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
