@@ -16,6 +16,7 @@ import io
 import itertools
 import json
 import os
+import re
 import zipfile
 from pathlib import Path
 
@@ -260,6 +261,23 @@ def _cell_values(draw: st.DrawFn, sheet: bytes) -> bytes:
     return sheet[:at] + cell + sheet[end + len(b"</c>") :]
 
 
+TOML_NUMBERS = [b"0", b"-1", b"1e308", b"-1e308", b"nan", b"inf", b"99999999999", b"2147483648"]
+
+
+@st.composite
+def toml_value_mutations(draw: st.DrawFn, text: bytes) -> bytes:
+    """A rule file with some of its numbers replaced by extreme ones."""
+    spots = [m.span() for m in re.finditer(rb"(?<=[=\[, ])-?[0-9][0-9_.]*", text)]
+    for _ in range(draw(st.integers(1, 3))):
+        if not spots:
+            break
+        start, end = draw(st.sampled_from(spots))
+        value = draw(st.sampled_from(TOML_NUMBERS))
+        text = text[:start] + value + text[end:]
+        spots = [m.span() for m in re.finditer(rb"(?<=[=\[, ])-?[0-9][0-9_.]*", text)]
+    return text
+
+
 # The trial -------------------------------------------------------------------------------------
 
 _names = itertools.count()
@@ -345,7 +363,9 @@ def test_mutated_rule_files_pass_rate_and_init_alike(
 ) -> None:
     name = data.draw(st.sampled_from(RULES))
     text = (PRESETS / f"{name}.toml").read_bytes()
-    rules_path = _write(tmp_path, ".toml", data.draw(byte_mutations(text)))
+    rules_path = _write(
+        tmp_path, ".toml", data.draw(st.one_of(byte_mutations(text), toml_value_mutations(text)))
+    )
     games = _write(tmp_path, ".jsonl", dict(JSONL_SEEDS)[name])
     try:
         load_rules(rules_path)
