@@ -18,7 +18,7 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
     after the bounds of what a league can store (:mod:`eloleague.io.limits`)."""
     problems: list[Problem] = []
     fine = quick_check(rules)  # most games pass a cheap test; the others get the full check
-    checked: set[int] = set()
+    checked: set[object] = set()
     for game in games:
         beyond = game_problems(game, checked)
         if beyond:
@@ -34,6 +34,9 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
 def duplicate_ids(games: Sequence[GameRecord]) -> list[Problem]:
     """A problem for each game whose id an earlier game of the same input already uses (a league
     holds one game per id: ``rate`` refuses what ``import`` would)."""
+    ids = [game.id for game in games if game.id is not None]
+    if len(set(ids)) == len(ids):
+        return []  # the common case, at C speed
     seen: dict[str, str] = {}
     problems = []
     for game in games:

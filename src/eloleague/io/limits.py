@@ -158,12 +158,58 @@ def _side_problems(side_no: int, side: Side, out: list[Text]) -> None:
             out.append(Text.of("side {side}: {problem}", side=side_no, problem=found))
 
 
-def game_problems(game: GameRecord, checked: set[int] | None = None) -> list[Text]:
+def game_problems(game: GameRecord, checked: set[object] | None = None) -> list[Text]:
     """Every value of ``game`` the store cannot hold, as messages without location.
 
-    ``checked`` remembers the sides already found fine (by identity: readers share equal sides
-    between games), so that a million-game file is checked in a fraction of a second.
+    ``checked`` remembers what was already found fine (sides by identity, since readers share
+    equal sides between games; event names and modes), so that a million-game file is checked
+    in a fraction of a second.
     """
+    seen: set[object] = set() if checked is None else checked
+    ident, event, mode, number = game.id, game.event, game.mode, game.round
+    if (
+        FIRST_DAY <= game.date <= LAST_DAY
+        and (ident is None or (ident[:1] != "#" and _fine(ident, NAME_MAX)))
+        and (event is None or event in seen or _remember(seen, event, NAME_MAX))
+        and (not mode or mode in seen or _remember(seen, mode, LABEL_MAX))
+        and (number is None or 0 <= number <= ROUND_MAX)
+        and len(game.sides) <= SIDES_MAX
+    ):
+        for side in game.sides:
+            if id(side) not in seen and not _side_fine(side, seen):
+                return _game_messages(game)
+        return []
+    return _game_messages(game)
+
+
+def _fine(text: str, limit: int) -> bool:
+    # isprintable() (C speed) is True for most names; it is False for spaces other than " " and
+    # format characters too, which are allowed: the regular expression decides then.
+    return len(text) <= limit and (text.isprintable() or _CONTROL.search(text) is None)
+
+
+def _remember(seen: set[object], text: str, limit: int) -> bool:
+    if not _fine(text, limit):
+        return False
+    if len(text) <= LABEL_MAX:  # fine for every limit: remembered as such
+        seen.add(text)
+    return True
+
+
+def _side_fine(side: Side, seen: set[object]) -> bool:
+    score = side.score
+    fine = (
+        len(side.players) <= PLAYERS_PER_SIDE_MAX
+        and all(_fine(p.name, NAME_MAX) and _fine(p.role, LABEL_MAX) for p in side.players)
+        and (side.outcome is None or _fine(side.outcome, LABEL_MAX))
+        and (score is None or (math.isfinite(score) and -SCORE_MAX <= score <= SCORE_MAX))
+    )
+    if fine:
+        seen.add(id(side))
+    return fine
+
+
+def _game_messages(game: GameRecord) -> list[Text]:
     out: list[Text] = []
     found = day_problem(game.date)
     if found is not None:
@@ -197,12 +243,7 @@ def game_problems(game: GameRecord, checked: set[int] | None = None) -> list[Tex
         out.append(Text.of("{n} sides: at most {max} are allowed", n=len(sides), max=SIDES_MAX))
         return out
     for s, side in enumerate(sides, start=1):
-        if checked is not None and id(side) in checked:
-            continue
-        before = len(out)
         _side_problems(s, side, out)
-        if checked is not None and len(out) == before:
-            checked.add(id(side))
     return out
 
 
