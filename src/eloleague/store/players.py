@@ -14,6 +14,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy
+from numpy.typing import NDArray
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, insert, select
@@ -107,11 +109,9 @@ def _folded(name: str) -> str:
 
 MIN_TYPO_LENGTH = 5
 """Names shorter than this (folded) are too short for "one letter differs" to mean a typo."""
-
-
-def _one_typo_apart(length: int, by_length: dict[int, list[tuple[str, str]]]) -> list[str]:
-    """The folded names that could be one typo away from a name of ``length`` letters."""
-    return [folded for n in (length - 1, length, length + 1) for folded, _ in by_length.get(n, ())]
+_CHUNK = (
+    1000  # new names compared at once (a matrix of uint8: 1,000 x registered names of a length)
+)
 
 
 def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarning]:
@@ -121,43 +121,66 @@ def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarni
     added, missing, changed or two swapped, on names of at least 5 letters), all compared on the
     folded form. "One typo" is an Indel distance (letters inserted or deleted, rapidfuzz) of at
     most 2 between names whose lengths differ by at most 1: exactly the pairs that become equal
-    when at most one letter is removed from each. Only names of neighbouring lengths are compared,
-    so the time grows with the names' length, not its square, and a very long stored name costs
-    nothing to the names of ordinary length.
+    when at most one letter is removed from each. Only names of neighbouring lengths are compared
+    (rapidfuzz's ``cdist``, in C++), so the time grows with the names' length, not its square, and
+    a very long stored name costs nothing to the names of ordinary length. Of several look-alikes,
+    the nearest is named, then the first registered.
     """
     by_folded: dict[str, str] = {}
-    by_length: dict[int, list[tuple[str, str]]] = defaultdict(list)
+    by_length: dict[int, list[str]] = defaultdict(list)
     for name in existing:
         folded = _folded(name)
         if folded not in by_folded:
             by_folded[folded] = name
             if len(folded) >= MIN_TYPO_LENGTH:
-                by_length[len(folded)].append((folded, name))
-    out = []
+                by_length[len(folded)].append(folded)
+    order = {folded: n for n, folded in enumerate(by_folded)}  # registration order
+    found: dict[str, NameWarning] = {}
+    typos: dict[int, list[tuple[str, str]]] = defaultdict(list)  # length -> (name, folded)
     for name in new:
         folded = _folded(name)
         match = by_folded.get(folded)
         if match is not None:
-            out.append(NameWarning(name, match, _reason(name, match)))
+            found[name] = NameWarning(name, match, _reason(name, match))
+        elif len(folded) >= MIN_TYPO_LENGTH:
+            typos[len(folded)].append((name, folded))
+    for length, wanted in typos.items():
+        choices = [f for n in (length - 1, length, length + 1) for f in by_length.get(n, ())]
+        if not choices:
             continue
-        if len(folded) < MIN_TYPO_LENGTH:
-            continue
-        near = [
-            (distance, by_folded[choice])
-            for choice, distance, _ in process.extract(
-                folded,
-                _one_typo_apart(len(folded), by_length),
+        for start in range(0, len(wanted), _CHUNK):
+            part = wanted[start : start + _CHUNK]
+            distances = process.cdist(
+                [folded for _, folded in part],
+                choices,
                 scorer=Indel.distance,
                 score_cutoff=2,
-                limit=None,
+                dtype=numpy.uint8,
             )
-        ]
-        near.sort(key=lambda found: found[0])  # stable: nearest first, then in existing order
-        for _, likely in near:
-            if not _numbered_apart(name, likely):
-                out.append(NameWarning(name, likely, msg("one letter differs")))
-                break
-    return out
+            for row, (name, _) in enumerate(part):
+                likely = _nearest(name, distances[row], choices, by_folded, order)
+                if likely is not None:
+                    found[name] = NameWarning(name, likely, msg("one letter differs"))
+    return [found[name] for name in dict.fromkeys(new) if name in found]
+
+
+def _nearest(
+    name: str,
+    distances: NDArray[numpy.uint8],
+    choices: list[str],
+    by_folded: dict[str, str],
+    order: dict[str, int],
+) -> str | None:
+    """The registered name nearest to ``name`` (at most 2 apart, then the first registered),
+    names told apart by a number excepted."""
+    near = sorted(
+        (int(distances[i]), order[choices[i]], int(i)) for i in numpy.flatnonzero(distances <= 2)
+    )
+    for _, _, i in near:
+        likely = by_folded[choices[i]]
+        if not _numbered_apart(name, likely):
+            return likely
+    return None
 
 
 def _numbered_apart(a: str, b: str) -> bool:
