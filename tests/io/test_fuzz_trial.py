@@ -21,7 +21,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from eloleague.batch import rate_file
@@ -300,6 +300,7 @@ def _trial(db: str, rules: str | Path, path: Path) -> None:
     except InputError as exc:
         _located(exc)
         rated = None
+    event("accepted" if rated is not None else "refused")  # --hypothesis-show-statistics
     league = League.create(db, f"trial {next(_names)}", rules)
     try:
         report = league.import_file(path)
