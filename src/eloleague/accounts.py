@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text
+from eloleague.io.limits import NAME_MAX, storable
 from eloleague.store.db import read, write
 from eloleague.store.tables import api_tokens, users
 
@@ -78,6 +79,13 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
     name = name.strip()
     if not name:
         raise EloleagueError(_t("the user name is empty"))
+    if not storable(name):
+        raise EloleagueError(
+            _t(
+                "a user name has at most {max} characters and no control character",
+                max=NAME_MAX,
+            )
+        )
     if role not in ROLES:
         raise EloleagueError(
             _t(
@@ -106,10 +114,14 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
 def set_password(engine: Engine, name: str, password: str) -> None:
     """Give ``name`` a new password."""
     check_password_rules(password)
+    done = 0
     with write(engine) as conn:
-        done = conn.execute(
-            update(users).where(users.c.name == name).values(password_hash=hash_password(password))
-        ).rowcount
+        if storable(name):  # a name no account can have is not looked for (NUL on PostgreSQL)
+            done = conn.execute(
+                update(users)
+                .where(users.c.name == name)
+                .values(password_hash=hash_password(password))
+            ).rowcount
     if not done:
         raise EloleagueError(_t("no user named {name}", name=repr(name)))
 
@@ -146,6 +158,8 @@ def _stamp(password_hash: str) -> str:
 
 def find_user(engine: Engine, name: str) -> User | None:
     """The account named ``name``."""
+    if not storable(name.strip()):
+        return None
     with read(engine) as conn:
         row = conn.execute(
             select(users.c.id, users.c.name, users.c.role).where(users.c.name == name.strip())
@@ -162,8 +176,10 @@ def list_users(engine: Engine) -> list[User]:
 
 def authenticate(engine: Engine, name: str, password: str) -> User | None:
     """The account if ``password`` is right, else ``None`` (same work whether the name exists)."""
-    with read(engine) as conn:
-        row = conn.execute(select(users).where(users.c.name == name.strip())).first()
+    row = None
+    if storable(name.strip()):  # else no account has it: the same work, no database error
+        with read(engine) as conn:
+            row = conn.execute(select(users).where(users.c.name == name.strip())).first()
     stored = row.password_hash if row else _DUMMY_HASH
     try:
         _hasher.verify(stored, password)
