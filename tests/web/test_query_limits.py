@@ -44,6 +44,9 @@ def _check(client: TestClient, league: str) -> None:
     french = client.get(f"/api/v1{base}", params={"q": "\u0000"}, headers={"Accept-Language": "fr"})
     assert "sans caractère de contrôle" in french.json()["error"]["problems"][0]["message"]
     assert client.get(f"/api/v1{base}").json()["rows"] == plain  # nothing changed
+    for value in BAD:  # a league of that name: none
+        assert client.get(f"/api/v1/leagues/{quote(value)}").status_code == 404
+        assert client.get(f"/leagues/{quote(value)}").status_code == 404
     for value in BAD:  # signing in with such a name: refused like any unknown name
         token = _csrf(client.get("/login").text)
         got = client.post(
