@@ -26,7 +26,7 @@ ROUND_MAX = 2**31 - 1
 """The largest round number (a signed 32-bit integer, as SQLite and PostgreSQL hold it)."""
 FIRST_DAY = dt.date(1000, 1, 1)
 LAST_DAY = dt.date(8999, 12, 31)
-"""Game dates (and as-of dates, season closings) lie within ``FIRST_DAY .. LAST_DAY``."""
+"""Game dates (and the as-of dates of ``rate`` and ``ranking``) lie within ``FIRST_DAY .. LAST_DAY``."""
 SCORE_MAX = 1e9
 """Scores lie within ``-SCORE_MAX .. SCORE_MAX``."""
 SIDES_MAX = 100
