@@ -42,7 +42,7 @@ PRESETS = ROOT / "src" / "eloleague" / "rules" / "presets"
 RULES = ["adlg", "bataille-empire", "bataille-empire-en", "card-battle", "diplomacy"]
 GAMES_PER_SEED = 12
 
-EXAMPLES = int(os.environ.get("ELOLEAGUE_FUZZ_EXAMPLES", "15"))
+EXAMPLES = int(os.environ.get("ELOLEAGUE_FUZZ_EXAMPLES", "40"))
 SETTINGS = settings(
     max_examples=EXAMPLES,
     deadline=dt.timedelta(seconds=10),  # the trial's "hang": more than 10 s for one file
