@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fuzz lint fmt bench clean
+.PHONY: demo test fuzz fuzz-long lint fmt bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,13 @@ test: $(STAMP)
 # examples (about a minute): no server error, no answer outside the schema (docs/web.md).
 fuzz: $(STAMP)
 	$(BIN)/python scripts/fuzz_api.py
+
+# The readers' trial at full strength (nightly): thousands of mutated files through rate and
+# import, on SQLite and, when a server is found, PostgreSQL (tests/io/test_fuzz_trial.py).
+FUZZ_EXAMPLES ?= 2000
+fuzz-long: $(STAMP)
+	ELOLEAGUE_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -n 2 -q -p no:cacheprovider \
+		tests/io/test_fuzz_trial.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts

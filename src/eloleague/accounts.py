@@ -20,11 +20,12 @@ from typing import Literal, get_args
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text
+from eloleague.io.limits import NAME_MAX, storable
 from eloleague.store import sessions
 from eloleague.store.db import read, write
 from eloleague.store.tables import api_tokens, users
@@ -79,6 +80,13 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
     name = name.strip()
     if not name:
         raise EloleagueError(_t("the user name is empty"))
+    if not storable(name):
+        raise EloleagueError(
+            _t(
+                "a user name has at most {max} characters and no control character",
+                max=NAME_MAX,
+            )
+        )
     if role not in ROLES:
         raise EloleagueError(
             _t(
@@ -108,9 +116,7 @@ def set_password(engine: Engine, name: str, password: str) -> None:
     """Give ``name`` a new password; every browser session of the account ends with the old one."""
     check_password_rules(password)
     with write(engine) as conn:
-        uid = conn.execute(select(users.c.id).where(users.c.name == name)).scalar()
-        if uid is None:
-            raise EloleagueError(_t("no user named {name}", name=repr(name)))
+        uid = _user_id(conn, name)
         conn.execute(
             update(users).where(users.c.id == uid).values(password_hash=hash_password(password))
         )
@@ -120,14 +126,25 @@ def set_password(engine: Engine, name: str, password: str) -> None:
 def sign_out_everywhere(engine: Engine, name: str) -> int:
     """End every browser session of ``name`` at once (on every worker); how many there were."""
     with write(engine) as conn:
-        uid = conn.execute(select(users.c.id).where(users.c.name == name.strip())).scalar()
-        if uid is None:
-            raise EloleagueError(_t("no user named {name}", name=repr(name)))
-        return sessions.end_user_sessions(conn, uid)
+        return sessions.end_user_sessions(conn, _user_id(conn, name.strip()))
+
+
+def _user_id(conn: Connection, name: str) -> int:
+    """The id of the account ``name`` (or :class:`EloleagueError`)."""
+    uid = (
+        conn.execute(select(users.c.id).where(users.c.name == name)).scalar()
+        if storable(name)  # a name no account can have is not looked for (NUL on PostgreSQL)
+        else None
+    )
+    if uid is None:
+        raise EloleagueError(_t("no user named {name}", name=repr(name)))
+    return int(uid)
 
 
 def find_user(engine: Engine, name: str) -> User | None:
     """The account named ``name``."""
+    if not storable(name.strip()):
+        return None
     with read(engine) as conn:
         row = conn.execute(
             select(users.c.id, users.c.name, users.c.role).where(users.c.name == name.strip())
@@ -144,8 +161,10 @@ def list_users(engine: Engine) -> list[User]:
 
 def authenticate(engine: Engine, name: str, password: str) -> User | None:
     """The account if ``password`` is right, else ``None`` (same work whether the name exists)."""
-    with read(engine) as conn:
-        row = conn.execute(select(users).where(users.c.name == name.strip())).first()
+    row = None
+    if storable(name.strip()):  # else no account has it: the same work, no database error
+        with read(engine) as conn:
+            row = conn.execute(select(users).where(users.c.name == name.strip())).first()
     stored = row.password_hash if row else _DUMMY_HASH
     try:
         _hasher.verify(stored, password)

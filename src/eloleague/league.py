@@ -39,7 +39,9 @@ from eloleague.engine import (
 from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
+from eloleague.i18n import Text
 from eloleague.io.games import read_games, validate_games
+from eloleague.io.limits import ROUND_MAX, game_number, storable, text_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
@@ -353,8 +355,10 @@ class League:
         Raises :class:`InputError` (every problem, nothing stored) on bad input.
         """
         records = list(games_in)
-        problems = [] if _checked else validate_games(self.rules, records)
-        problems += imports.duplicate_ids(records)
+        # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
+        problems = (
+            imports.duplicate_ids(records) if _checked else validate_games(self.rules, records)
+        )
         if problems:
             raise InputError(problems, source)
 
@@ -537,17 +541,20 @@ class League:
 
     def _find_game(self, conn: Connection, game_id: str) -> tuple[int, int, str | None]:
         """(row id, seq, ext id) of the game named ``game_id`` (its id, or ``#SEQ``)."""
-        row = conn.execute(
-            select(games.c.id, games.c.seq, games.c.ext_id).where(
-                and_(games.c.league_id == self.id, games.c.ext_id == game_id)
-            )
-        ).first()
-        if row is None and game_id.startswith("#") and game_id[1:].isdigit():
+        row = None
+        if storable(game_id):  # an id no game can have is not looked for (NUL on PostgreSQL)
+            row = conn.execute(
+                select(games.c.id, games.c.seq, games.c.ext_id).where(
+                    and_(games.c.league_id == self.id, games.c.ext_id == game_id)
+                )
+            ).first()
+        number = game_number(game_id)
+        if row is None and number is not None and number <= ROUND_MAX:
             row = conn.execute(
                 select(games.c.id, games.c.seq, games.c.ext_id).where(
                     and_(
                         games.c.league_id == self.id,
-                        games.c.seq == int(game_id[1:]),
+                        games.c.seq == number,
                         games.c.ext_id.is_(None),
                     )
                 )
@@ -668,11 +675,13 @@ class League:
         """An event's games in arrival order, each with its ledger entries."""
         with self._reading() as conn:
             names = player_names(conn, self.id)
-            event_id = conn.execute(
-                select(events.c.id).where(
-                    and_(events.c.league_id == self.id, events.c.name == name.strip())
-                )
-            ).scalar()
+            event_id = None
+            if storable(name.strip()):
+                event_id = conn.execute(
+                    select(events.c.id).where(
+                        and_(events.c.league_id == self.id, events.c.name == name.strip())
+                    )
+                ).scalar()
             if event_id is None:
                 raise EloleagueError(
                     msg("no event named {name!r} in league {league!r}", name=name, league=self.name)
@@ -706,6 +715,8 @@ class League:
         with self._reading() as conn:
             names = player_names(conn, self.id)
             query = select(games.c.id).where(games.c.league_id == self.id)
+            if event is not None and not storable(event.strip()):
+                return []
             if event is not None:
                 query = query.where(
                     games.c.event_id.in_(
@@ -811,6 +822,9 @@ class League:
         new = normalise_name(new)
         if not new:
             raise EloleagueError(msg("the new name is empty"))
+        wrong = text_problem(Text.in_domain("messages", "the new name"), new)
+        if wrong is not None:
+            raise EloleagueError(engine_text(wrong))
         with self._writing() as conn:
             pid = self._player_id(conn, old)
             index = name_index(conn, self.id)

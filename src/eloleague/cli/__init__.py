@@ -92,7 +92,17 @@ def main() -> None:
         if os.environ.get("ELOLEAGUE_DEBUG"):
             raise
         fail(
-            f"internal error: {type(exc).__name__}: {exc}\n"
+            f"internal error: {internal_error(exc)}\n"
             "This is a bug in eloleague; set ELOLEAGUE_DEBUG=1 to see the details.",
             70,
         )
+
+
+def internal_error(exc: BaseException) -> str:
+    """What an internal error may show: a database error's text holds the SQL statement and its
+    parameters (names, values of the league), so only its kind is told."""
+    kind = type(exc)
+    if kind.__module__.split(".")[0] in {"sqlalchemy", "psycopg", "psycopg2", "sqlite3"}:
+        return f"{kind.__name__} (database)"
+    text = str(exc)
+    return f"{kind.__name__}: {text[:200]}" if text else kind.__name__

@@ -119,12 +119,18 @@ def _date(value: str | None, option: str) -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         raise typer.BadParameter(
             _t("{value} is not a date (expected YYYY-MM-DD)", value=repr(value)),
             param_hint=option,
         ) from None
+    from eloleague.io.limits import day_problem  # the readers' bounds (docs/formats.md)
+
+    beyond = day_problem(day)
+    if beyond is not None:
+        raise typer.BadParameter(render(beyond, pick_language()), param_hint=option)
+    return day
 
 
 @contextmanager

@@ -27,9 +27,15 @@ def _date(value: str | None) -> dt.date | None:
     if value is None:
         return None
     try:
-        return dt.date.fromisoformat(value)
+        day = dt.date.fromisoformat(value)
     except ValueError:
         raise typer.BadParameter(f"{value!r} is not a date (expected YYYY-MM-DD)") from None
+    from eloleague.io.limits import day_problem  # the readers' bounds (docs/formats.md)
+
+    beyond = day_problem(day)
+    if beyond is not None:
+        raise typer.BadParameter(render(beyond, pick_language()))
+    return day
 
 
 @app.command()

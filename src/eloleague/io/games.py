@@ -8,19 +8,53 @@ from pathlib import Path
 from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
+from eloleague.io.limits import cut, game_problems
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
 
 def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
-    """The rule set's checks over every game, each problem at the game's origin (RULES §2)."""
-    problems = []
+    """The rule set's checks over every game, each problem at the game's origin (RULES §2),
+    after the bounds of what a league can store (:mod:`eloleague.io.limits`)."""
+    problems: list[Problem] = []
     fine = quick_check(rules)  # most games pass a cheap test; the others get the full check
+    checked: set[object] = set()
     for game in games:
+        beyond = game_problems(game, checked)
+        if beyond:
+            problems.extend(Problem(game.origin, message) for message in beyond)
+            continue
         if fine(game):
             continue
         for message in check_game(rules, game):
             problems.append(Problem(game.origin, message))
+    return problems + duplicate_ids(games)
+
+
+def duplicate_ids(games: Sequence[GameRecord]) -> list[Problem]:
+    """A problem for each game whose id an earlier game of the same input already uses (a league
+    holds one game per id: ``rate`` refuses what ``import`` would)."""
+    ids = [game.id for game in games if game.id is not None]
+    if len(set(ids)) == len(ids):
+        return []  # the common case, at C speed
+    seen: dict[str, str] = {}
+    problems = []
+    for game in games:
+        if game.id is None:
+            continue
+        if game.id not in seen:
+            seen[game.id] = game.origin
+            continue
+        problems.append(
+            Problem(
+                game.origin,
+                Text.of(
+                    'game id "{id}" is used twice (also at {other})',
+                    id=cut(game.id),
+                    other=seen[game.id] or "?",
+                ),
+            )
+        )
     return problems
 
 

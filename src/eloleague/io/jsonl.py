@@ -17,6 +17,7 @@ import msgspec
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
+from eloleague.io.limits import lines_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
@@ -127,6 +128,9 @@ def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     """Parse JSON Lines bytes into records and the list of problems (blank lines are skipped)."""
     games: list[GameRecord] = []
     problems: list[Problem] = []
+    too_long = lines_problem(data)
+    if too_long is not None:
+        return games, [Problem("", too_long)]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     build = _Records()

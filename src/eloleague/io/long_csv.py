@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
+from eloleague.io.limits import SIDES_MAX, cut, lines_problem
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 COLUMNS = (
@@ -100,6 +101,9 @@ def _header_problems(header: list[str]) -> list[Problem]:
 
 def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     """Parse long-format CSV bytes into records and problems (located by line and column)."""
+    too_long = lines_problem(data)
+    if too_long is not None:
+        return [], [Problem("", too_long)]
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -196,9 +200,21 @@ class _Parser:
                     draft.bad = True
 
         side_text = cell("side")
-        if not side_text.isdigit() or int(side_text) < 1:
+        if not _whole(side_text) or int(side_text) < 1:
             self.problem(
-                line, "side", Text.of('"{value}" is not a side number (1, 2, ...)', value=side_text)
+                line,
+                "side",
+                Text.of('"{value}" is not a side number (1, 2, ...)', value=cut(side_text)),
+            )
+            draft.bad = True
+            return
+        if int(side_text) > SIDES_MAX:
+            self.problem(
+                line,
+                "side",
+                Text.of(
+                    "side {value}: a game has at most {max} sides", value=side_text, max=SIDES_MAX
+                ),
             )
             draft.bad = True
             return
@@ -295,12 +311,18 @@ def _check_game_value(name: str, value: str) -> Text | None:
                 raise ValueError
             dt.date.fromisoformat(value)
         except ValueError:
-            return Text.of('"{value}" is not a date (expected YYYY-MM-DD)', value=value)
-    elif name == "round" and value and not value.isdigit():
-        return Text.of('"{value}" is not a round number (a whole number)', value=value)
+            return Text.of('"{value}" is not a date (expected YYYY-MM-DD)', value=cut(value))
+    elif name == "round" and value and not _whole(value):
+        return Text.of('"{value}" is not a round number (a whole number)', value=cut(value))
     elif name == "rated" and value.lower() not in _TRUE | _FALSE:
-        return Text.of('"{value}" is not true or false', value=value)
+        return Text.of('"{value}" is not true or false', value=cut(value))
     return None
+
+
+def _whole(text: str) -> bool:
+    """A whole number written in ASCII digits ("²" or "١" are digits to Python, not to ``int``),
+    short enough to convert (a longer one is out of every range anyway)."""
+    return text.isascii() and text.isdigit() and len(text) <= 30
 
 
 def _number(text: str, decimal_comma: bool) -> float | None:

@@ -7,10 +7,11 @@ community writes for itself (docs/rule-sets.md documents every key).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from eloleague.i18n import Text
 
@@ -20,10 +21,31 @@ Updates = Literal["per_game", "per_event", "per_period"]
 Period = Literal["day", "week", "month"]
 
 
+NUMBER_MAX = 1_000_000
+"""Every number of a rule file lies within ``-NUMBER_MAX .. NUMBER_MAX`` (a score of 1e308 would
+make every rating infinite)."""
+DAYS_MAX = 36_500
+"""Durations in days (inactivity) are at most a hundred years: dates stay in the calendar."""
+
+
 class _Strict(BaseModel):
     """Unknown keys are errors: a typo in a rule file must not be silently ignored."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _finite(cls, value: object) -> object:
+        """No number past :data:`NUMBER_MAX`, no infinity, no NaN."""
+        if (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and not (math.isfinite(value) and -NUMBER_MAX <= value <= NUMBER_MAX)
+        ):
+            raise ValueError(
+                Text.of("expected a number from {min} to {max}", min=-NUMBER_MAX, max=NUMBER_MAX)
+            )
+        return value
 
 
 class Outcome(_Strict):
@@ -168,9 +190,9 @@ class Decay(_Strict):
     ends the spell.
     """
 
-    idle_days: int = Field(ge=0)
+    idle_days: int = Field(ge=0, le=DAYS_MAX)
     points: float = Field(gt=0)
-    every_days: int = Field(gt=0)
+    every_days: int = Field(gt=0, le=DAYS_MAX)
     cap_percent: float | None = Field(default=None, gt=0, le=100)
 
 

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numpy
+from numpy.typing import NDArray
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, insert, select
 
 from eloleague.i18n import Text
@@ -102,8 +107,11 @@ def _folded(name: str) -> str:
     return " ".join(_strip_accents(name).casefold().split())
 
 
-def _deletions(text: str) -> set[str]:
-    return {text[:i] + text[i + 1 :] for i in range(len(text))}
+MIN_TYPO_LENGTH = 5
+"""Names shorter than this (folded) are too short for "one letter differs" to mean a typo."""
+_CHUNK = (
+    1000  # new names compared at once (a matrix of uint8: 1,000 x registered names of a length)
+)
 
 
 def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarning]:
@@ -111,34 +119,68 @@ def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarni
 
     Checked in order: same letters but for case; for accents; for spacing; one typo (a letter
     added, missing, changed or two swapped, on names of at least 5 letters), all compared on the
-    folded form (symmetric deletion index: fast on leagues with thousands of players).
+    folded form. "One typo" is an Indel distance (letters inserted or deleted, rapidfuzz) of at
+    most 2 between names whose lengths differ by at most 1: exactly the pairs that become equal
+    when at most one letter is removed from each. Only names of neighbouring lengths are compared
+    (rapidfuzz's ``cdist``, in C++), so the time grows with the names' length, not its square, and
+    a very long stored name costs nothing to the names of ordinary length. Of several look-alikes,
+    the nearest is named, then the first registered.
     """
-    known = list(existing)
     by_folded: dict[str, str] = {}
-    by_deletion: dict[str, str] = {}
-    for name in known:
+    by_length: dict[int, list[str]] = defaultdict(list)
+    for name in existing:
         folded = _folded(name)
-        by_folded.setdefault(folded, name)
-        if len(folded) >= 5:
-            by_deletion.setdefault(folded, name)
-            for d in _deletions(folded):
-                by_deletion.setdefault(d, name)
-    out = []
+        if folded not in by_folded:
+            by_folded[folded] = name
+            if len(folded) >= MIN_TYPO_LENGTH:
+                by_length[len(folded)].append(folded)
+    order = {folded: n for n, folded in enumerate(by_folded)}  # registration order
+    found: dict[str, NameWarning] = {}
+    typos: dict[int, list[tuple[str, str]]] = defaultdict(list)  # length -> (name, folded)
     for name in new:
         folded = _folded(name)
         match = by_folded.get(folded)
         if match is not None:
-            out.append(NameWarning(name, match, _reason(name, match)))
+            found[name] = NameWarning(name, match, _reason(name, match))
+        elif len(folded) >= MIN_TYPO_LENGTH:
+            typos[len(folded)].append((name, folded))
+    for length, wanted in typos.items():
+        choices = [f for n in (length - 1, length, length + 1) for f in by_length.get(n, ())]
+        if not choices:
             continue
-        if len(folded) < 5:
-            continue
-        candidates = [folded, *_deletions(folded)]
-        for c in candidates:
-            match = by_deletion.get(c)
-            if match is not None and not _numbered_apart(name, match):
-                out.append(NameWarning(name, match, msg("one letter differs")))
-                break
-    return out
+        for start in range(0, len(wanted), _CHUNK):
+            part = wanted[start : start + _CHUNK]
+            distances = process.cdist(
+                [folded for _, folded in part],
+                choices,
+                scorer=Indel.distance,
+                score_cutoff=2,
+                dtype=numpy.uint8,
+            )
+            for row, (name, _) in enumerate(part):
+                likely = _nearest(name, distances[row], choices, by_folded, order)
+                if likely is not None:
+                    found[name] = NameWarning(name, likely, msg("one letter differs"))
+    return [found[name] for name in dict.fromkeys(new) if name in found]
+
+
+def _nearest(
+    name: str,
+    distances: NDArray[numpy.uint8],
+    choices: list[str],
+    by_folded: dict[str, str],
+    order: dict[str, int],
+) -> str | None:
+    """The registered name nearest to ``name`` (at most 2 apart, then the first registered),
+    names told apart by a number excepted."""
+    near = sorted(
+        (int(distances[i]), order[choices[i]], int(i)) for i in numpy.flatnonzero(distances <= 2)
+    )
+    for _, _, i in near:
+        likely = by_folded[choices[i]]
+        if not _numbered_apart(name, likely):
+            return likely
+    return None
 
 
 def _numbered_apart(a: str, b: str) -> bool:

@@ -66,7 +66,7 @@ def effective_as_of(conn: Connection, league_id: int) -> dt.date | None:
     """
     last = last_game_date(conn, league_id)
     closed = closings(conn, league_id)
-    after_close = closed[-1] + dt.timedelta(days=1) if closed else None
+    after_close = closed[-1] + dt.timedelta(days=1) if closed and closed[-1] < dt.date.max else None
     candidates = [d for d in (last, after_close) if d is not None]
     return max(candidates) if candidates else None
 
@@ -188,7 +188,7 @@ def recompute(
         if progress is not None:
             progress(bounds[n + 1], total)
     write_ratings(conn, league_id, state.pools, ids)
-    if order and as_of == order[-1].date:
+    if order and as_of == order[-1].date and as_of < dt.date.max:
         # The state after the last game: the next import of later games replays only itself.
         tail = cps.Checkpoint(as_of + dt.timedelta(days=1), games_before, ledger_pos, state)
         cps.save(conn, league_id, tail, ids)

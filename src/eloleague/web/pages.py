@@ -18,6 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text, translator
+from eloleague.io.limits import NAME_MAX, storable
 from eloleague.web import language, views
 from eloleague.web.chart import ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
@@ -123,6 +124,25 @@ class _Query:
             self._bad(name, Text.of("expected {low} or more", low=low))
         return max(low, min(high, number))  # past the most a page shows: that most
 
+    def text(self, name: str, *, strip: bool = False) -> str | None:
+        """A text value, ``None`` when absent; one no league can hold (a control character such
+        as NUL, too long) is refused (API) or ignored (pages), never sent to the database."""
+        value = self.params.get(name) or ""
+        if strip:
+            value = value.strip()
+        if not value:
+            return None
+        if not storable(value):
+            self._bad(
+                name,
+                Text.of(
+                    "expected a text of at most {max} characters, without control characters",
+                    max=NAME_MAX,
+                ),
+            )
+            return None
+        return value
+
     def date(self, name: str) -> dt.date | None:
         value = self._given(name)
         if value is None:
@@ -147,9 +167,9 @@ def ranking_args(request: Request, *, strict: bool = False) -> dict[str, Any]:
     settings = request.app.state.settings
     q = _Query(request, strict)
     args = {
-        "mode": q.params.get("mode") or None,
-        "role": q.params.get("role") or None,
-        "search": (q.params.get("q") or "").strip() or None,
+        "mode": q.text("mode"),
+        "role": q.text("role"),
+        "search": q.text("q", strip=True),
         "active_since": q.date("active_since"),
         "page": q.integer("page", 1, 1, 10**9),
         "per_page": q.integer("per_page", settings.page_size, 1, settings.max_page_size),

@@ -17,6 +17,7 @@ from sqlalchemy import Engine, select
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
+from eloleague.io.limits import storable
 from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState
 from eloleague.store.db import read
@@ -41,6 +42,8 @@ _OPENED: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], League]] = (
 def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
     query = select(leagues_table.c.id, leagues_table.c.name, leagues_table.c.rules_text)
     if name is not None:
+        if not storable(name):  # no league has it (a NUL would be a PostgreSQL error)
+            return []
         query = query.where(leagues_table.c.name == name)
     with read(engine) as conn:
         rows = conn.execute(query.order_by(leagues_table.c.name)).all()

@@ -169,9 +169,12 @@ def as_int(value: Value) -> int | None:
         return value
     if isinstance(value, float):
         return int(value) if math.isfinite(value) and value.is_integer() else None
-    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
-        return int(value.strip())
+    if isinstance(value, str) and _WHOLE.fullmatch(value.strip()):
+        return int(value.strip())  # ASCII digits only: "²" is a digit to Python, not to int()
     return None
+
+
+_WHOLE = re.compile(r"[+-]?[0-9]{1,30}")
 
 
 def as_number(value: Value) -> float | None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from eloleague.engine.validate import check_game
 from eloleague.errors import LookAlike, Problem
 from eloleague.i18n import Text, render
+from eloleague.io.limits import game_problems, storable
 from eloleague.io.sheets.cells import (
     Grid,
     Value,
@@ -59,11 +60,14 @@ class Findings:
     def not_a_workbook(self, lang: str | None) -> None:
         """The file is no workbook, so it has no language of its own: without ``lang`` the
         message is rendered later, in the reader's language."""
-        message = "this file is not an Excel workbook (.xlsx): save it as .xlsx"
+        self.unreadable(lang, "this file is not an Excel workbook (.xlsx): save it as .xlsx")
+
+    def unreadable(self, lang: str | None, template: str, /, **params: object) -> None:
+        """The file cannot be read at all (see :meth:`not_a_workbook` for the language)."""
         if lang is None:
-            self.problems.append(Problem("", Text.in_domain("sheets", message)))
+            self.problems.append(Problem("", Text.in_domain("sheets", template, **params)))
         else:
-            self.error("", message)
+            self.error("", template, **params)
 
     def warn(self, where: str, template: str, /, **params: object) -> None:
         self.warnings.append(Problem(where, tr(self.lang, template, **params)))
@@ -221,8 +225,8 @@ class _Names:
         self.checked: set[str] = set()
 
     def check(self, name: str, where: str) -> None:
-        if not self.known or name in self.known or name in self.checked:
-            return
+        if not self.known or name in self.known or name in self.checked or not storable(name):
+            return  # a name no league can hold is refused with the game (rule_checks)
         self.checked.add(name)
         match = self.folded.get(_loose(name))
         if match is None:
@@ -287,8 +291,9 @@ class _Context:
         return date
 
     def rule_checks(self, game: GameRecord, row: int) -> bool:
-        """Add the rule set's checks of ``game`` (engine messages, in the grid's language)."""
-        messages = check_game(self.rules, game)
+        """Add the bounds of what a league holds (:mod:`eloleague.io.limits`), then the rule
+        set's checks of ``game`` (engine messages, in the grid's language)."""
+        messages = game_problems(game) or check_game(self.rules, game)
         for message in messages:
             self.found.problems.append(
                 Problem(self.grid.where(row), render(message, self.found.lang, "messages"))

@@ -8,17 +8,15 @@ unless the caller asks for another one.
 
 from __future__ import annotations
 
-import io
-import zipfile
 from collections.abc import Iterable
 from typing import Any
 
-from openpyxl import load_workbook
-from openpyxl.utils.exceptions import InvalidFileException
+from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.errors import Problem
 from eloleague.i18n import LANGUAGES
+from eloleague.io.sheets.archive import DAMAGE, DamagedWorkbook, open_workbook
 from eloleague.io.sheets.cells import CellError, Grid, Value, as_text
 from eloleague.io.sheets.layout import (
     EVENT,
@@ -108,12 +106,24 @@ def parse_workbook(
     names to the ones the template listed, for the "looks like" warnings.
     """
     try:
-        book = load_workbook(io.BytesIO(data), data_only=True)
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, OSError):
+        return _read_book(open_workbook(data), rules, lang, known_players)
+    except DamagedWorkbook as exc:
         found = Findings(lang if lang in LANGUAGES else "en")
-        found.not_a_workbook(lang)
-        return [], found.problems, found.warnings
+        found.unreadable(lang, exc.template, **exc.params)
+    except DAMAGE as exc:  # a value openpyxl read from a damaged file that makes no sense
+        found = Findings(lang if lang in LANGUAGES else "en")
+        found.unreadable(
+            lang,
+            "this workbook is damaged ({reason}): open it in Excel or LibreOffice and save it "
+            "again as .xlsx",
+            reason=type(exc).__name__,
+        )
+    return [], found.problems, found.warnings
 
+
+def _read_book(
+    book: Workbook, rules: RuleSet, lang: str | None, known_players: Iterable[str]
+) -> SheetResult:
     sheets: dict[str, Worksheet] = {}
     stamps: dict[str, dict[str, object]] = {}
     for ws in book.worksheets:

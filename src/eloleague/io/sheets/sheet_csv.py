@@ -85,12 +85,11 @@ def workbook_to_csv(data: bytes, delimiter: str = ",") -> str:
 
     What a referee gets by saving the two sheets as CSV and putting one after the other.
     """
-    from openpyxl import load_workbook
-
+    from eloleague.io.sheets.archive import open_workbook
     from eloleague.io.sheets.cells import as_text
     from eloleague.io.sheets.layout import EVENT
 
-    book = load_workbook(io.BytesIO(data), data_only=True)
+    book = open_workbook(data)  # DamagedWorkbook when the file cannot be read
     kinds: dict[str, list[list[str]]] = {}
     for ws in book.worksheets:
         stamp = None
