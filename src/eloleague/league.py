@@ -40,7 +40,7 @@ from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
 from eloleague.i18n import Text
-from eloleague.io.games import read_games, validate_games
+from eloleague.io.games import read_games, rule_problems, validate_games
 from eloleague.io.limits import ROUND_MAX, game_number, storable, text_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
@@ -1008,7 +1008,7 @@ class League:
         with self._writing() as conn:
             names = player_names(conn, self.id)
             stored = load_games(conn, self.id, names)
-            problems = validate_games(new_rules, [g.record for g in stored])
+            problems = rule_problems(new_rules, [g.record for g in stored])
             if problems:
                 raise InputError(problems, f"league {self.name} under {new_rules.name}")
             conn.execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 
@@ -97,6 +98,39 @@ def test_an_officer_corrects_a_game(site: Site) -> None:
     after = client.get(f"/api/v1/leagues/{BE}/games/g1").json()
     assert [s["outcome"] for s in after["game"]["sides"]] == ["defeat", "marginal_victory"]
     assert after["entries"][0]["delta"] < 0 < before["entries"][0]["delta"]
+
+
+def test_an_officer_corrects_a_game_without_id_in_place(site: Site) -> None:
+    client = make_client(site)
+    game = {
+        "date": "2026-03-01",
+        "sides": [
+            {"players": ["Sans Id Un"], "outcome": "marginal_victory"},
+            {"players": ["Sans Id Deux"], "outcome": "defeat"},
+        ],
+    }
+    posted = client.post(
+        f"/api/v1/leagues/{BE}/games",
+        content=json.dumps(game),
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    )
+    assert posted.status_code == 201, posted.text
+    number = League.open(str(site.db), BE).player("Sans Id Un").history[-1].game
+    assert number.startswith("#")
+    token = _login(client, "Claire")
+    form = client.get(f"/leagues/{BE}/games/{quote(number)}/edit")
+    line = re.search(r'<textarea name="line"[^>]*>([^<]*)</textarea>', form.text)
+    assert line
+    shown = json.loads(line.group(1).replace("&#34;", '"').replace("&quot;", '"'))
+    assert "id" not in shown  # #N names the game; it is not an id the game carries
+    shown["sides"][0]["outcome"], shown["sides"][1]["outcome"] = "defeat", "marginal_victory"
+    done = client.post(
+        f"/leagues/{BE}/games/{quote(number)}/edit",
+        data={"csrf_token": token, "line": json.dumps(shown)},
+    )
+    assert done.status_code == 200, done.text
+    after = client.get(f"/api/v1/leagues/{BE}/games/{quote(number)}").json()
+    assert [s["outcome"] for s in after["game"]["sides"]] == ["defeat", "marginal_victory"]
 
 
 def test_a_correction_of_a_game_that_does_not_exist_adds_nothing(site: Site) -> None:

@@ -31,6 +31,19 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
     return problems + duplicate_ids(games)
 
 
+def rule_problems(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
+    """The rule set's own checks over games a league already stores (their bounds and ids were
+    checked when they came in; a game without id is named by its number ``#N`` there): whether
+    another rule set can rate them."""
+    fine = quick_check(rules)
+    return [
+        Problem(game.origin, message)
+        for game in games
+        if not fine(game)
+        for message in check_game(rules, game)
+    ]
+
+
 def duplicate_ids(games: Sequence[GameRecord]) -> list[Problem]:
     """A problem for each game whose id an earlier game of the same input already uses (a league
     holds one game per id: ``rate`` refuses what ``import`` would)."""

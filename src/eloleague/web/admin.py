@@ -274,7 +274,9 @@ def edit_form(request: Request, league: str, game: str) -> Response:
 
 
 def _line(game: dict[str, Any]) -> str:
-    out: dict[str, Any] = {"id": game["id"], "date": game["date"]}
+    out: dict[str, Any] = {"date": game["date"]}
+    if not game["id"].startswith("#"):  # #N is the number of a game without id, not an id
+        out["id"] = game["id"]
     for key in ("event", "round"):
         if game[key] is not None:
             out[key] = game[key]
