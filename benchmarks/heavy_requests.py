@@ -65,27 +65,35 @@ def games_body(size: int) -> bytes:
 
 
 def many_rows_workbook(rows: int) -> bytes:
-    """A workbook whose result sheet has ``rows`` rows of names and results."""
+    """A small workbook (about 1 MB) whose sheet holds ``rows`` rows of one number each."""
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
     sheet = book.create_sheet("Résultats")
     for n in range(rows):
-        sheet.append([n, f"Joueur {n}", "", "", "", "Victoire", f"Joueur {n + 1}"])
+        sheet.append([n])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()
 
 
 def zip_bomb() -> bytes:
-    """An xlsx-shaped zip whose sheet inflates to 1 GB of blanks (about 1 MB compressed)."""
+    """A real workbook whose sheet is replaced by one that inflates to 1 GB of blanks (about
+    1 MB compressed): every other part of the archive is intact."""
+    book = many_rows_workbook(3)
     out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-        z.writestr("[Content_Types].xml", "<Types/>")
-        with z.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as member:
-            block = b" " * (1 << 20)
-            for _ in range(1024):
-                member.write(block)
+    with (
+        zipfile.ZipFile(io.BytesIO(book)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z,
+    ):
+        for item in source.infolist():
+            if item.filename.startswith("xl/worksheets/"):
+                with z.open(item.filename, "w", force_zip64=True) as member:
+                    block = b" " * (1 << 20)
+                    for _ in range(1024):
+                        member.write(block)
+            else:
+                z.writestr(item, source.read(item.filename))
     return out.getvalue()
 
 
