@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -49,6 +49,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
+from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings
 from eloleague.store.games import (
@@ -169,7 +170,9 @@ class League:
     # Opening ---------------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, db: str | Engine | None, name: str, rules: str | Path) -> League:
+    def create(
+        cls, db: str | Engine | None, name: str, rules: str | Path, *, user: str | None = None
+    ) -> League:
         """Create a league named ``name`` with a preset or a rule file (stored as its text)."""
         name = name.strip()
         if not name:
@@ -187,6 +190,8 @@ class League:
                         "created_at": dt.datetime.now(dt.UTC),
                     },
                 ).scalar_one()
+                league = cls(engine, league_id, name, text)
+                store_journal.note(conn, league_id, "create", user, rules=league.rules.name)
         except IntegrityError:
             raise EloleagueError(
                 msg(
@@ -195,7 +200,7 @@ class League:
                     name=name,
                 )
             ) from None
-        return cls(engine, league_id, name, text)
+        return league
 
     @classmethod
     def open(cls, db: str | Engine | None = None, name: str | None = None) -> League:
@@ -282,6 +287,49 @@ class League:
                 since=since,
                 progress=self.progress,
             )
+
+    def _recompute_noted(
+        self,
+        conn: Connection,
+        since: dt.date | None,
+        before: Mapping[PoolKey, PoolState],
+        action: str,
+        user: str | None,
+        *,
+        games: int = 0,
+        **detail: object,
+    ) -> Recomputed:
+        """Recompute from ``since`` and note the change in the journal, with how many players'
+        ratings it changed from ``before`` (the ratings read when the transaction began)."""
+        result = self._recompute(conn, since)
+        changed = store_journal.players_changed(before, result.pools)
+        store_journal.note(conn, self.id, action, user, games=games, players=changed, **detail)
+        return result
+
+    def _note_import(
+        self,
+        conn: Connection,
+        report: ImportReport,
+        action: str,
+        user: str | None,
+        **detail: object,
+    ) -> None:
+        if report.changed and not report.dry_run:
+            store_journal.note(
+                conn,
+                self.id,
+                action,
+                user,
+                games=report.added + report.replaced,
+                players=len({c.key.player for c in report.rating_changes}),
+                **detail,
+            )
+
+    def journal(self, limit: int = 100) -> list[store_journal.JournalEntry]:
+        """The newest ``limit`` changes made to the league, newest first (who, when, what, how
+        many games and players' ratings each changed)."""
+        with self._reading() as conn:
+            return store_journal.entries(conn, self.id, limit)
 
     def _touch(self, conn: Connection, dated: Sequence[GameRecord]) -> dt.date | None:
         return touched_date(conn, self.id, self.rules, dated)
@@ -375,6 +423,15 @@ class League:
                 user=user,
                 progress=self.progress,
             )
+            self._note_import(
+                conn,
+                report,
+                "import",
+                user,
+                source=source,
+                added=report.added,
+                replaced=report.replaced,
+            )
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(
@@ -440,6 +497,15 @@ class League:
                 progress=self.progress,
             )
             pending.set_status(conn, upload_id, pending.IMPORTED)
+            self._note_import(
+                conn,
+                report,
+                "import",
+                user,
+                source=item.filename,
+                added=report.added,
+                replaced=report.replaced,
+            )
         return report
 
     def reject_upload(self, upload_id: int) -> None:
@@ -791,7 +857,7 @@ class League:
                         id=ext_id,
                     )
                 )
-            return imports.apply(
+            report = imports.apply(
                 conn,
                 self.id,
                 self.rules,
@@ -804,18 +870,21 @@ class League:
                 progress=self.progress,
                 replacing=pk,
             )
+            self._note_import(conn, report, "correct", user, game=game_id)
+            return report
 
-    def delete_game(self, game_id: str) -> None:
+    def delete_game(self, game_id: str, *, user: str | None = None) -> None:
         """Delete a game and recompute from the start of its batch."""
         with self._writing() as conn:
             names = player_names(conn, self.id)
+            before = read_ratings(conn, self.id, names)
             pk, _, _ = self._find_game(conn, game_id)
             old = load_games(conn, self.id, names, pks=[pk])
             touched = self._touch(conn, [g.record for g in old])
             delete_games(conn, [pk])
-            self._recompute(conn, touched)
+            self._recompute_noted(conn, touched, before, "delete", user, games=1, game=game_id)
 
-    def rename_player(self, old: str, new: str) -> None:
+    def rename_player(self, old: str, new: str, *, user: str | None = None) -> None:
         """Correct a player's name everywhere; the old spelling becomes an alias (later files
         that still use it go to the same player). Ratings do not change.
         """
@@ -848,8 +917,9 @@ class League:
                 )
             )
             add_alias(conn, self.id, current, pid)
+            store_journal.note(conn, self.id, "rename", user, old=current, new=new)
 
-    def merge_players(self, alias: str, into: str) -> None:
+    def merge_players(self, alias: str, into: str, *, user: str | None = None) -> None:
         """Make ``alias`` (a misspelling) the same player as ``into``: its games go to ``into``,
         its name becomes an alias, and ratings are recomputed from its first game.
         """
@@ -863,6 +933,7 @@ class League:
                         "{alias!r} and {into!r} are already the same player", alias=alias, into=into
                     )
                 )
+            before = read_ratings(conn, self.id, names)
             src_games = set(
                 conn.execute(
                     select(side_players.c.game_id).where(side_players.c.player_id == src)
@@ -907,7 +978,16 @@ class League:
                 )
             conn.execute(players.delete().where(players.c.id == src))
             add_alias(conn, self.id, names[src], dst)
-            self._recompute(conn, touched)
+            self._recompute_noted(
+                conn,
+                touched,
+                before,
+                "merge",
+                user,
+                games=len(moved),
+                alias=names[src],
+                into=names[dst],
+            )
 
     def close_season(
         self,
@@ -970,9 +1050,19 @@ class League:
                     msg("the season ending {end} is already closed", end=end.isoformat())
                 )
             self._recompute(conn, last or end)
-            return closings.adjustments(conn, self.id, player_names(conn, self.id), end)
+            applied = closings.adjustments(conn, self.id, player_names(conn, self.id), end)
+            if not dry_run:
+                store_journal.note(
+                    conn,
+                    self.id,
+                    "close",
+                    user,
+                    players=len({e.key.player for e in applied}),
+                    end=end.isoformat(),
+                )
+            return applied
 
-    def reopen_season(self, end: dt.date) -> list[LedgerEntry]:
+    def reopen_season(self, end: dt.date, *, user: str | None = None) -> list[LedgerEntry]:
         """Undo the closing of the season ending ``end``: its adjustments are removed and the
         ratings recomputed (games are the source of truth; the closing was only a date). Returns
         the adjustments taken back. A season with games after it cannot be reopened: the first
@@ -997,9 +1087,17 @@ class League:
                 )
             cps.drop_from(conn, self.id, end)
             self._recompute(conn, last or end)
+            store_journal.note(
+                conn,
+                self.id,
+                "reopen",
+                user,
+                players=len({e.key.player for e in undone}),
+                end=end.isoformat(),
+            )
             return undone
 
-    def change_rules(self, rules: str | Path) -> None:
+    def change_rules(self, rules: str | Path, *, user: str | None = None) -> None:
         """Replace the league's rule set and recompute everything (refused, with every problem,
         when a stored game does not fit the new rules).
         """
@@ -1016,9 +1114,13 @@ class League:
                 .where(leagues.c.id == self.id)
                 .values(rules_text=text, rules_source=source)
             )
+            old = self.rules.name
+            before = read_ratings(conn, self.id, names)
             self.rules, self.rules_text = new_rules, text
             cps.drop_from(conn, self.id, None)
-            self._recompute(conn, None)
+            self._recompute_noted(
+                conn, None, before, "rules", user, games=len(stored), old=old, new=new_rules.name
+            )
 
     def recompute(self) -> None:
         """Rebuild every derived table from the first game (never needed; a repair tool)."""

@@ -299,3 +299,19 @@ def test_backup_copies_a_database_of_several_leagues_without_choosing_one(
         original = cli("ranking", "--format", "csv", "--league", name, *db).stdout
         copied = cli("ranking", "--format", "csv", "--league", name, "--db", str(copy)).stdout
         assert copied == original and original.count("\n") > 10
+
+
+def test_log_shows_who_changed_what(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ELOLEAGUE_USER", "Claire")
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    cli("game", "delete", "g5", *db)
+    shown = cli("log", *db).stdout
+    lines = [line for line in shown.splitlines() if "Claire" in line]
+    assert len(lines) == 3
+    assert "game g5 deleted" in lines[0] and "adlg.jsonl" in lines[1] and "created" in lines[2]
+    french = cli("--lang", "fr", "log", "-n", "1", *db).stdout
+    assert "partie g5 supprimée" in french and "adlg.jsonl" not in french

@@ -124,9 +124,10 @@ def _league(db_url: str, tmp_path: Path) -> League:
     return league
 
 
-def _state(league: League) -> tuple[str, list[Any], list[Any], str, list[Any]]:
+def _state(league: League) -> tuple[str, list[Any], list[Any], str, list[Any], list[Any]]:
     waiting = [(u.id, u.status) for u in league.pending_uploads()]
-    return ranking_csv(league), league.games(), league.closings(), league.rules_text, waiting
+    noted = [(e.action, e.detail) for e in league.journal()]
+    return ranking_csv(league), league.games(), league.closings(), league.rules_text, waiting, noted
 
 
 def _writes() -> list[tuple[str, str]]:

@@ -66,7 +66,9 @@ def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
     flash = re.search(r'<p class="flash" role="status">([^<]+)</p>', done.text)
     assert flash and "flow.jsonl" in flash.group(1) and "1 partie" in flash.group(1), done.text
     assert "Agathe Flux" in League.open(str(site.db), BE).players()
-    assert "flow.jsonl" not in officer.get("/admin").text
+    admin = officer.get("/admin").text
+    assert f"/uploads/{upload.group(1)}" not in admin  # no longer waiting for review
+    assert "Claire · flow.jsonl : 1 partie(s) ajoutée(s)" in admin  # in the journal
     closed = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}").text
     assert "Cet envoi est clos : importé." in closed and "/confirm" not in closed
 
@@ -181,14 +183,47 @@ def test_closing_a_season_applies_inactivity(site: Site) -> None:
     message = bad.json()["error"]["message"]  # the site's default language is French
     assert bad.status_code == 400 and "n’est pas le dernier jour d’une saison" in message
     token = _login(client, "Claire")
-    done = client.post(f"/leagues/{BE}/seasons/close", data={"csrf_token": token, "end": end})
+    # The form first shows what the closing will do, and changes nothing.
+    shown = client.post(f"/leagues/{BE}/seasons/close", data={"csrf_token": token, "end": end})
+    assert shown.status_code == 200 and "Clore la saison se terminant le" in shown.text
+    planned = client.post(
+        f"/api/v1/leagues/{BE}/seasons/close",
+        json={"end": end, "dry_run": True},
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    ).json()["adjustments"]
+    assert planned and all(a["player"] in shown.text for a in planned)
+    unchanged = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
+    assert {r["player"]: r["rating"] for r in unchanged} == before
+    done = client.post(
+        f"/leagues/{BE}/seasons/close", data={"csrf_token": token, "end": end, "confirm": "yes"}
+    )
     assert done.status_code == 200 and end in done.text
     after = {
         r["player"]: r["rating"]
         for r in client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
     }
-    assert all(after[p] <= before[p] for p in before)
-    assert any(after[p] < before[p] for p in before)
+    assert {p: after[p] - before[p] for p in after if after[p] != before[p]} == {
+        a["player"]: a["after"] - a["before"] for a in planned
+    }  # exactly the list that was shown
+    journal = client.get(
+        f"/api/v1/leagues/{BE}/journal",
+        params={"limit": "1"},
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    ).json()["entries"]
+    assert [(j["action"], j["user"], j["players"]) for j in journal] == [
+        ("close", "Claire", len(planned))
+    ]
+    admin = client.get("/admin").text
+    assert f"saison se terminant le {end} close" in admin and "Rouvrir" in admin
+    reopened = client.post(
+        f"/leagues/{BE}/seasons/reopen", data={"csrf_token": token, "end": end}
+    )
+    assert reopened.status_code == 200
+    back = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
+    assert {r["player"]: r["rating"] for r in back} == before
+    client.post(
+        f"/leagues/{BE}/seasons/close", data={"csrf_token": token, "end": end, "confirm": "yes"}
+    )
     again = client.post(
         f"/api/v1/leagues/{BE}/seasons/close",
         json={"end": end},

@@ -32,6 +32,8 @@ def _documented(client: TestClient, path: str, method: str) -> set[str]:
         ("put", API + "/games/{game}", {"200", "400", "401", "403", "404", "413", "422"}),
         ("delete", API + "/games/{game}", {"200", "400", "401", "403", "404", "422"}),
         ("post", API + "/seasons/close", {"200", "400", "401", "403", "404", "413", "422"}),
+        ("post", API + "/seasons/reopen", {"200", "400", "401", "403", "404", "413", "422"}),
+        ("get", API + "/journal", {"200", "401", "403", "404", "422"}),
     ],
 )
 def test_every_status_an_operation_answers_is_documented(

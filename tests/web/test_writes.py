@@ -252,6 +252,7 @@ def test_a_new_password_ends_the_sessions_opened_with_the_old_one(
         f"/leagues/{BE}/games/g1/delete",
         f"/leagues/{BE}/games/g1/edit",
         f"/leagues/{BE}/seasons/close",
+        f"/leagues/{BE}/seasons/reopen",
         f"/leagues/{BE}/uploads/1/confirm",
     ],
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -97,6 +98,17 @@ class ExportFormat(StrEnum):
 def _t(message: str, /, **params: object) -> str:
     """An English message translated for the user's language (domain ``league``)."""
     return render(Text.of(message, **params), pick_language(), DOMAIN)
+
+
+def _who() -> str | None:
+    """Who runs the command, for the league's journal: ``$ELOLEAGUE_USER``, else the login name
+    of the operating system's user."""
+    import getpass
+
+    try:
+        return os.environ.get("ELOLEAGUE_USER") or getpass.getuser()
+    except (KeyError, OSError):  # no such user in the password database (a bare container)
+        return None
 
 
 def _console(*, stderr: bool = False) -> Console:
@@ -197,7 +209,7 @@ def init(
     from eloleague.league import League
 
     name = league or Path(rules).stem
-    created = League.create(db, name, rules)
+    created = League.create(db, name, rules, user=_who())
     print(
         _t(
             'league "{name}" created with rule set {rules}',
@@ -249,7 +261,7 @@ def import_(
     lang = pick_language()
     for path, _ in read:
         with _progress(lg):
-            report = lg.import_file(path, dry_run=dry_run, update=update, user=user)
+            report = lg.import_file(path, dry_run=dry_run, update=update, user=user or _who())
         print(render(report.summary(), lang, DOMAIN))
         if report.already_imported is not None and not report.changed:
             print(
@@ -426,12 +438,12 @@ def player(
     """
     lg = _open(db, league)
     if len(args) == 3 and args[0] == "rename":
-        lg.rename_player(args[1], args[2])
+        lg.rename_player(args[1], args[2], user=_who())
         print(_t('"{old}" renamed "{new}"', old=args[1], new=args[2]))
         return
     if len(args) == 3 and args[0] == "merge":
         with _progress(lg):
-            lg.merge_players(args[1], args[2])
+            lg.merge_players(args[1], args[2], user=_who())
         print(_t('"{alias}" merged into "{into}"', alias=args[1], into=args[2]))
         return
     if len(args) != 1:
@@ -652,7 +664,7 @@ def game_delete(
     """
     lg = _open(db, league)
     with _progress(lg):
-        lg.delete_game(game_id)
+        lg.delete_game(game_id, user=_who())
     print(_t("game {id} deleted", id=game_id))
 
 
@@ -684,7 +696,7 @@ def season_close(
     assert day is not None
     lg = _open(db, league)
     with _progress(lg):
-        changes = lg.close_season(day, user=user, dry_run=dry_run)
+        changes = lg.close_season(day, user=user or _who(), dry_run=dry_run)
     if changes:
         title = _t("Adjustments of the season ending {end}", end=day.isoformat())
         _print_entries(lg.rules, changes, title, _console(), with_player=True)
@@ -723,7 +735,7 @@ def season_reopen(
     assert day is not None
     lg = _open(db, league)
     with _progress(lg):
-        undone = lg.reopen_season(day)
+        undone = lg.reopen_season(day, user=_who())
     print(
         _t(
             "season ending {end} reopened: {n} adjustment(s) taken back",
@@ -745,7 +757,7 @@ def change_rules(
     """
     lg = _open(db, league)
     with _progress(lg):
-        lg.change_rules(rules)
+        lg.change_rules(rules, user=_who())
     print(_t('league "{name}" now uses rule set {rules}', name=lg.name, rules=lg.rules.name))
 
 
@@ -821,6 +833,40 @@ def backup(
 
     path = backup_database(db, file)
     print(_t("database copied to {file}", file=str(path)))
+
+
+@app.command()
+def log(
+    limit: Annotated[
+        int, typer.Option("--limit", "-n", help="How many changes, newest first.")
+    ] = 20,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """The league's journal: every import, correction, deletion, rename, merge, rule change and
+    season closing, with who, when and how many games and players' ratings it changed.
+
+    Example: [bold]eloleague log -n 50[/]
+    """
+    from rich.table import Table
+
+    lg = _open(db, league)
+    table = Table(title=_t("Journal of {league}", league=lg.name), title_justify="left")
+    table.add_column(_t("When"))
+    table.add_column(_t("Who"))
+    table.add_column(_t("What"))
+    table.add_column(_t("Games"), justify="right")
+    table.add_column(_t("Players"), justify="right")
+    lang = pick_language()
+    for entry in lg.journal(max(1, limit)):
+        table.add_row(
+            entry.at.strftime("%Y-%m-%d %H:%M UTC"),
+            entry.user or "",
+            render(entry.text(), lang, DOMAIN),
+            str(entry.games),
+            str(entry.players),
+        )
+    _console().print(table)
 
 
 @app.command()

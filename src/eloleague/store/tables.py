@@ -96,6 +96,20 @@ import_batches = Table(
     Index("ix_import_batches_league_hash", "league_id", "content_hash"),
 )
 
+journal = Table(
+    "journal",
+    metadata,
+    Column("id", Integer, primary_key=True),
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
+    Column("at", DateTime(timezone=True), nullable=False),
+    Column("user_name", String(200), nullable=True),
+    Column("action", String(20), nullable=False),
+    Column("detail", Text, nullable=False, default="{}"),
+    Column("games", Integer, nullable=False, default=0),
+    Column("players", Integer, nullable=False, default=0),
+    Index("ix_journal_league", "league_id", "id"),
+)
+
 games = Table(
     "games",
     metadata,

@@ -92,7 +92,14 @@ def dashboard(request: Request) -> Response:
     leagues = []
     for item in views.leagues(engine)["leagues"]:
         league = views.open_league(engine, item["name"])
-        leagues.append({"name": league.name, "pending": league.pending_uploads()})
+        leagues.append(
+            {
+                "name": league.name,
+                "pending": league.pending_uploads(),
+                "closings": league.closings_after_last_game() if user.is_officer else [],
+                "journal": views.journal(league, page_lang(request), 10) if user.is_officer else [],
+            }
+        )
     counts = live_sessions(request)
     people = (
         [
@@ -255,7 +262,7 @@ def delete_game(request: Request, league: str, game: str, user: Officer, form: F
             Text.of("tick the box to confirm the deletion; nothing was deleted"),
         )
     try:
-        found.delete_game(game)
+        found.delete_game(game, user=user.name)
     except EloleagueError as exc:
         raise WebError(404, "not_found", exc.message) from None
     request.session["flash"] = translate(
@@ -329,8 +336,47 @@ def close_season(request: Request, league: str, user: Officer, form: Form) -> Re
         raise WebError(
             400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")
         ) from None
-    found.close_season(end, user=user.name)
+    if form.get("confirm") != "yes":  # first the list of what the closing will do
+        planned = found.close_season(end, user=user.name, dry_run=True)
+        return render_page(
+            request,
+            "season_close.html",
+            {
+                "league": found.name,
+                "end": end.isoformat(),
+                "adjustments": views.adjustments(found, planned),
+            },
+        )
+    applied = found.close_season(end, user=user.name)
     request.session["flash"] = translate(
-        Text.of("season ending {end} closed", end=end.isoformat()), page_lang(request)
+        Text.in_domain(
+            "league",
+            "season ending {end} closed: {n} rating(s) adjusted",
+            end=end.isoformat(),
+            n=len(applied),
+        ),
+        page_lang(request),
+    )
+    return RedirectResponse(_league_url(found.name), status_code=303)
+
+
+@router.post("/leagues/{league}/seasons/reopen")
+def reopen_season(request: Request, league: str, user: Officer, form: Form) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    try:
+        end = dt.date.fromisoformat(str(form.get("end", "")))
+    except ValueError:
+        raise WebError(
+            400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")
+        ) from None
+    undone = found.reopen_season(end, user=user.name)
+    request.session["flash"] = translate(
+        Text.in_domain(
+            "league",
+            "season ending {end} reopened: {n} adjustment(s) taken back",
+            end=end.isoformat(),
+            n=len(undone),
+        ),
+        page_lang(request),
     )
     return RedirectResponse(_league_url(found.name), status_code=303)

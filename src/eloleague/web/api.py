@@ -22,7 +22,7 @@ from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
-from eloleague.web.pages import events_args, page_lang, ranking_args
+from eloleague.web.pages import events_args, journal_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
 
 router = APIRouter(prefix="/api/v1")
@@ -129,11 +129,12 @@ _READ_QUERY = _errors(404, 422)
 
 
 class SeasonIn(BaseModel):
-    """The last day of the season to close."""
+    """The last day of the season to close (or reopen); ``dry_run``: only list the adjustments."""
 
     model_config = ConfigDict(strict=True)  # bodies are taken as the schema says, not coerced
 
     end: dt.date
+    dry_run: bool = False
 
 
 @router.get("/leagues", summary="The leagues of this site")
@@ -363,7 +364,7 @@ def correct(
 def delete(request: Request, league: str, game: str, user: TokenOfficer) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     views.require_game(found, game)
-    found.delete_game(game)
+    found.delete_game(game, user=user.name)
     return {"deleted": game}
 
 
@@ -385,5 +386,54 @@ def close_season(request: Request, league: str, user: TokenOfficer, body: Body) 
         season = SeasonIn.model_validate_json(body)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
-    found.close_season(season.end, user=user.name)
-    return {"closed": season.end.isoformat()}
+    applied = found.close_season(season.end, user=user.name, dry_run=season.dry_run)
+    return {
+        "closed": season.end.isoformat(),
+        "dry_run": season.dry_run,
+        "adjustments": views.adjustments(found, applied),
+    }
+
+
+@router.post(
+    "/leagues/{league}/seasons/reopen",
+    responses=_errors(400, 401, 403, 404, 413, 422),
+    dependencies=_TOKEN,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": SeasonIn.model_json_schema()}},
+        }
+    },
+    summary="Reopen a closed season (officer): its adjustments are taken back",
+)
+def reopen_season(request: Request, league: str, user: TokenOfficer, body: Body) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    try:
+        season = SeasonIn.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+    undone = found.reopen_season(season.end, user=user.name)
+    return {"reopened": season.end.isoformat(), "adjustments": views.adjustments(found, undone)}
+
+
+@router.get(
+    "/leagues/{league}/journal",
+    responses=_errors(401, 403, 404, 422),
+    dependencies=_TOKEN,
+    openapi_extra={
+        "parameters": [
+            _query(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
+                "How many changes, newest first.",
+            )
+        ]
+    },
+    summary="The league's journal (officer): who changed what, when, and how much",
+)
+def journal(request: Request, league: str, user: TokenOfficer) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return {
+        "league": found.name,
+        "entries": views.journal(found, page_lang(request), **journal_args(request)),
+    }

@@ -189,6 +189,14 @@ def events_args(request: Request, *, strict: bool = False) -> dict[str, int]:
     return args
 
 
+def journal_args(request: Request) -> dict[str, int]:
+    """How many journal entries the API gives (``limit``: 1 to 1,000, default 100)."""
+    q = _Query(request, True)
+    args = {"limit": q.integer("limit", 100, 1, 1000)}
+    q.done()
+    return args
+
+
 @router.get("/", include_in_schema=False)
 def home(request: Request) -> Response:
     context = views.leagues(request.app.state.engine)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import weakref
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Engine, select
@@ -28,7 +29,7 @@ from eloleague.store.tables import ratings
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
 from eloleague.web import ranking as ranking_query
-from eloleague.web.errors import WebError, not_found
+from eloleague.web.errors import WebError, not_found, translate
 from eloleague.web.numbers import plain, shown
 
 Context = dict[str, Any]
@@ -149,6 +150,28 @@ def ranking(
             for r in found.rows
         ],
     }
+
+
+def adjustments(league: League, entries: Sequence[LedgerEntry]) -> list[Context]:
+    """Season adjustments (a closing's, or its dry run's) as the pages and the API show them."""
+    return [_entry(league, e) for e in entries]
+
+
+def journal(league: League, lang: str, limit: int = 100) -> list[Context]:
+    """The league's newest changes: when, who, what (an action, its details, the words in
+    ``lang``), how many games and players' ratings each changed."""
+    return [
+        {
+            "at": e.at.isoformat(timespec="seconds"),
+            "user": e.user,
+            "action": e.action,
+            "detail": dict(e.detail),
+            "text": translate(e.text(), lang),
+            "games": e.games,
+            "players": e.players,
+        }
+        for e in league.journal(limit)
+    ]
 
 
 def _entry(league: League, e: LedgerEntry) -> Context:
