@@ -215,9 +215,7 @@ def test_closing_a_season_applies_inactivity(site: Site) -> None:
     ]
     admin = client.get("/admin").text
     assert f"saison se terminant le {end} close" in admin and "Rouvrir" in admin
-    reopened = client.post(
-        f"/leagues/{BE}/seasons/reopen", data={"csrf_token": token, "end": end}
-    )
+    reopened = client.post(f"/leagues/{BE}/seasons/reopen", data={"csrf_token": token, "end": end})
     assert reopened.status_code == 200
     back = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
     assert {r["player"]: r["rating"] for r in back} == before
