@@ -306,6 +306,34 @@ class League:
         store_journal.note(conn, self.id, action, user, games=games, players=changed, **detail)
         return result
 
+    def _map_names(self, conn: Connection, mapping: Mapping[str, str], source: str) -> None:
+        """Make each mapped spelling an alias of its registered player (refused, with every
+        problem, when a target is not a registered player or a spelling already names another)."""
+        index = name_index(conn, self.id)
+        problems = []
+        for spelling, target in mapping.items():
+            where = f"--map {spelling}={target}"
+            if target not in index:
+                problems.append(
+                    Problem(where, msg("no player named {name!r} to map to", name=target))
+                )
+            elif spelling in index and index[spelling] != index[target]:
+                problems.append(
+                    Problem(
+                        where,
+                        msg(
+                            "{spelling!r} is already another player: to make them one, use "
+                            "eloleague player merge",
+                            spelling=spelling,
+                        ),
+                    )
+                )
+        if problems:
+            raise InputError(problems, source)
+        for spelling, target in mapping.items():
+            if spelling not in index:
+                add_alias(conn, self.id, spelling, index[target])
+
     def _note_import(
         self,
         conn: Connection,
@@ -343,8 +371,10 @@ class League:
         dry_run: bool = False,
         update: bool = False,
         user: str | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> ImportReport:
-        """Import a games file (any format :func:`eloleague.io.read_games` reads).
+        """Import a games file (any format :func:`eloleague.io.read_games` reads); ``names``
+        maps spellings of the file to registered players (see :meth:`import_games`).
 
         Raises :class:`InputError` with every problem (nothing stored) when the file is bad.
         """
@@ -359,6 +389,7 @@ class League:
             update=update,
             user=user,
             file_warnings=warnings,
+            names=names,
             _checked=True,  # read_games ran the rule set's checks
         )
 
@@ -390,6 +421,7 @@ class League:
         update: bool = False,
         user: str | None = None,
         file_warnings: Sequence[Problem] = (),
+        names: Mapping[str, str] | None = None,
         _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
@@ -400,9 +432,15 @@ class League:
         (from :meth:`read_file`) go into the report; a new name a file warning already located
         is not reported twice.
 
+        ``names`` maps names as the input spells them to registered players (``{"Sophie
+        Girad": "Sophie Girard"}``): those games are imported under the registered name, and
+        the spelling becomes an alias of that player, so the next file that uses it is
+        recognised (a dry run shows the same and stores nothing).
+
         Raises :class:`InputError` (every problem, nothing stored) on bad input.
         """
-        records = list(games_in)
+        records, mapping = _mapped(games_in, names)
+        _checked = _checked and not mapping  # a mapped name may now meet itself in a game
         # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
         problems = (
             imports.duplicate_ids(records) if _checked else validate_games(self.rules, records)
@@ -411,6 +449,8 @@ class League:
             raise InputError(problems, source)
 
         with self._writing(commit=not dry_run) as conn:
+            if mapping:
+                self._map_names(conn, mapping, source)
             report = imports.apply(
                 conn,
                 self.id,
@@ -472,13 +512,18 @@ class League:
         *,
         content_hash: str | None = None,
         user: str | None = None,
+        names: Mapping[str, str] | None = None,
     ) -> ImportReport:
         """Import the games of a waiting upload (read from its bytes by the caller) and mark it
-        imported, in one transaction: a crash leaves it waiting and the league unchanged."""
-        problems = validate_games(self.rules, list(records)) + imports.duplicate_ids(records)
+        imported, in one transaction: a crash leaves it waiting and the league unchanged.
+        ``names`` maps spellings to registered players, as in :meth:`import_games`."""
+        records, mapping = _mapped(records, names)
+        problems = validate_games(self.rules, records) + imports.duplicate_ids(records)
         if problems:
             raise InputError(problems, f"upload {upload_id}")
         with self._writing() as conn:
+            if mapping:
+                self._map_names(conn, mapping, f"upload {upload_id}")
             item, _ = self._upload(conn, upload_id)
             if item.status != pending.PENDING:
                 raise EloleagueError(
@@ -1149,6 +1194,17 @@ class League:
 
 
 # Helpers ----------------------------------------------------------------------------------------
+
+
+def _mapped(
+    records: Sequence[GameRecord], names: Mapping[str, str] | None
+) -> tuple[list[GameRecord], dict[str, str]]:
+    """The games with the names of ``names`` (a spelling to a registered player's name, as
+    ``--map`` gives them) replaced, and the mapping, names normalised."""
+    mapping = {normalise_name(k): normalise_name(v) for k, v in (names or {}).items()}
+    if not mapping:
+        return list(records), mapping
+    return [imports.rename(g, mapping) for g in records], mapping
 
 
 def _active_players(

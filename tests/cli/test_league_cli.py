@@ -315,3 +315,32 @@ def test_log_shows_who_changed_what(
     assert "game g5 deleted" in lines[0] and "adlg.jsonl" in lines[1] and "created" in lines[2]
     french = cli("--lang", "fr", "log", "-n", "1", *db).stdout
     assert "partie g5 supprimée" in french and "adlg.jsonl" not in french
+
+
+def test_import_maps_a_misspelt_name_to_the_registered_player(cli: Run, tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    name = League.open(str(tmp_path / "club.db")).players()[0]
+    typo = name.lower()  # differs only by case: reported as a look-alike
+    other = League.open(str(tmp_path / "club.db")).players()[1]
+    sheet = write_lines(
+        tmp_path / "sheet.jsonl",
+        [
+            {
+                "id": "m1",
+                "date": "2026-01-10",
+                "sides": [
+                    {"players": [typo], "outcome": "victory"},
+                    {"players": [other], "outcome": "defeat"},
+                ],
+            }
+        ],
+    )
+    dry = cli("import", str(sheet), "--dry-run", *db)
+    assert f'--map "{typo}={name}"' in dry.stderr
+    cli("import", str(sheet), "--map", f"{typo}={name}", *db)
+    league = League.open(str(tmp_path / "club.db"))
+    assert typo not in league.players() and league.aliases() == {typo: name}
+    bad = usage_error("import", str(sheet), "--map", "no equals sign", *db)
+    assert "is not SPELLING=PLAYER" in bad

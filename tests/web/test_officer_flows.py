@@ -254,3 +254,33 @@ def test_upload_limits(site: Site) -> None:
         files={"sheet": ("../../etc/passwd.txt", b"hello", "text/plain")},
     )
     assert odd.status_code == 422 and "passwd.txt" in odd.text and "../" not in odd.text
+
+
+def test_an_officer_maps_a_new_name_to_the_player_it_looks_like(site: Site) -> None:
+    client = make_client(site)
+    token = _login(client, "Claire")
+    league = League.open(str(site.db), BE)
+    known, other = league.players()[:2]
+    spelled = known.upper()  # the same letters but for case: a look-alike
+    game = {**GAME, "id": "map-1"}
+    game["sides"] = [
+        {"players": [spelled], "outcome": "decisive_victory"},
+        {"players": [other], "outcome": "defeat"},
+    ]
+    preview = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("map.jsonl", json.dumps(game).encode(), "text/plain")},
+    )
+    assert preview.status_code == 200
+    assert f'<option value="{known}">' in preview.text
+    upload = re.search(r"/uploads/(\d+)/confirm", preview.text)
+    assert upload
+    done = client.post(
+        f"/leagues/{BE}/uploads/{upload.group(1)}/confirm",
+        data={"csrf_token": token, "name_0": spelled, "map_0": known},
+    )
+    assert done.status_code == 200
+    league = League.open(str(site.db), BE)
+    assert spelled not in league.players() and league.aliases() == {spelled: known}
+    assert league.explain("map-1").game.sides[0].players[0].name == known

@@ -100,6 +100,19 @@ def _t(message: str, /, **params: object) -> str:
     return render(Text.of(message, **params), pick_language(), DOMAIN)
 
 
+def _name_map(pairs: Sequence[str]) -> dict[str, str]:
+    """``--map "SPELLING=PLAYER"`` options as a mapping (a pair without ``=`` is refused)."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        spelling, equals, player = pair.partition("=")
+        if not equals or not spelling.strip() or not player.strip():
+            raise typer.BadParameter(
+                _t("{value} is not SPELLING=PLAYER", value=repr(pair)), param_hint="--map"
+            )
+        out[spelling.strip()] = player.strip()
+    return out
+
+
 def _who() -> str | None:
     """Who runs the command, for the league's journal: ``$ELOLEAGUE_USER``, else the login name
     of the operating system's user."""
@@ -231,21 +244,31 @@ def import_(
     user: Annotated[
         str | None, typer.Option("--user", help="Who imports (kept in the log).")
     ] = None,
+    maps: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map",
+            help='"SPELLING=PLAYER": the file\'s SPELLING is the registered PLAYER (repeatable); '
+            "the spelling is kept as an alias.",
+        ),
+    ] = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
     """Import games: all or nothing, idempotent, then recompute the ratings.
 
-    Example: [bold]eloleague import austerlitz-2025.jsonl --dry-run[/]
+    Example: [bold]eloleague import austerlitz-2025.jsonl --dry-run --map "Sophie Girad=Sophie Girard"[/]
 
     Every file is checked first; any problem stops everything (exit 2, nothing stored). A game
     already there is skipped; one whose id exists with other content is refused unless --update.
-    Names that look like an existing player are reported as warnings.
+    Names that look like an existing player are reported as warnings: --map "SPELLING=PLAYER"
+    imports them under the registered player, and the spelling becomes an alias of that player.
     """
     from eloleague.errors import InputError, Problem, in_source
     from eloleague.io.games import read_games
     from eloleague.records import GameRecord
 
+    names = _name_map(maps or [])
     lg = _open(db, league)
     # Check every file before importing any (all problems at once).
     problems: list[Problem] = []
@@ -261,7 +284,9 @@ def import_(
     lang = pick_language()
     for path, _ in read:
         with _progress(lg):
-            report = lg.import_file(path, dry_run=dry_run, update=update, user=user or _who())
+            report = lg.import_file(
+                path, dry_run=dry_run, update=update, user=user or _who(), names=names
+            )
         print(render(report.summary(), lang, DOMAIN))
         if report.already_imported is not None and not report.changed:
             print(
@@ -281,6 +306,13 @@ def import_(
         for warning in report.name_warnings:
             err.print(
                 path.name + colon + _t("warning: ") + render(warning.text(), lang, DOMAIN),
+                markup=False,
+                highlight=False,
+            )
+        if report.name_warnings and dry_run:
+            hint = " ".join(f'--map "{w.name}={w.likely}"' for w in report.name_warnings[:3])
+            err.print(
+                _t("to import a name as the player it looks like, add: {options}", options=hint),
                 markup=False,
                 highlight=False,
             )

@@ -416,6 +416,7 @@ def apply(
         replaced=len(replaced),
         new_players=new_names,
         name_warnings=warnings,
+        look_alikes=list(warnings),
         unrated=unrated,
         rating_changes=rating_changes,
         already_imported=already,

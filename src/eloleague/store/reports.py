@@ -46,6 +46,9 @@ class ImportReport:
     replaced: int = 0
     new_players: list[str] = field(default_factory=list)
     name_warnings: list[NameWarning] = field(default_factory=list)
+    # Every new name that looks like a registered player's, even one a file warning located
+    # (what an officer may map with ``--map`` or the preview page's choices).
+    look_alikes: list[NameWarning] = field(default_factory=list)
     # The file's own warnings, located (a workbook: sheet, row, column), in its language.
     file_warnings: list[Problem] = field(default_factory=list)
     unrated: list[Text] = field(default_factory=list)

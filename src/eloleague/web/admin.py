@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from starlette.datastructures import UploadFile
+from starlette.datastructures import FormData, UploadFile
 from starlette.responses import RedirectResponse, Response
 
 from eloleague import accounts
@@ -239,9 +239,21 @@ def review(request: Request, league: str, upload_id: int) -> Response:
 @router.post("/leagues/{league}/uploads/{upload_id}/confirm")
 def confirm(request: Request, league: str, upload_id: int, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    report = uploads.confirm(found, upload_id, user.name)
+    report = uploads.confirm(found, upload_id, user.name, _name_choices(form))
     request.session["flash"] = translate(report.summary(), page_lang(request))
     return RedirectResponse(_league_url(found.name), status_code=303)
+
+
+def _name_choices(form: FormData) -> dict[str, str]:
+    """The preview page's choice for each new name that looks like a registered player:
+    ``name_N`` the name as the file spells it, ``map_N`` the player it is (empty: a new player)."""
+    out = {}
+    for key, value in form.multi_items():
+        if key.startswith("name_") and isinstance(value, str):
+            target = form.get("map_" + key.removeprefix("name_"))
+            if isinstance(target, str) and target.strip():
+                out[value] = target
+    return out
 
 
 @router.post("/leagues/{league}/uploads/{upload_id}/reject")

@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import json
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -115,12 +115,16 @@ def _digest(content: bytes) -> str:
     return hashlib.sha256(content).hexdigest()
 
 
-def confirm(league: League, upload_id: int, user: str) -> ImportReport:
+def confirm(
+    league: League, upload_id: int, user: str, names: Mapping[str, str] | None = None
+) -> ImportReport:
     """Import a pending upload for good: read again (the league may have changed), then
     imported and marked so in one transaction."""
     item, content = league.pending_upload(upload_id)
     records, _ = read_upload(league, item.filename, content)
-    return league.confirm_upload(upload_id, records, content_hash=_digest(content), user=user)
+    return league.confirm_upload(
+        upload_id, records, content_hash=_digest(content), user=user, names=names
+    )
 
 
 def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, Any]:
@@ -137,6 +141,7 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
         "unchanged": report.unchanged,
         "new_players": report.new_players,
         "name_warnings": [render(w.text(), lang) for w in report.name_warnings],
+        "look_alikes": [{"name": w.name, "likely": w.likely} for w in report.look_alikes],
         "file_warnings": [w.render(lang) for w in report.file_warnings],
         "unrated": [render(u, lang) for u in report.unrated],
         "already_imported": report.already_imported.isoformat()
