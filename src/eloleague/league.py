@@ -27,6 +27,7 @@ from typing import TextIO
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from eloleague.batch import read_initial
 from eloleague.engine import (
     GLOBAL_ROLE,
     LedgerEntry,
@@ -51,7 +52,7 @@ from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
-from eloleague.store.derived import read_ledger, read_ratings
+from eloleague.store.derived import read_ledger, read_ratings, write_ratings
 from eloleague.store.games import (
     content_hash,
     delete_games,
@@ -62,6 +63,7 @@ from eloleague.store.games import (
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
+    create_players,
     name_index,
     player_names,
     similar_names,
@@ -70,6 +72,7 @@ from eloleague.store.recompute import (
     Progress,
     Recomputed,
     effective_as_of,
+    initial_pools,
     last_game_date,
     recompute,
     touched_date,
@@ -171,13 +174,31 @@ class League:
 
     @classmethod
     def create(
-        cls, db: str | Engine | None, name: str, rules: str | Path, *, user: str | None = None
+        cls,
+        db: str | Engine | None,
+        name: str,
+        rules: str | Path,
+        *,
+        user: str | None = None,
+        initial: str | Path | None = None,
     ) -> League:
-        """Create a league named ``name`` with a preset or a rule file (stored as its text)."""
+        """Create a league named ``name`` with a preset or a rule file (stored as its text).
+
+        ``initial``: the ratings CSV a federation publishes (the columns of ``eloleague rate``'s
+        output, read as ``rate --initial`` reads it): the league starts from those ratings and
+        games counts, and every replay from its first game starts from them.
+        """
         name = name.strip()
         if not name:
             raise EloleagueError(msg("a league needs a name"))
         text, source = _rules_source(rules)
+        rule_set = parse_rules(text, source)
+        start: dict[PoolKey, PoolState] = {}
+        initial_text = initial_source = None
+        if initial is not None:
+            path = Path(initial)
+            start = read_initial(path, rule_set)
+            initial_text, initial_source = path.read_text("utf-8"), path.name
         engine = engine_for(db)
         try:
             with store_db.write(engine) as conn:
@@ -188,10 +209,24 @@ class League:
                         "rules_text": text,
                         "rules_source": source,
                         "created_at": dt.datetime.now(dt.UTC),
+                        "initial_text": initial_text,
+                        "initial_source": initial_source,
                     },
                 ).scalar_one()
                 league = cls(engine, league_id, name, text)
                 store_journal.note(conn, league_id, "create", user, rules=league.rules.name)
+                if start:
+                    ids = create_players(conn, league_id, [key.player for key in start])
+                    write_ratings(conn, league_id, start, ids)
+                    store_journal.note(
+                        conn,
+                        league_id,
+                        "initial",
+                        user,
+                        players=len(ids),
+                        pools=len(start),
+                        source=initial_source,
+                    )
         except IntegrityError:
             raise EloleagueError(
                 msg(
@@ -602,7 +637,7 @@ class League:
         result = replay(
             self.rules,
             [g.record for g in tail],
-            initial=point.state if point else None,
+            initial=point.state if point else initial_pools(conn, self.id, self.rules),
             as_of=as_of,
         )
         return dict(result.pools)
@@ -619,12 +654,13 @@ class League:
             names = player_names(conn, self.id)
             stored = load_games(conn, self.id, names, until=as_of)
             when = as_of or effective_as_of(conn, self.id)
+            start = initial_pools(conn, self.id, rule_set)
         records = [g.record for g in stored]
         if rules is not None:
             problems = validate_games(rule_set, records)
             if problems:
                 raise InputError(problems, f"league {self.name} under {rule_set.name}")
-        return replay(rule_set, records, as_of=when)
+        return replay(rule_set, records, initial=start or None, as_of=when)
 
     def players(self) -> list[str]:
         """The registered players' names, sorted."""
@@ -1152,6 +1188,10 @@ class League:
             names = player_names(conn, self.id)
             stored = load_games(conn, self.id, names)
             problems = rule_problems(new_rules, [g.record for g in stored])
+            try:
+                initial_pools(conn, self.id, new_rules)
+            except InputError as exc:  # the published ratings must name the new rules' pools
+                problems += exc.problems
             if problems:
                 raise InputError(problems, f"league {self.name} under {new_rules.name}")
             conn.execute(

@@ -344,3 +344,19 @@ def test_import_maps_a_misspelt_name_to_the_registered_player(cli: Run, tmp_path
     assert typo not in league.players() and league.aliases() == {typo: name}
     bad = usage_error("import", str(sheet), "--map", "no equals sign", *db)
     assert "is not SPELLING=PLAYER" in bad
+
+
+def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
+    listing = tmp_path / "classement.csv"
+    listing.write_text(
+        "player,mode,role,rating,games,title\nAlice Martin,,,1420,31,\nJean Dupont,,,980,4,\n",
+        "utf-8",
+    )
+    db = ["--db", str(tmp_path / "club.db")]
+    done = cli("init", "--rules", "bataille-empire", "--initial", str(listing), *db)
+    assert "2 player(s) start from the ratings of classement.csv" in done.stdout
+    shown = cli("ranking", "--format", "csv", *db).stdout.splitlines()
+    assert shown[1:] == [
+        "Alice Martin,,,1420,31,Maréchal d'Empire",
+        "Jean Dupont,,,980,4,Chef de bataillon",
+    ]

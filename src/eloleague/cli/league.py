@@ -210,11 +210,21 @@ def init(
     league: Annotated[
         str | None, typer.Option("--league", "-l", help="League name (default: the rules' name).")
     ] = None,
+    initial: Annotated[
+        Path | None,
+        typer.Option(
+            "--initial",
+            help="Published ratings to start from: a CSV with the columns of `eloleague rate` "
+            "(player, mode, role, rating, games).",
+        ),
+    ] = None,
     db: DbOption = None,
 ) -> None:
     """Create a league in the database (created too if needed), with its rule set.
 
     Example: [bold]eloleague init --rules bataille-empire --league "Club de Lyon"[/]
+    or, for a federation that already publishes ratings,
+    [bold]eloleague init --rules bataille-empire --initial classement-2025.csv[/]
 
     The rule set is stored as its text: a later change of the preset never rewrites the league's
     history (use [bold]eloleague change-rules[/] to change it explicitly).
@@ -222,7 +232,7 @@ def init(
     from eloleague.league import League
 
     name = league or Path(rules).stem
-    created = League.create(db, name, rules, user=_who())
+    created = League.create(db, name, rules, user=_who(), initial=initial)
     print(
         _t(
             'league "{name}" created with rule set {rules}',
@@ -230,6 +240,14 @@ def init(
             rules=created.rules.name,
         )
     )
+    if initial is not None:
+        print(
+            _t(
+                "{n} player(s) start from the ratings of {file}",
+                n=len(created.players()),
+                file=initial.name,
+            )
+        )
 
 
 @app.command("import")

@@ -21,6 +21,7 @@ from eloleague.store.tables import journal
 # What each action says, with the entry's details as its parameters (league catalogue).
 WORDS: dict[str, str] = {
     "create": "league created with rule set {rules}",
+    "initial": "{pools} starting rating(s) from {source}",
     "import": "{source}: {added} game(s) added, {replaced} replaced",
     "correct": "game {game} corrected",
     "delete": "game {game} deleted",

@@ -21,12 +21,14 @@ from sqlalchemy import Connection, and_, func, select
 
 from eloleague.engine import EngineState, Unrated, replay
 from eloleague.engine.replay import processing_order
+from eloleague.errors import InputError
+from eloleague.io.ratings_csv import parse_initial
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store.derived import drop_ledger_from, write_ledger, write_ratings
 from eloleague.store.games import StoredGame, load_games
-from eloleague.store.tables import events, games, season_closings
+from eloleague.store.tables import events, games, leagues, season_closings
 
 Progress = Callable[[int, int], None]
 
@@ -58,6 +60,18 @@ def last_game_date(conn: Connection, league_id: int) -> dt.date | None:
         select(func.max(games.c.date)).where(games.c.league_id == league_id)
     ).scalar()
     return value
+
+
+def initial_pools(conn: Connection, league_id: int, rules: RuleSet) -> dict[PoolKey, PoolState]:
+    """The published ratings the league started from (empty when it started from nothing),
+    read with ``rules`` (they decide which pools a row names)."""
+    text = conn.execute(select(leagues.c.initial_text).where(leagues.c.id == league_id)).scalar()
+    if not text:
+        return {}
+    pools, problems = parse_initial(text, rules)
+    if problems:  # checked when the league was created and at each rule change
+        raise InputError(problems, "initial ratings")
+    return pools
 
 
 def effective_as_of(conn: Connection, league_id: int) -> dt.date | None:
@@ -144,7 +158,11 @@ def recompute(
         point = preloaded[0]
     else:
         point = starting_point(conn, league_id, since, names, rules)
-    start_state = point.state if point is not None else EngineState()
+    initial = initial_pools(conn, league_id, rules)
+    if point is not None:
+        start_state = point.state
+    else:
+        start_state = EngineState.from_pools(initial) if initial else EngineState()
     ledger_pos = point.ledger_pos if point is not None else 0
     games_before = point.games_before if point is not None else 0
     drop_ledger_from(conn, league_id, ledger_pos)
@@ -166,9 +184,9 @@ def recompute(
     total = len(order)
     if progress is not None:
         progress(0, total)
-    if as_of is None:  # no game at all
-        write_ratings(conn, league_id, {}, ids)
-        return Recomputed({}, [], 0, None)
+    if as_of is None:  # no game at all: the published ratings it started from, if any
+        write_ratings(conn, league_id, initial, ids)
+        return Recomputed(initial, [], 0, None)
     for n in range(len(bounds) - 1):
         chunk = order[bounds[n] : bounds[n + 1]]
         last = n == len(bounds) - 2

@@ -49,6 +49,10 @@ leagues = Table(
     Column("rules_text", Text, nullable=False),
     Column("rules_source", String(500), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # The published ratings the league started from (a ratings CSV's text, and its file's name):
+    # every replay from the first game starts from them.
+    Column("initial_text", Text, nullable=True),
+    Column("initial_source", String(500), nullable=True),
 )
 
 players = Table(
