@@ -60,7 +60,7 @@ def test_a_league_started_from_published_ratings_rates_on_from_them(
 def test_a_bad_list_creates_no_league(db_url: str, tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text("player,mode,role,rating,games,title\nAlice,,,abc,3,\n", "utf-8")
-    with pytest.raises(InputError, match="bad.csv"):
+    with pytest.raises(InputError, match=r"bad\.csv"):
         League.create(db_url, "Fédé", "bataille-empire", initial=bad)
     try:
         assert League.names(db_url) == []
