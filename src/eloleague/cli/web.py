@@ -11,6 +11,7 @@ import typer
 
 from eloleague.cli import app
 from eloleague.errors import EloleagueError
+from eloleague.i18n import Text, pick_language, render
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -32,6 +33,11 @@ def _accounts(db: str | None) -> tuple[ModuleType, Engine]:
     from eloleague.league import engine_for
 
     return accounts, engine_for(db)
+
+
+def _said(message: str, /, **params: object) -> str:
+    """An account message in the user's language (the site's catalogue, domain ``web``)."""
+    return render(Text.in_domain("web", message, **params), pick_language())
 
 
 user_app = typer.Typer(
@@ -82,7 +88,7 @@ def user_add(
         password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
     accounts, engine = _accounts(db)
     user = accounts.add_user(engine, name, password, role)
-    typer.echo(f"user {user.name!r} created ({user.role})")
+    typer.echo(_said("user {name!r} created ({role})", name=user.name, role=_said(user.role)))
 
 
 @user_app.command("list")
@@ -93,7 +99,7 @@ def user_list(db: DbOption = None) -> None:
     """
     accounts, engine = _accounts(db)
     for user in accounts.list_users(engine):
-        typer.echo(f"{user.name}\t{user.role}")
+        typer.echo(f"{user.name}\t{_said(user.role)}")
 
 
 @user_app.command("password")
@@ -114,7 +120,7 @@ def user_password(
         password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
     accounts, engine = _accounts(db)
     accounts.set_password(engine, name, password)
-    typer.echo(f"password of {name!r} changed")
+    typer.echo(_said("password of {name!r} changed", name=name))
 
 
 @user_app.command("sign-out")
@@ -127,8 +133,6 @@ def user_sign_out(
 
     Example: [bold]eloleague user sign-out "Claire" --db club.db[/]
     """
-    from eloleague.i18n import Text, pick_language, render
-
     accounts, engine = _accounts(db)
     count = accounts.sign_out_everywhere(engine, name)
     ended = Text.in_domain(
@@ -164,5 +168,5 @@ def token_revoke(
     accounts, engine = _accounts(db)
     count = accounts.revoke_tokens(engine, user)
     if count == 0:
-        raise EloleagueError(f"{user!r} has no API token")
-    typer.echo(f"{count} token(s) revoked")
+        raise EloleagueError(Text.in_domain("web", "{user!r} has no API token", user=user))
+    typer.echo(_said("{count} token(s) revoked", count=count))
