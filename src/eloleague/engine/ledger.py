@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from eloleague.records import PoolKey
+from eloleague.records import GameRecord, PoolKey
 
 # Names of the rules that can change a raw delta; they appear in LedgerEntry.fired.
 ROUNDING = "rounding"
@@ -53,6 +53,16 @@ class LedgerEntry:
     def is_season(self) -> bool:
         """Whether this entry is a season adjustment rather than a game's change."""
         return self.game == "" and INACTIVITY in self.fired
+
+
+# The fields of an entry after its game, date and pool: what the store, the CSV writers and the
+# fast path's columns carry for each entry, in this order.
+VALUE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(LedgerEntry))[3:]
+
+
+def game_label(game: GameRecord, position: int) -> str:
+    """How the ledger names a game: its id, or ``#N`` for the N-th game of the input."""
+    return game.id if game.id is not None else f"#{position + 1}"
 
 
 def running_ratings(entries: Sequence[LedgerEntry], batched: bool) -> list[float]:

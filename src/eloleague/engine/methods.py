@@ -13,7 +13,14 @@ from decimal import Decimal
 from functools import lru_cache
 
 from eloleague.engine.kfactor import k_factor
-from eloleague.engine.ledger import CAP, FLOOR, LOSER_GAIN, ROUNDING, WINNER_LOSS, LedgerEntry
+from eloleague.engine.ledger import (
+    CAP,
+    FLOOR,
+    LOSER_GAIN,
+    ROUNDING,
+    WINNER_LOSS,
+    LedgerEntry,
+)
 from eloleague.engine.maths import (
     exact,
     expected,
@@ -35,11 +42,6 @@ def pool_key(rules: RuleSet, game: GameRecord, participant: Participant) -> Pool
         game.mode if rules.pools.by_mode else "",
         participant.role if rules.pools.by_role else "",
     )
-
-
-def game_label(game: GameRecord, position: int) -> str:
-    """How the ledger names a game: its id, or ``#N`` for the N-th game of the input."""
-    return game.id if game.id is not None else f"#{position + 1}"
 
 
 @lru_cache(maxsize=4096)

@@ -55,18 +55,30 @@ KNOWN_FIELDS = frozenset(
 )
 
 
-def _check_fields() -> None:
+# The fields of a pool's state stored for each pool, likewise.
+KNOWN_POOL_FIELDS = frozenset({"rating", "games"})
+
+
+def _check_fields(state: EngineState) -> None:
     fields = {f.name for f in dataclasses.fields(EngineState)}
     if fields != KNOWN_FIELDS:
         raise RuntimeError(
             "eloleague.store.checkpoints does not know the engine state fields "
             f"{sorted(fields ^ KNOWN_FIELDS)}: update encode_state/decode_state"
         )
+    for pool in state.pools.values():
+        pool_fields = {f.name for f in dataclasses.fields(pool)}
+        if pool_fields != KNOWN_POOL_FIELDS:
+            raise RuntimeError(
+                "eloleague.store.checkpoints does not know the pool state fields "
+                f"{sorted(pool_fields ^ KNOWN_POOL_FIELDS)}: update encode_state/decode_state"
+            )
+        break  # every pool of a state has the same fields
 
 
 def encode_state(state: EngineState, ids: Mapping[str, int]) -> bytes:
     """The state as bytes, players by id."""
-    _check_fields()
+    _check_fields(state)
     raw = _State(
         pools=[(ids[k.player], k.mode, k.role, p.rating, p.games) for k, p in state.pools.items()],
         season_end=state.season_end,

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from eloleague.engine import LedgerEntry, ReplayResult, expected, replay
-from eloleague.engine.methods import game_label
+from eloleague.engine.ledger import game_label
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 

@@ -178,7 +178,7 @@ def encode(
     as_of: dt.date | None,
 ) -> Encoded | None:
     """The kernel's arguments for replaying ``games`` from the given state, or ``None``."""
-    ffa = rules.method == "ffa_rank"
+    ffa = K.KERNEL_METHODS[rules.method] == K.METHOD_FFA
     n_games = len(games)
     need_roles = ffa or rules.pools.by_role
     with no_gc():
@@ -343,10 +343,10 @@ def encode(
     tiers_k, tiers_i, tiers_r, k_numerators, k_scale = _k_arrays(rules)
     ip = np.zeros(K.N_IP, np.int64)
     fp = np.zeros(K.N_FP, np.float64)
-    method = {"duel": 0, "team_and_personal": 1, "ffa_rank": 2}[rules.method]
+    method = K.KERNEL_METHODS[rules.method]
     prob = rules.probability_decimals
     ip[K.P_METHOD] = method
-    ip[K.P_PROB_DECIMALS] = -1 if prob is None or method != 0 else prob
+    ip[K.P_PROB_DECIMALS] = -1 if prob is None or method != K.METHOD_DUEL else prob
     ip[K.P_ROUND_MODE] = _ROUND_MODES[rules.delta_rounding.mode]
     ip[K.P_ROUND_DECIMALS] = rules.delta_rounding.decimals
     cap = rules.gain_cap
@@ -446,7 +446,7 @@ def encode(
         active={e: frozenset(v) for e, v in final_active.items()},
         initial_pools=len(initial_keys),
         as_of=as_of,
-        float_columns=K.N_FLOAT_COLUMNS + (method == 1),
+        float_columns=K.N_FLOAT_COLUMNS + (method == K.METHOD_TEAMS),
         capacity=capacity,
         batch_capacity=batch_capacity,
     )

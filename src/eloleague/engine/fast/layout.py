@@ -4,8 +4,12 @@ Shared by the kernel (numba) and by the Python that prepares its input and reads
 must not need numba to be imported (a ledger read back, a command that never replays).
 """
 
+# The methods the kernel implements, by code (any other method: the reference path) -----------
+METHOD_DUEL, METHOD_TEAMS, METHOD_FFA = range(3)
+KERNEL_METHODS = {"duel": METHOD_DUEL, "team_and_personal": METHOD_TEAMS, "ffa_rank": METHOD_FFA}
+
 # Integer parameters (``ip``) ---------------------------------------------------------------
-P_METHOD = 0  # 0 duel, 1 team_and_personal, 2 ffa_rank
+P_METHOD = 0  # a code of KERNEL_METHODS
 P_PROB_DECIMALS = 1  # -1: P not rounded
 P_ROUND_MODE = 2  # 0 none, 1 half_up, 2 trunc, 3 half_even
 P_ROUND_DECIMALS = 3

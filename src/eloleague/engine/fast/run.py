@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from eloleague.engine.fast import layout as K
 from eloleague.engine.fast.encode import STATE_ARGUMENTS, encode
 from eloleague.engine.fast.kernel import run
-from eloleague.engine.fast.ledger import ColumnarLedger
-from eloleague.engine.ledger import LedgerEntry
-from eloleague.engine.replay import EngineState, ReplayResult, Unrated
+from eloleague.engine.fast.ledger import DECODED_FIELDS, ColumnarLedger
+from eloleague.engine.ledger import VALUE_FIELDS
+from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolState
 from eloleague.rules.model import RuleSet
@@ -32,31 +32,12 @@ _KNOWN_FIELDS = {
         "last_played",
         "decay_spells",
     ],
-    LedgerEntry: [
-        "game",
-        "date",
-        "key",
-        "before",
-        "expected",
-        "k",
-        "score",
-        "delta",
-        "after",
-        "warning",
-        "fired",
-        "raw_delta",
-        "opponent",
-        "team_expected",
-        "rank",
-        "points",
-        "outcome",
-    ],
     ReplayResult: ["rules", "pools", "ledger", "unrated", "state", "as_of"],
 }
 
 
 def _shapes_known() -> bool:
-    return all(
+    return set(VALUE_FIELDS) <= DECODED_FIELDS and all(
         [f.name for f in dataclasses.fields(cls)] == names for cls, names in _KNOWN_FIELDS.items()
     )
 
@@ -99,7 +80,7 @@ def run_fast(
         days = last_day.tolist()
         for p in applied[first_apply[applied].argsort()].tolist():
             last_played[keys[p]] = dt.date.fromordinal(days[p])
-    method = {"duel": 0, "team_and_personal": 1, "ffa_rank": 2}[rules.method]
+    method = K.KERNEL_METHODS[rules.method]
 
     def columns() -> tuple[Floats, Int32s]:
         """The ledger, computed again with its columns kept (only when it is read)."""
