@@ -200,7 +200,9 @@ def test_every_rule_file_message_is_translated() -> None:
 
     french = _catalogue("fr", "messages")
     wanted = list(loader._TYPES.values())
-    for module in (Path(loader.__file__), Path(loader.__file__).parent / "model.py"):
+    methods = Path(loader.__file__).parents[1] / "engine" / "methods"
+    modules = [Path(loader.__file__), Path(loader.__file__).parent / "model.py"]
+    for module in [*modules, *sorted(methods.glob("*.py"))]:
         for node in ast.walk(ast.parse(module.read_text("utf-8"))):
             if (
                 isinstance(node, ast.Call)

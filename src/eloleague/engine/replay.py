@@ -13,7 +13,7 @@ from eloleague.engine.decay import DECAY, Decayer
 from eloleague.engine.fast import try_replay
 from eloleague.engine.ledger import INACTIVITY, LedgerEntry, game_label
 from eloleague.engine.maths import snap
-from eloleague.engine.methods import METHODS
+from eloleague.engine.methods import method_of
 from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
 from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.engine.validate import unrated_reason
@@ -79,13 +79,12 @@ class _Replayer:
         self.decay = Decayer(rules, self.last_played, state.decay_spells)
         self.as_of = as_of
         self.ledger: list[LedgerEntry] = []
-        self.rate = METHODS[rules.method]
+        self.method = method_of(rules)
+        self.new_pool = self.method.new_pool(rules)
 
-    def lookup(self, key: PoolKey) -> tuple[float, int]:
+    def lookup(self, key: PoolKey) -> PoolState:
         pool = self.pools.get(key)
-        if pool is None:
-            return self.rules.start_rating, 0
-        return pool.rating, pool.games
+        return self.new_pool if pool is None else pool
 
     def mark_active(self, game: GameRecord) -> None:
         end = season_end(self.rules.season, game.date)
@@ -139,15 +138,6 @@ class _Replayer:
                     self.pools[key] = PoolState(new, pool.games)
         self.eligible = len(self.pools)
 
-    def apply(self, entries: list[LedgerEntry]) -> None:
-        for entry in entries:
-            pool = self.pools.get(entry.key)
-            games = pool.games if pool is not None else 0
-            rating = pool.rating if pool is not None else self.rules.start_rating
-            self.pools[entry.key] = PoolState(snap(self.rules, rating + entry.delta), games + 1)
-            self.last_played[entry.key] = entry.date
-            self.decay.played(entry.key, entry.date)
-
     def decay_before(self, day: dt.date | None) -> None:
         """Apply the decay losses dated before ``day`` (or up to the as-of date)."""
         if self.rules.decay is None:
@@ -180,29 +170,15 @@ class _Replayer:
             self.pools[key] = PoolState(after, pool.games)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
-        rules = self.rules
-        if len(batch) == 1:
-            i = batch[0]
-            entries = self.rate(rules, games[i], game_label(games[i], i), self.lookup)
-            self.ledger.extend(entries)
-            self.apply(entries)
-            return
-        # A batch is computed from the ratings as they stood when it began (RULES §3.4).
-        grows = rules.updates == "per_period" and rules.period_games_count == "grows"
-        played: dict[PoolKey, int] = {}
-
-        def frozen(key: PoolKey) -> tuple[float, int]:
-            rating, count = self.lookup(key)
-            return rating, count + played.get(key, 0) if grows else count
-
-        pending: list[LedgerEntry] = []
-        for i in batch:
-            entries = self.rate(rules, games[i], game_label(games[i], i), frozen)
-            for entry in entries:
-                played[entry.key] = played.get(entry.key, 0) + 1
-            pending.extend(entries)
-        self.ledger.extend(pending)
-        self.apply(pending)
+        """Rate one batch from the pools as they stood when it began (RULES §3.4)."""
+        rated = self.method.rate(
+            self.rules, [(games[i], game_label(games[i], i)) for i in batch], self.lookup
+        )
+        self.ledger.extend(rated.entries)
+        self.pools.update(rated.pools)
+        for entry in rated.entries:
+            self.last_played[entry.key] = entry.date
+            self.decay.played(entry.key, entry.date)
 
 
 def replay(

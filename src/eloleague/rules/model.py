@@ -10,11 +10,11 @@ import datetime as dt
 from decimal import Decimal
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from eloleague.i18n import Text
 
-Method = Literal["duel", "team_and_personal", "ffa_rank"]
 RoundingMode = Literal["none", "half_up", "trunc", "half_even"]
 Updates = Literal["per_game", "per_event", "per_period"]
 Period = Literal["day", "week", "month"]
@@ -207,7 +207,7 @@ class RuleSet(_Strict):
     name: str = Field(min_length=1)
     description: str = ""
     seed: str | None = Field(default=None, description="the source document these rules follow")
-    method: Method
+    method: str = Field(description="a registered rating method (eloleague.engine.methods)")
     start_rating: float
     scale: float = Field(gt=0, description="D in E(a, b) = 1 / (1 + 10 ** ((b - a) / D))")
     outcomes: dict[str, Outcome] = Field(default_factory=dict)
@@ -231,40 +231,28 @@ class RuleSet(_Strict):
     titles: tuple[Title, ...] = ()
     ffa: FreeForAll = FreeForAll()
 
+    @field_validator("method")
+    @classmethod
+    def _registered(cls, value: str) -> str:
+        from eloleague.engine.methods import names  # the engine registers the methods
+
+        allowed = names()
+        if value not in allowed:
+            quoted = [repr(n) for n in allowed]
+            raise PydanticCustomError(
+                "literal_error",
+                "Input should be {expected}",
+                {"expected": " or ".join((", ".join(quoted[:-1]), quoted[-1]))},
+            )
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
-        if self.method == "ffa_rank":
-            if self.outcomes:
-                raise ValueError(
-                    Text.of("an 'ffa_rank' rule set ranks by score: remove [outcomes]")
-                )
-        else:
-            if len(self.outcomes) < 2:
-                raise ValueError(
-                    Text.of(
-                        "a {method} rule set needs at least two [outcomes]",
-                        method=repr(self.method),
-                    )
-                )
-            for label, outcome in self.outcomes.items():
-                for other in outcome.against:
-                    if other not in self.outcomes:
-                        raise ValueError(
-                            Text.of(
-                                "outcome {label} may face {other}, which is not an outcome",
-                                label=repr(label),
-                                other=repr(other),
-                            )
-                        )
-                    if label not in self.outcomes[other].against:
-                        raise ValueError(
-                            Text.of(
-                                "outcome {label} may face {other} but {other} does not list "
-                                "{label} in its 'against'",
-                                label=repr(label),
-                                other=repr(other),
-                            )
-                        )
+        from eloleague.engine.methods import method_of
+
+        problem = method_of(self).check_rules(self)
+        if problem is not None:
+            raise ValueError(problem)
         if self.updates == "per_period" and self.period is None:
             raise ValueError(
                 Text.of("updates = 'per_period' needs period = 'day', 'week' or 'month'")

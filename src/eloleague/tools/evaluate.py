@@ -39,6 +39,7 @@ from typing import Any
 
 from eloleague.engine import LedgerEntry, ReplayResult, expected, replay
 from eloleague.engine.ledger import game_label
+from eloleague.engine.methods import ranked
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 
@@ -138,7 +139,7 @@ def rule_set_samples(rules: RuleSet, rated: Sequence[RatedGame]) -> list[tuple[f
     """(p, y) for each game (or pair of players) as the rule set predicted it (module doc)."""
     out = []
     for rg in rated:
-        if rules.method == "ffa_rank":
+        if ranked(rules):
             before = [e.before for e in rg.entries]
             for i, j, y in _pairs(rg.game):
                 out.append((expected(before[i], before[j], rules.scale), y))
@@ -333,7 +334,7 @@ def baseline_samples(
     """(p, y) of a baseline model, each game predicted then rated, in the same order."""
     out = []
     for rg in rated:
-        if rules.method == "ffa_rank":
+        if ranked(rules):
             players = [side[0] for side in rg.sides]
             pairs = _pairs(rg.game)
             for i, j, y in pairs:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from eloleague.engine import check_game, expected, pool_key, replay, unrated_reason
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.maths import round_probability
+from eloleague.engine.methods import ranked
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
@@ -177,7 +178,7 @@ def predict(
     day = date or dt.date.today()
     if len(sides) < 2:
         raise ToolError(Text.of("a prediction needs at least two sides"))
-    ffa = rules.method == "ffa_rank"
+    ffa = ranked(rules)
     n = len(sides)
     if not ffa and n != 2:
         raise ToolError(

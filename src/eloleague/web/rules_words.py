@@ -8,14 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from eloleague.engine.methods import method_of
 from eloleague.i18n import Text, render
 from eloleague.rules.model import KTier, RuleSet
 
-_METHODS = {
-    "duel": "each player against the mean rating of the opposing side (RULES §3.1)",
-    "team_and_personal": "a team term plus a personal term (RULES §3.2)",
-    "ffa_rank": "free-for-all games ranked by score (RULES §3.3)",
-}
 _ROUNDING = {
     "none": "not rounded",
     "half_up": "rounded to the nearest whole number, halves away from zero",
@@ -63,7 +59,7 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         return message
 
     general = [
-        Text.of("Method: {method}.", method=Text.of(_METHODS[rules.method])),
+        Text.of("Method: {method}.", method=Text.of(method_of(rules).summary)),
         Text.of("A new player starts at {r}.", r=_n(rules.start_rating)),
         Text.of("Expected score: E = 1 / (1 + 10^((opponent - player) / {d})).", d=_n(rules.scale)),
         Text.of("Ratings change {when}.", when=Text.of(_UPDATES[rules.updates])),

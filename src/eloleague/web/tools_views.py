@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, InputError, Problem, RuleSetError
 from eloleague.i18n import Text
 from eloleague.league import League
@@ -226,7 +227,7 @@ def split_teams(
     current ratings in ``mode``: each team's players and mean rating, the expected score, the
     spread of the means, and whether the split is proven the most even (or its bound)."""
     rules = league.rules
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         raise WebError(
             400,
             "bad_request",

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
+from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -379,7 +380,7 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     each player's P and K, and the change under every result. Names resolve as the league's
     (a close name is suggested); newcomers are not accepted, so a typo is never a new player."""
     rules = league.rules
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         raise WebError(
             400,
             "bad_request",

@@ -4,9 +4,17 @@ Shared by the kernel (numba) and by the Python that prepares its input and reads
 must not need numba to be imported (a ledger read back, a command that never replays).
 """
 
+from eloleague.engine.methods.duel import DUEL
+from eloleague.engine.methods.ffa_rank import FFA_RANK
+from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
+
 # The methods the kernel implements, by code (any other method: the reference path) -----------
 METHOD_DUEL, METHOD_TEAMS, METHOD_FFA = range(3)
-KERNEL_METHODS = {"duel": METHOD_DUEL, "team_and_personal": METHOD_TEAMS, "ffa_rank": METHOD_FFA}
+KERNEL_METHODS = {
+    DUEL.name: METHOD_DUEL,
+    TEAM_AND_PERSONAL.name: METHOD_TEAMS,
+    FFA_RANK.name: METHOD_FFA,
+}
 
 # Integer parameters (``ip``) ---------------------------------------------------------------
 P_METHOD = 0  # a code of KERNEL_METHODS

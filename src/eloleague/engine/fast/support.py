@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from pydantic import BaseModel
 
+from eloleague.engine.fast.layout import KERNEL_METHODS, METHOD_DUEL, METHOD_FFA
 from eloleague.rules.model import RuleSet
 
 # Keys the fast path implements, or that the replay never reads (names, wording, titles, team
@@ -84,6 +85,9 @@ def scaled(value: float) -> tuple[int, int]:
 
 def unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot compute ``rules`` (``None``: it can)."""
+    method = KERNEL_METHODS.get(rules.method)
+    if method is None:
+        return f"method = {rules.method!r}"
     parts: list[BaseModel] = [rules, rules.k, rules.delta_rounding, rules.pools, rules.season]
     parts += list(rules.outcomes.values()) + list(rules.k.tiers) + list(rules.season.inactivity)
     parts += [rules.ffa] + [p for p in (rules.k.linear, rules.gain_cap) if p is not None]
@@ -98,9 +102,9 @@ def unsupported(rules: RuleSet) -> str | None:
     rounding = rules.delta_rounding
     if rounding.mode != "none" and rounding.decimals != 0:
         return "deltas rounded to decimals (ratings snapped to a grid)"
-    if rules.method == "ffa_rank" and len(rules.roles) > 62:
+    if method == METHOD_FFA and len(rules.roles) > 62:
         return "more than 62 roles"
-    if rules.method == "duel" and rules.probability_decimals is not None:
+    if method == METHOD_DUEL and rules.probability_decimals is not None:
         return _exact_unsupported(rules)
     return None
 
