@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-from eloleague.rules.model import KRule
+from functools import lru_cache
+
+from eloleague.engine.formulas import in_tier, k_linear
+from eloleague.rules.model import KRule, KTier
+
+NO_LIMIT = 2**62  # a tier's absent bound on games
+
+
+@lru_cache(maxsize=256)
+def tier_limits(tier: KTier) -> tuple[int, int, float, float]:
+    """A tier's bounds for :func:`~eloleague.engine.formulas.in_tier` (absent: always holds)."""
+    return (
+        NO_LIMIT if tier.games_below is None else tier.games_below,
+        -NO_LIMIT if tier.games_at_least is None else tier.games_at_least,
+        float("inf") if tier.rating_below is None else tier.rating_below,
+        float("-inf") if tier.rating_at_least is None else tier.rating_at_least,
+    )
 
 
 def k_factor(rule: KRule, rating: float, games_before: int) -> float:
@@ -13,10 +29,10 @@ def k_factor(rule: KRule, rating: float, games_before: int) -> float:
     """
     games = games_before + 1 if rule.count_current_game else games_before
     for tier in rule.tiers:
-        if tier.matches(rating, games):
+        if in_tier(rating, games, *tier_limits(tier)):
             return tier.k
     if rule.linear is not None:
         lin = rule.linear
-        return max(lin.minimum, lin.start - games / lin.per_games)
+        return k_linear(lin.start, lin.per_games, lin.minimum, games)
     assert rule.default is not None  # the model guarantees one of the two
     return rule.default

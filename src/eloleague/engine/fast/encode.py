@@ -21,6 +21,7 @@ import numpy.typing as npt
 from eloleague.engine.fast import layout as K
 from eloleague.engine.fast.extract import extract
 from eloleague.engine.fast.support import scaled
+from eloleague.engine.formulas import ROUNDING_CODES, ffa_weight
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.i18n import Text
@@ -33,7 +34,6 @@ Floats = npt.NDArray[np.float64]
 
 # Positions, in ``Encoded.kernel_args``, of the pools' arrays the kernel updates in place.
 STATE_ARGUMENTS = range(20, 26)
-_ROUND_MODES = {"none": 0, "half_up": 1, "trunc": 2, "half_even": 3}
 _NO_LIMIT = 2**62
 
 
@@ -160,7 +160,7 @@ def _ffa_weights(side_counts: Ints, rules: RuleSet) -> tuple[Floats, Floats]:
     totals = np.ones(top + 1, np.float64)
     alpha = rules.ffa.alpha
     for n in np.unique(side_counts).tolist():
-        row = [alpha ** (n + 1 - r) - 1 for r in range(1, n + 1)]
+        row = [ffa_weight(alpha, n, r) for r in range(1, n + 1)]
         weights[n, :n] = row
         totals[n] = sum(row)
     return weights, totals
@@ -347,7 +347,7 @@ def encode(
     prob = rules.probability_decimals
     ip[K.P_METHOD] = method
     ip[K.P_PROB_DECIMALS] = -1 if prob is None or method != K.METHOD_DUEL else prob
-    ip[K.P_ROUND_MODE] = _ROUND_MODES[rules.delta_rounding.mode]
+    ip[K.P_ROUND_MODE] = ROUNDING_CODES[rules.delta_rounding.mode]
     ip[K.P_ROUND_DECIMALS] = rules.delta_rounding.decimals
     cap = rules.gain_cap
     ip[K.P_CAP] = 0 if cap is None or ffa else (1 if cap.inclusive else 2)

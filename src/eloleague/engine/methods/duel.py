@@ -3,6 +3,7 @@ bataille-empire and adlg presets)."""
 
 from __future__ import annotations
 
+from eloleague.engine.formulas import elo_delta
 from eloleague.engine.kfactor import k_factor
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.maths import expected, round_float, round_probability
@@ -31,7 +32,7 @@ def rate_duel(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> l
                 raw, rounded = exact_delta(k, rules.outcome_score(side.outcome), p_dec, rounding)
                 p = float(p_dec)
             else:
-                raw = k * (outcome.score - p)
+                raw = elo_delta(k, outcome.score, p)
                 rounded = round_float(raw, rounding)
             entries.append(
                 finish(

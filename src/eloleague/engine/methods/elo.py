@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from eloleague.engine.formulas import cap_reached, floored
 from eloleague.engine.ledger import CAP, FLOOR, ROUNDING, LedgerEntry
 from eloleague.engine.maths import exact, expected, round_decimal, snap
 from eloleague.engine.methods.base import Batch, Lookup, Rated, Shape, pool_key
@@ -83,19 +84,6 @@ def exact_delta(k: float, score: Decimal, p: Decimal, rounding: Rounding) -> tup
     return float(raw), float(round_decimal(raw, rounding))
 
 
-def _reaches(lead: float, cap: float, inclusive: bool) -> bool:
-    """Whether a lead reaches the gain cap: ``>=`` when inclusive (seed 000), ``>`` (seed 001)."""
-    return lead >= cap if inclusive else lead > cap
-
-
-def _floor(rules: RuleSet, before: float, delta: float) -> tuple[float, bool]:
-    """``max(floor, before + delta)`` (RULES §3.3 step 7): the delta applied, and whether it fired."""
-    floor = rules.rating_floor
-    if floor is not None and before + delta < floor:
-        return floor - before, True
-    return delta, False
-
-
 def finish(
     rules: RuleSet,
     label: str,
@@ -126,13 +114,14 @@ def finish(
         cap is not None
         and lead is not None
         and delta > 0
-        and _reaches(lead, cap.lead, cap.inclusive)
+        and cap_reached(lead, cap.lead, cap.inclusive)
     ):
         delta = 0.0
         fired.append(CAP)
-    delta, floored = _floor(rules, before, delta)
-    if floored:
-        fired.append(FLOOR)
+    if rules.rating_floor is not None:
+        delta, fell = floored(before, delta, rules.rating_floor)
+        if fell:
+            fired.append(FLOOR)
     return LedgerEntry(
         game=label,
         date=date,

@@ -3,6 +3,8 @@ diplomacy preset)."""
 
 from __future__ import annotations
 
+from eloleague.engine import formulas
+from eloleague.engine.formulas import ffa_delta, ffa_weight
 from eloleague.engine.kfactor import k_factor
 from eloleague.engine.ledger import LOSER_GAIN, WINNER_LOSS, LedgerEntry
 from eloleague.engine.maths import expected, round_float
@@ -20,20 +22,9 @@ def ffa_performances(scores: list[float], alpha: float, renormalise: bool) -> li
     a score of zero or less performs 0.
     """
     n = len(scores)
-    weights = [alpha ** (n + 1 - r) - 1 for r in range(1, n + 1)]
-    total = sum(weights)
-    perf = []
-    for x in scores:
-        if x <= 0:
-            perf.append(0.0)
-            continue
-        rank = 1 + sum(1 for y in scores if y > x)
-        ties = sum(1 for y in scores if y == x)
-        perf.append(sum(weights[rank - 1 : rank - 1 + ties]) / ties / total)
-    if renormalise:
-        positive = sum(perf)
-        if positive > 0:
-            perf = [p / positive for p in perf]
+    weights = [ffa_weight(alpha, n, r) for r in range(1, n + 1)]
+    perf = [0.0] * n
+    formulas.ffa_performances(scores, n, weights, sum(weights), renormalise, perf)
     return perf
 
 
@@ -53,7 +44,7 @@ def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> li
         rating = ratings[i]
         e_i = sum(expected(rating, ratings[j], rules.scale) for j in range(n) if j != i) / pairs
         k = k_factor(rules.k, rating, states[i].games)
-        raw = k * pairs * (perf[i] - e_i)
+        raw = ffa_delta(k, pairs, perf[i], e_i)
         rounded = round_float(raw, rules.delta_rounding)
         warning = ""
         if scores[i] == low and raw > 0:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from eloleague.engine.formulas import team_delta
 from eloleague.engine.kfactor import k_factor
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.maths import expected, round_float
@@ -27,7 +28,7 @@ def rate_team_and_personal(
             rating = pool.rating
             k = k_factor(rules.k, rating, pool.games)
             p_personal = expected(rating, m_o, rules.scale)
-            raw = k * (w - p_team) + k * (w - p_personal)
+            raw = team_delta(k, w, p_team, p_personal)
             rounded = round_float(raw, rules.delta_rounding)
             entries.append(
                 finish(
