@@ -279,6 +279,7 @@ def test_probability_rounding_is_the_reference_one(p: float) -> None:
         assert kernel._round_probability(p, decimals, 10.0**decimals) == int(want)
 
 
+@settings(deadline=None)  # the first example loads the compiled function
 @given(st.one_of(st.floats(-5000, 5000), st.integers(-5000, 5000).map(lambda n: n + 0.5)))
 def test_whole_number_rounding_is_the_exact_decimal_one(raw: float) -> None:
     """``formulas.round_whole`` (the reference's and, compiled, the kernel's) against the exact
