@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -17,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.cli import app
-from eloleague.engine.methods import ranked
+from eloleague.engine.methods import expected_score, ranked
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text, Translate, pick_language, render, translator
 from eloleague.io import validate_games
@@ -317,7 +318,7 @@ def balance_cmd(
             sizes=size_list,
             together=groups_t,
             apart=groups_a,
-            scale=src.rules.scale,
+            expected_score=partial(expected_score, src.rules),
         )
     except EloleagueError as exc:
         raise _fail(exc, language) from None

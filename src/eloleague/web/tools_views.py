@@ -12,9 +12,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
-from eloleague.engine.methods import ranked
+from eloleague.engine.methods import expected_score, ranked
 from eloleague.errors import EloleagueError, InputError, Problem, RuleSetError
 from eloleague.i18n import Text
 from eloleague.league import League
@@ -256,7 +257,7 @@ def split_teams(
             sizes=list(sizes) if sizes is not None else None,
             together=groups_t,
             apart=groups_a,
-            scale=rules.scale,
+            expected_score=partial(expected_score, rules),
         )
     except EloleagueError as exc:
         raise tool_error(exc) from None

@@ -9,6 +9,8 @@ instead of comparing names. Adding a method is one module, one line below, its t
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from eloleague.engine.methods.base import (
     RANKED,
     TWO_SIDES,
@@ -32,6 +34,7 @@ __all__ = [
     "Rated",
     "RatingMethod",
     "Shape",
+    "expected_score",
     "ffa_performances",
     "get",
     "method_of",
@@ -71,6 +74,14 @@ def get(name: str) -> RatingMethod:
 def method_of(rules: RuleSet) -> RatingMethod:
     """The rating method of a rule set."""
     return _REGISTRY[rules.method]
+
+
+def expected_score(rules: RuleSet, a: float, b: float) -> float:
+    """The rule set's expected score of a player (or a side's mean) rated ``a`` against one
+    rated ``b``, other pool fields as a new pool has them (``balance``, ``predict``)."""
+    method = method_of(rules)
+    new = method.new_pool(rules)
+    return method.expected(rules, replace(new, rating=a), replace(new, rating=b))
 
 
 def ranked(rules: RuleSet) -> bool:
