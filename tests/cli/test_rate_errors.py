@@ -172,7 +172,7 @@ def test_bad_rule_file_names_file_and_key(tmp_path: Path) -> None:
     done = run_cli("rate", str(_write(tmp_path, [json.dumps(GOOD)])), "--rules", str(rules))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert (
-        f"{rules}, line 2: key method: allowed: 'duel', 'team_and_personal' or 'ffa_rank'"
+        f"{rules}, line 2: key method: allowed: 'duel', 'team_and_personal', 'ffa_rank' or 'glicko2'"
         in done.stderr
     )
     assert f"{rules}, line 6: key k.default: must be greater than 0" in done.stderr

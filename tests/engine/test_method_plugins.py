@@ -56,7 +56,12 @@ class ToyPoints:
     def expected(self, rules: RuleSet, a: PoolState, b: PoolState) -> float:
         return 0.5
 
-    def rate(self, rules: RuleSet, batch: Batch, lookup: Lookup) -> Rated:
+    def settle(
+        self, rules: RuleSet, pools: dict[PoolKey, PoolState], periods: int
+    ) -> dict[PoolKey, PoolState]:
+        return pools
+
+    def rate(self, rules: RuleSet, batch: Batch, lookup: Lookup, period: int = 0) -> Rated:
         entries: list[LedgerEntry] = []
         pools: dict[PoolKey, PoolState] = {}
         for game, label in batch:

@@ -21,12 +21,13 @@ def tier_limits(tier: KTier) -> tuple[int, int, float, float]:
     )
 
 
-def k_factor(rule: KRule, rating: float, games_before: int) -> float:
+def k_factor(rule: KRule | None, rating: float, games_before: int) -> float:
     """K for a player of ``rating`` who played ``games_before`` rated games in the pool.
 
     With ``count_current_game`` the game being rated counts too (seed 003: a first game has
     ``k = 40 - 1 / 2 = 39.5``).
     """
+    assert rule is not None  # the Elo methods require [k] (engine/methods/elo.py)
     games = games_before + 1 if rule.count_current_game else games_before
     for tier in rule.tiers:
         if in_tier(rating, games, *tier_limits(tier)):

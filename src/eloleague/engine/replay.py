@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from eloleague.engine.decay import DECAY, Decayer
 from eloleague.engine.fast import try_replay
@@ -79,6 +80,7 @@ class _Replayer:
         self.decay = Decayer(rules, self.last_played, state.decay_spells)
         self.as_of = as_of
         self.ledger: list[LedgerEntry] = []
+        self.periods = state.periods
         self.method = method_of(rules)
         self.new_pool = self.method.new_pool(rules)
 
@@ -135,7 +137,7 @@ class _Replayer:
                             raw_delta=delta,
                         )
                     )
-                    self.pools[key] = PoolState(new, pool.games)
+                    self.pools[key] = replace(pool, rating=new)
         self.eligible = len(self.pools)
 
     def decay_before(self, day: dt.date | None) -> None:
@@ -167,13 +169,17 @@ class _Replayer:
                     raw_delta=-loss,
                 )
             )
-            self.pools[key] = PoolState(after, pool.games)
+            self.pools[key] = replace(pool, rating=after)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
         """Rate one batch from the pools as they stood when it began (RULES §3.4)."""
         rated = self.method.rate(
-            self.rules, [(games[i], game_label(games[i], i)) for i in batch], self.lookup
+            self.rules,
+            [(games[i], game_label(games[i], i)) for i in batch],
+            self.lookup,
+            self.periods,
         )
+        self.periods += 1
         self.ledger.extend(rated.entries)
         self.pools.update(rated.pools)
         for entry in rated.entries:
@@ -229,6 +235,7 @@ def replay(
         engine.run_batch(games, batch)
     engine.decay_before(None)
     engine.close_seasons_before(None)
+    engine.pools = engine.method.settle(rules, engine.pools, engine.periods)
 
     final = EngineState(
         pools=dict(engine.pools),
@@ -238,5 +245,6 @@ def replay(
         started=engine.started,
         last_played=dict(engine.last_played),
         decay_spells=engine.decay.spells(),
+        periods=engine.periods,
     )
     return ReplayResult(rules, final.pools, engine.ledger, unrated, final, as_of)

@@ -29,7 +29,8 @@ class EngineState:
     ``active`` maps each season end not yet applied to the players with a rated game in it.
     ``last_played`` is each pool's last rated game date (pools of an initial state have none
     until they play); ``decay_spells`` holds, for pools in an idle spell, the rating the spell
-    began with and the points lost so far (rule sets with ``[decay]``).
+    began with and the points lost so far (rule sets with ``[decay]``). ``periods`` counts the
+    update batches rated so far (the rating periods of Glicko-2).
     """
 
     pools: Mapping[PoolKey, PoolState] = field(default_factory=dict)
@@ -39,6 +40,7 @@ class EngineState:
     started: bool = False
     last_played: Mapping[PoolKey, dt.date] = field(default_factory=dict)
     decay_spells: Mapping[PoolKey, tuple[float, float]] = field(default_factory=dict)
+    periods: int = 0
 
     @classmethod
     def from_pools(cls, pools: Mapping[PoolKey, PoolState]) -> EngineState:

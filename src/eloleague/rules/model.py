@@ -201,6 +201,15 @@ class FreeForAll(_Strict):
     )
 
 
+class Glicko2Options(_Strict):
+    """The parameters of the ``glicko2`` method: ``tau`` and a new pool's deviation and
+    volatility (Glickman's defaults)."""
+
+    tau: float = Field(default=0.5, gt=0, description="how much the volatility may change")
+    deviation: float = Field(default=350, gt=0, description="a new pool's rating deviation")
+    volatility: float = Field(default=0.06, gt=0, description="a new pool's volatility")
+
+
 class RuleSet(_Strict):
     """Every parameter of one community's rating rules (RULES.md §3-§4)."""
 
@@ -209,9 +218,11 @@ class RuleSet(_Strict):
     seed: str | None = Field(default=None, description="the source document these rules follow")
     method: str = Field(description="a registered rating method (eloleague.engine.methods)")
     start_rating: float
-    scale: float = Field(gt=0, description="D in E(a, b) = 1 / (1 + 10 ** ((b - a) / D))")
+    scale: float = Field(
+        default=400, gt=0, description="D in E(a, b) = 1 / (1 + 10 ** ((b - a) / D))"
+    )
     outcomes: dict[str, Outcome] = Field(default_factory=dict)
-    k: KRule
+    k: KRule | None = Field(default=None, description="the K factor of the Elo methods")
     probability_decimals: int | None = Field(default=None, ge=0, le=6)
     delta_rounding: Rounding = Rounding()
     display: Rounding | None = Field(
@@ -230,6 +241,7 @@ class RuleSet(_Strict):
     decay: Decay | None = None
     titles: tuple[Title, ...] = ()
     ffa: FreeForAll = FreeForAll()
+    glicko2: Glicko2Options = Glicko2Options()
 
     @field_validator("method")
     @classmethod

@@ -90,25 +90,28 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
             )
         )
 
-    k = [_tier(tier) for tier in rules.k.tiers]
-    if rules.k.default is not None:
-        k.append(
-            Text.of("otherwise K = {k}", k=_n(rules.k.default))
-            if k
-            else Text.of("K = {k}", k=_n(rules.k.default))
-        )
-    if rules.k.linear is not None:
-        lin = rules.k.linear
-        k.append(
-            Text.of(
-                "K = max({m}, {s} - games / {p})",
-                m=_n(lin.minimum),
-                s=_n(lin.start),
-                p=_n(lin.per_games),
+    k: list[Text] = []
+    if rules.k is not None:  # the Elo methods
+        k_rule = rules.k
+        k = [_tier(tier) for tier in k_rule.tiers]
+        if k_rule.default is not None:
+            k.append(
+                Text.of("otherwise K = {k}", k=_n(k_rule.default))
+                if k
+                else Text.of("K = {k}", k=_n(k_rule.default))
             )
-        )
-    if rules.k.count_current_game:
-        k.append(Text.of("the games count includes the game being rated"))
+        if k_rule.linear is not None:
+            lin = k_rule.linear
+            k.append(
+                Text.of(
+                    "K = max({m}, {s} - games / {p})",
+                    m=_n(lin.minimum),
+                    s=_n(lin.start),
+                    p=_n(lin.per_games),
+                )
+            )
+        if k_rule.count_current_game:
+            k.append(Text.of("the games count includes the game being rated"))
 
     outcomes = [
         {

@@ -54,6 +54,7 @@ class Encoded:
     float_columns: int
     capacity: int
     batch_capacity: int
+    batches: int
 
     def arguments(self, ledger: bool, capacity: int | None = None) -> tuple[Any, ...]:
         """The kernel's arguments for one run (it updates the pools' arrays: fresh copies), with
@@ -123,7 +124,9 @@ def _batches(rules: RuleSet, events: list[str | None], rated: Ints) -> tuple[Int
 
 def _k_arrays(rules: RuleSet) -> tuple[Floats, Ints, Floats, Ints, int]:
     """K tiers as arrays (absent bounds as limits that always hold) and exact numerators."""
-    tiers = rules.k.tiers
+    k_rule = rules.k
+    assert k_rule is not None  # the kernel's methods require [k]
+    tiers = k_rule.tiers
     tiers_k = np.array([t.k for t in tiers] + [0.0], np.float64)
     tiers_i = np.array(
         [
@@ -147,7 +150,7 @@ def _k_arrays(rules: RuleSet) -> tuple[Floats, Ints, Floats, Ints, int]:
         + [[0.0, 0.0]],
         np.float64,
     )
-    values = [scaled(t.k) for t in tiers] + [scaled(rules.k.default or 0.0)]
+    values = [scaled(t.k) for t in tiers] + [scaled(k_rule.default or 0.0)]
     a = max(d for _, d in values)
     numerators = np.array([v * 10 ** (a - d) for v, d in values], np.int64)
     return tiers_k, tiers_i, tiers_r, numerators, a
@@ -341,6 +344,8 @@ def encode(
 
     # Parameters.
     tiers_k, tiers_i, tiers_r, k_numerators, k_scale = _k_arrays(rules)
+    k_rule = rules.k
+    assert k_rule is not None
     ip = np.zeros(K.N_IP, np.int64)
     fp = np.zeros(K.N_FP, np.float64)
     method = K.KERNEL_METHODS[rules.method]
@@ -354,8 +359,8 @@ def encode(
     fp[K.F_CAP_LEAD] = cap.lead if cap is not None else 0.0
     ip[K.P_FLOOR] = rules.rating_floor is not None
     fp[K.F_FLOOR] = rules.rating_floor or 0.0
-    ip[K.P_TIERS] = len(rules.k.tiers)
-    linear = rules.k.linear
+    ip[K.P_TIERS] = len(k_rule.tiers)
+    linear = k_rule.linear
     ip[K.P_LINEAR] = linear is not None
     if linear is not None:
         fp[K.F_LIN_START], fp[K.F_LIN_PER], fp[K.F_LIN_MIN] = (
@@ -363,8 +368,8 @@ def encode(
             linear.per_games,
             linear.minimum,
         )
-    fp[K.F_K_DEFAULT] = rules.k.default or 0.0
-    ip[K.P_COUNT_CURRENT] = rules.k.count_current_game
+    fp[K.F_K_DEFAULT] = k_rule.default or 0.0
+    ip[K.P_COUNT_CURRENT] = k_rule.count_current_game
     season = rules.season
     ip[K.P_SEASON_TIERS] = len(season.inactivity)
     season_tiers = np.array([[t.above, t.penalty] for t in season.inactivity] + [[0.0, 0.0]])
@@ -449,4 +454,5 @@ def encode(
         float_columns=K.N_FLOAT_COLUMNS + (method == K.METHOD_TEAMS),
         capacity=capacity,
         batch_capacity=batch_capacity,
+        batches=int(batch_offsets.size - 1),
     )

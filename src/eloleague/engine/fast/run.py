@@ -31,7 +31,9 @@ _KNOWN_FIELDS = {
         "started",
         "last_played",
         "decay_spells",
+        "periods",
     ],
+    PoolState: ["rating", "games", "extra"],
     ReplayResult: ["rules", "pools", "ledger", "unrated", "state", "as_of"],
 }
 
@@ -48,6 +50,8 @@ def run_fast(
     """The fast path proper (see :func:`eloleague.engine.fast.try_replay`)."""
     if not _shapes_known() or state.decay_spells:
         return None
+    if any(pool.extra for pool in state.pools.values()):
+        return None  # pool fields of a method the kernel does not implement
     games = list(games)  # the ledger reads labels and dates from them later: a private copy
     pools = {key: (pool.rating, pool.games) for key, pool in state.pools.items()}
     encoded = encode(
@@ -102,6 +106,7 @@ def run_fast(
         started=True,
         last_played=last_played,
         decay_spells={},
+        periods=state.periods + encoded.batches,
     )
     unrated = [Unrated(games[i], i, reason) for i, reason in encoded.unrated]
     return ReplayResult(rules, final.pools, ledger, unrated, final, encoded.as_of)

@@ -88,9 +88,11 @@ def unsupported(rules: RuleSet) -> str | None:
     method = KERNEL_METHODS.get(rules.method)
     if method is None:
         return f"method = {rules.method!r}"
-    parts: list[BaseModel] = [rules, rules.k, rules.delta_rounding, rules.pools, rules.season]
-    parts += list(rules.outcomes.values()) + list(rules.k.tiers) + list(rules.season.inactivity)
-    parts += [rules.ffa] + [p for p in (rules.k.linear, rules.gain_cap) if p is not None]
+    k_rule = rules.k
+    assert k_rule is not None  # the kernel's methods require [k]
+    parts: list[BaseModel] = [rules, k_rule, rules.delta_rounding, rules.pools, rules.season]
+    parts += [*rules.outcomes.values(), *k_rule.tiers, *rules.season.inactivity, rules.ffa]
+    parts += [p for p in (k_rule.linear, rules.gain_cap) if p is not None]
     for part in parts:
         key = _unknown_key(part)
         if key is not None:
@@ -111,10 +113,12 @@ def unsupported(rules: RuleSet) -> str | None:
 
 def _exact_unsupported(rules: RuleSet) -> str | None:
     """The integer arithmetic of rounded probabilities must stay exact (see ``kernel``)."""
-    if rules.k.linear is not None:
+    k_rule = rules.k
+    assert k_rule is not None
+    if k_rule.linear is not None:
         return "a linear K with rounded probabilities"
     n = rules.probability_decimals or 0
-    ks = [scaled(t.k) for t in rules.k.tiers] + [scaled(rules.k.default or 0.0)]
+    ks = [scaled(t.k) for t in k_rule.tiers] + [scaled(k_rule.default or 0.0)]
     scores = [scaled(o.score) for o in rules.outcomes.values()]
     a = max(d for _, d in ks)
     b = max(d for _, d in scores)

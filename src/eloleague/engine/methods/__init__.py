@@ -23,6 +23,7 @@ from eloleague.engine.methods.base import (
 )
 from eloleague.engine.methods.duel import DUEL
 from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances
+from eloleague.engine.methods.glicko2 import GLICKO2
 from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
 from eloleague.rules.model import RuleSet
 
@@ -89,5 +90,5 @@ def ranked(rules: RuleSet) -> bool:
     return _REGISTRY[rules.method].shape == RANKED
 
 
-for _method in (DUEL, TEAM_AND_PERSONAL, FFA_RANK):
+for _method in (DUEL, TEAM_AND_PERSONAL, FFA_RANK, GLICKO2):
     register(_method)

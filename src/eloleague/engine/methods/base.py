@@ -79,8 +79,17 @@ class RatingMethod(Protocol):
         """The expected score of a player (or side) in state ``a`` against ``b``."""
         ...
 
-    def rate(self, rules: RuleSet, batch: Batch, lookup: Lookup) -> Rated:
-        """Rate one update batch from the pools as ``lookup`` gives them when it begins."""
+    def settle(
+        self, rules: RuleSet, pools: dict[PoolKey, PoolState], periods: int
+    ) -> dict[PoolKey, PoolState]:
+        """The pools as they stand after ``periods`` rating periods (a method whose pools change
+        between games, e.g. a deviation that grows, brings them up to date; others return
+        ``pools``). A replay calls it once, at its end."""
+        ...
+
+    def rate(self, rules: RuleSet, batch: Batch, lookup: Lookup, period: int = 0) -> Rated:
+        """Rate one update batch from the pools as ``lookup`` gives them when it begins;
+        ``period`` counts the batches rated before it (``EngineState.periods``)."""
         ...
 
 

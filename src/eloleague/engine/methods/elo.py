@@ -37,6 +37,8 @@ class EloMethod:
     pool_fields: tuple[str, ...] = ()
 
     def check_rules(self, rules: RuleSet) -> Text | None:
+        if rules.k is None:
+            return Text.of("a {method} rule set needs a [k] table", method=repr(self.name))
         return self.check_rules_of(rules)
 
     def check_side(self, rules: RuleSet, side: Side, number: int) -> list[Text]:
@@ -48,7 +50,12 @@ class EloMethod:
     def expected(self, rules: RuleSet, a: PoolState, b: PoolState) -> float:
         return expected(a.rating, b.rating, rules.scale)
 
-    def rate(self, rules: RuleSet, batch: Batch, lookup: Lookup) -> Rated:
+    def settle(
+        self, rules: RuleSet, pools: dict[PoolKey, PoolState], periods: int
+    ) -> dict[PoolKey, PoolState]:
+        return pools
+
+    def rate(self, rules: RuleSet, batch: Batch, lookup: Lookup, period: int = 0) -> Rated:
         if len(batch) == 1:
             game, label = batch[0]
             entries = self.rate_game(rules, game, label, lookup)
