@@ -42,6 +42,7 @@ class ToyPoints:
     name: str = "toy_points"
     shape: methods.Shape = TWO_SIDES
     pool_fields: tuple[str, ...] = ()
+    shown_fields: tuple[str, ...] = ()
     summary: str = "ten points a win"
 
     def check_rules(self, rules: RuleSet) -> Text | None:

@@ -25,6 +25,7 @@ from eloleague.engine.methods.duel import DUEL
 from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances
 from eloleague.engine.methods.glicko2 import GLICKO2
 from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
+from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
 
 __all__ = [
@@ -43,7 +44,9 @@ __all__ = [
     "pool_key",
     "ranked",
     "register",
+    "shown_values",
     "unregister",
+    "with_shown",
 ]
 
 _REGISTRY: dict[str, RatingMethod] = {}
@@ -83,6 +86,23 @@ def expected_score(rules: RuleSet, a: float, b: float) -> float:
     method = method_of(rules)
     new = method.new_pool(rules)
     return method.expected(rules, replace(new, rating=a), replace(new, rating=b))
+
+
+def shown_values(rules: RuleSet, pool: PoolState) -> tuple[float, ...]:
+    """The values of the method's :attr:`~RatingMethod.shown_fields` in ``pool``."""
+    method = method_of(rules)
+    if not method.shown_fields:
+        return ()
+    return tuple(pool.extra[method.pool_fields.index(name)] for name in method.shown_fields)
+
+
+def with_shown(rules: RuleSet, pool: PoolState, values: dict[str, float]) -> PoolState:
+    """``pool`` with the shown fields of ``values`` set (the others: as a new pool has them)."""
+    method = method_of(rules)
+    extra = list(pool.extra or method.new_pool(rules).extra)
+    for name, value in values.items():
+        extra[method.pool_fields.index(name)] = value
+    return replace(pool, extra=tuple(extra))
 
 
 def ranked(rules: RuleSet) -> bool:

@@ -58,6 +58,12 @@ class RatingMethod(Protocol):
         ...
 
     @property
+    def shown_fields(self) -> tuple[str, ...]:
+        """The pool fields published beside the rating (the ratings CSV after ``title``, the
+        pages, ``--initial``), a part of :attr:`pool_fields`."""
+        ...
+
+    @property
     def summary(self) -> str:
         """The method in one English phrase (translated through the ``web`` catalogue)."""
         ...

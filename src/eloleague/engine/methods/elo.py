@@ -35,6 +35,7 @@ class EloMethod:
     check_side_of: Callable[[RuleSet, Side, int], list[Text]]
     check_rules_of: Callable[[RuleSet], Text | None]
     pool_fields: tuple[str, ...] = ()
+    shown_fields: tuple[str, ...] = ()
 
     def check_rules(self, rules: RuleSet) -> Text | None:
         if rules.k is None:

@@ -141,6 +141,7 @@ class Glicko2:
     name: str = "glicko2"
     shape: Shape = TWO_SIDES
     pool_fields: tuple[str, ...] = ("deviation", "volatility", "period")
+    shown_fields: tuple[str, ...] = ("deviation", "volatility")
     summary: str = "Glicko-2: a rating, its deviation and a volatility, each batch a rating period"
 
     def check_rules(self, rules: RuleSet) -> Text | None:
@@ -180,7 +181,9 @@ class Glicko2:
 
     def expected(self, rules: RuleSet, a: PoolState, b: PoolState) -> float:
         """The chance of ``a`` against ``b``, both deviations combined (a prediction)."""
-        combined = math.hypot(a.extra[DEVIATION], b.extra[DEVIATION]) / SCALE
+        new = self.new_pool(rules).extra
+        a_extra, b_extra = a.extra or new, b.extra or new
+        combined = math.hypot(a_extra[DEVIATION], b_extra[DEVIATION]) / SCALE
         return expectation(a.rating / SCALE, b.rating / SCALE, g(combined))
 
     def settle(
@@ -191,7 +194,7 @@ class Glicko2:
         played keep theirs)."""
         out = {}
         for key, pool in pools.items():
-            deviation, volatility, last = pool.extra
+            deviation, volatility, last = pool.extra or self.new_pool(rules).extra
             idle = periods - int(last) - 1 if last >= 0 else 0
             if idle > 0:
                 grown = idle_deviation(deviation / SCALE, volatility, idle) * SCALE
@@ -207,7 +210,7 @@ class Glicko2:
             found = before.get(key)
             if found is None:
                 pool = lookup(key)
-                deviation, volatility, last = pool.extra
+                deviation, volatility, last = pool.extra or self.new_pool(rules).extra
                 idle = period - int(last) - 1 if last >= 0 else 0
                 phi = idle_deviation(deviation / SCALE, volatility, idle)
                 found = before[key] = (pool.rating, phi * SCALE, volatility)
