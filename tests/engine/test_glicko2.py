@@ -151,8 +151,10 @@ def test_idle_periods_grow_the_deviation() -> None:
     start = replay(RULES, games[:1]).pools
     a, b = start[PoolKey("A")], start[PoolKey("B")]
     # A and B sat out two periods: sqrt(phi² + 2 sigma²) before their next one.
-    grown_a = idle_deviation(a.extra[0] / SCALE, a.extra[1], 2) * SCALE
-    grown_b = idle_deviation(b.extra[0] / SCALE, b.extra[1], 2) * SCALE
+    grown_a = idle_deviation(a.extra[0], a.extra[1], 2)
+    grown_b = idle_deviation(b.extra[0], b.extra[1], 2)
+    step = math.sqrt(a.extra[0] ** 2 + (a.extra[1] * SCALE) ** 2)
+    assert grown_a == math.sqrt(step**2 + (a.extra[1] * SCALE) ** 2)
     assert grown_a > a.extra[0]
     _, rating, deviation, volatility = rate_period(
         a.rating, grown_a, a.extra[1], [(b.rating, grown_b, 1.0)], 0.5

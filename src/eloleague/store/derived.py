@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -219,6 +220,7 @@ def write_ratings(
             "rating": p.rating,
             "games": p.games,
             "position": n,
+            "extra": json.dumps(p.extra) if p.extra else None,
         }
         for n, (k, p) in enumerate(pools.items())
     ]
@@ -232,12 +234,19 @@ def read_ratings(
     """The current ratings, in order of first appearance."""
     query = (
         select(
-            ratings.c.player_id, ratings.c.mode, ratings.c.role, ratings.c.rating, ratings.c.games
+            ratings.c.player_id,
+            ratings.c.mode,
+            ratings.c.role,
+            ratings.c.rating,
+            ratings.c.games,
+            ratings.c.extra,
         )
         .where(ratings.c.league_id == league_id)
         .order_by(ratings.c.position)
     )
     return {
-        PoolKey(names[pid], mode, role): PoolState(rating, games)
-        for pid, mode, role, rating, games in conn.execute(query)
+        PoolKey(names[pid], mode, role): PoolState(
+            rating, games, tuple(json.loads(extra)) if extra else ()
+        )
+        for pid, mode, role, rating, games, extra in conn.execute(query)
     }

@@ -196,6 +196,8 @@ ratings = Table(
     Column("rating", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("position", Integer, nullable=False),  # order of first appearance (RULES §3.5)
+    # A method's pool fields beyond rating and games (PoolState.extra) as a JSON list, or NULL.
+    Column("extra", Text, nullable=True),
 )
 
 checkpoints = Table(

@@ -81,12 +81,14 @@ def new_volatility(phi: float, sigma: float, delta: float, v: float, tau: float)
     return math.exp(big_a / 2.0)
 
 
-def idle_deviation(phi: float, sigma: float, idle: int) -> float:
-    """A deviation (Glicko-2 scale) after ``idle`` rating periods without games, one period
-    at a time (``sqrt(phi² + sigma²)`` each), as a rating period without games gives it."""
+def idle_deviation(deviation: float, sigma: float, idle: int) -> float:
+    """A rating deviation after ``idle`` rating periods without games, one period at a time
+    (``phi' = sqrt(phi² + sigma²)`` each, on the rating's scale), so that growing a pool over
+    some periods then over others gives exactly what growing it over all of them does."""
+    step = (sigma * SCALE) ** 2
     for _ in range(idle):
-        phi = math.sqrt(phi * phi + sigma * sigma)
-    return phi
+        deviation = math.sqrt(deviation * deviation + step)
+    return deviation
 
 
 def rate_period(
@@ -197,7 +199,7 @@ class Glicko2:
             deviation, volatility, last = pool.extra or self.new_pool(rules).extra
             idle = periods - int(last) - 1 if last >= 0 else 0
             if idle > 0:
-                grown = idle_deviation(deviation / SCALE, volatility, idle) * SCALE
+                grown = idle_deviation(deviation, volatility, idle)
                 pool = PoolState(pool.rating, pool.games, (grown, volatility, periods - 1.0))
             out[key] = pool
         return out
@@ -212,8 +214,8 @@ class Glicko2:
                 pool = lookup(key)
                 deviation, volatility, last = pool.extra or self.new_pool(rules).extra
                 idle = period - int(last) - 1 if last >= 0 else 0
-                phi = idle_deviation(deviation / SCALE, volatility, idle)
-                found = before[key] = (pool.rating, phi * SCALE, volatility)
+                grown = idle_deviation(deviation, volatility, idle)
+                found = before[key] = (pool.rating, grown, volatility)
             return found
 
         seats: list[_Seat] = []

@@ -1,0 +1,29 @@
+"""Pool fields of a rating method beyond rating and games (Glicko-2's deviation and volatility):
+``ratings.extra`` holds them as a JSON list (NULL for the Elo methods). Checkpoints are dropped:
+engine states now count rating periods and carry those fields (recomputes rebuild them).
+
+Revision ID: 0005
+Revises: 0002
+Create Date: 2026-11-23
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("ratings", sa.Column("extra", sa.Text, nullable=True))
+    op.execute("DELETE FROM checkpoints")
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("ratings") as batch:
+        batch.drop_column("extra")
+    op.execute("DELETE FROM checkpoints")
