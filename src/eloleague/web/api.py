@@ -14,7 +14,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import JSONResponse
 
 from eloleague.errors import Problem
@@ -41,7 +41,10 @@ _GAMES_BODY: dict[str, Any] = {
 
 
 class Row(BaseModel):
-    """One ranking row (the columns of ``eloleague ranking --format csv``)."""
+    """One ranking row (the columns of ``eloleague ranking --format csv``), then the pool fields
+    the rule set's method publishes (``shown_fields``: Glicko-2's ``deviation``, ``volatility``)."""
+
+    model_config = ConfigDict(extra="allow")
 
     rank: int
     player: str
@@ -65,6 +68,7 @@ class RankingOut(BaseModel):
     filters: dict[str, str | None]
     pools: dict[str, list[str]]
     rows: list[Row]
+    shown_fields: list[str] = []
 
 
 class ErrorOut(BaseModel):

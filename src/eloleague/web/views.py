@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
-from eloleague.engine.methods import ranked
+from eloleague.engine.methods import method_of, ranked
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -118,6 +118,7 @@ def ranking(
     with read(league.engine) as conn:
         found = ranking_query.ranking_page(conn, league.id, league.rules, wanted, page, per_page)
     rules = league.rules
+    fields = method_of(rules).shown_fields
     pages = max(1, -(-found.total // per_page))
     return {
         "league": league.name,
@@ -143,9 +144,11 @@ def ranking(
                 "games": r.games,
                 "title": r.title,
                 "trend": shown(rules, r.trend),
+                **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
             }
             for r in found.rows
         ],
+        "shown_fields": list(fields),
     }
 
 
