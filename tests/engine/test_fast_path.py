@@ -23,6 +23,7 @@ from eloleague.engine.fast import support as fast_support
 from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.maths import round_decimal, round_float, round_probability
+from eloleague.engine.methods import ranked
 from eloleague.engine.replay import EngineState, ReplayResult
 from eloleague.io.jsonl import parse_jsonl
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
@@ -403,7 +404,7 @@ def any_game(draw: st.DrawFn, rules: RuleSet) -> GameRecord:
     """Games right and wrong: sizes, repeated players, outcomes, scores, roles."""
     labels = [*rules.outcomes, "bogus", None]
     sides = []
-    for _ in range(draw(st.integers(1, 8 if rules.method == "ffa_rank" else 3))):
+    for _ in range(draw(st.integers(1, 8 if ranked(rules) else 3))):
         players = tuple(
             Participant(draw(st.sampled_from(NAMES[:5])), draw(st.sampled_from([*ROLES, "", "X"])))
             for _ in range(draw(st.integers(0, 3)))

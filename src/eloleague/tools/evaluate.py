@@ -148,7 +148,7 @@ def rule_set_samples(rules: RuleSet, rated: Sequence[RatedGame]) -> list[tuple[f
             continue
         y = side_results(rules, rg.game)[0]
         side0 = rg.entries[: len(rg.sides[0])]
-        if rules.method == "team_and_personal":
+        if side0[0].team_expected is not None:  # a team term (team_and_personal): its p
             p = side0[0].team_expected
         else:
             p = sum(e.expected or 0.0 for e in side0) / len(side0)
