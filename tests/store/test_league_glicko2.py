@@ -68,3 +68,22 @@ def test_a_glicko2_league_stores_deviations_and_resumes_exactly(
     after = {r.player: r.shown[0] for r in league.ranking()}
     idle = set(mid) - played
     assert idle and all(after[p] > mid[p] for p in idle)
+
+
+def test_a_league_adopts_glicko2_with_change_rules(tmp_path: Path) -> None:
+    elo = tmp_path / "elo.toml"
+    elo.write_text(
+        RULES.read_text("utf-8")
+        .replace('method = "glicko2"', 'method = "duel"')
+        .replace("glicko2 = { tau = 0.5, deviation = 350, volatility = 0.06 }", "")
+        + "[k]\ndefault = 32\n",
+        encoding="utf-8",
+    )
+    league = League.create(str(tmp_path / "l.db"), "club", elo)
+    league.import_file(write_lines(tmp_path / "g.jsonl", _games(120, 5)))
+    assert all(r.shown == () for r in league.ranking())
+    league.change_rules(RULES)
+    _assert_full_replay(league)
+    assert league.rules.method == "glicko2"
+    league.change_rules(elo)  # back to Elo: no deviation left behind
+    assert {r.shown for r in league.ranking()} == {()}
