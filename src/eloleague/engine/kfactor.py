@@ -2,23 +2,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from eloleague.engine.formulas import in_tier, k_linear
-from eloleague.rules.model import KRule, KTier
-
-NO_LIMIT = 2**62  # a tier's absent bound on games
-
-
-@lru_cache(maxsize=256)
-def tier_limits(tier: KTier) -> tuple[int, int, float, float]:
-    """A tier's bounds for :func:`~eloleague.engine.formulas.in_tier` (absent: always holds)."""
-    return (
-        NO_LIMIT if tier.games_below is None else tier.games_below,
-        -NO_LIMIT if tier.games_at_least is None else tier.games_at_least,
-        float("inf") if tier.rating_below is None else tier.rating_below,
-        float("-inf") if tier.rating_at_least is None else tier.rating_at_least,
-    )
+from eloleague.rules.model import KRule
 
 
 def k_factor(rule: KRule | None, rating: float, games_before: int) -> float:
@@ -30,7 +15,7 @@ def k_factor(rule: KRule | None, rating: float, games_before: int) -> float:
     assert rule is not None  # the Elo methods require [k] (engine/methods/elo.py)
     games = games_before + 1 if rule.count_current_game else games_before
     for tier in rule.tiers:
-        if in_tier(rating, games, *tier_limits(tier)):
+        if in_tier(rating, games, *tier.limits):
             return tier.k
     if rule.linear is not None:
         lin = rule.linear

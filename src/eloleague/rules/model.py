@@ -7,7 +7,9 @@ community writes for itself (docs/rule-sets.md documents every key).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from decimal import Decimal
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -15,6 +17,7 @@ from pydantic_core import PydanticCustomError
 
 from eloleague.i18n import Text
 
+NO_LIMIT = 2**62  # an absent bound on games (KTier.limits)
 RoundingMode = Literal["none", "half_up", "trunc", "half_even"]
 Updates = Literal["per_game", "per_event", "per_period"]
 Period = Literal["day", "week", "month"]
@@ -50,13 +53,15 @@ class KTier(_Strict):
     rating_below: float | None = None
     rating_at_least: float | None = None
 
-    def matches(self, rating: float, games: int) -> bool:
-        """Whether this tier applies to a player with ``rating`` and ``games``."""
+    @cached_property
+    def limits(self) -> tuple[int, int, float, float]:
+        """The bounds ``(games_below, games_at_least, rating_below, rating_at_least)``, an
+        absent bound as a limit that always holds (``engine.formulas.in_tier`` reads them)."""
         return (
-            (self.games_below is None or games < self.games_below)
-            and (self.games_at_least is None or games >= self.games_at_least)
-            and (self.rating_below is None or rating < self.rating_below)
-            and (self.rating_at_least is None or rating >= self.rating_at_least)
+            NO_LIMIT if self.games_below is None else self.games_below,
+            -NO_LIMIT if self.games_at_least is None else self.games_at_least,
+            math.inf if self.rating_below is None else self.rating_below,
+            -math.inf if self.rating_at_least is None else self.rating_at_least,
         )
 
 

@@ -34,7 +34,6 @@ Floats = npt.NDArray[np.float64]
 
 # Positions, in ``Encoded.kernel_args``, of the pools' arrays the kernel updates in place.
 STATE_ARGUMENTS = range(20, 26)
-_NO_LIMIT = 2**62
 
 
 @dataclass
@@ -123,33 +122,13 @@ def _batches(rules: RuleSet, events: list[str | None], rated: Ints) -> tuple[Int
 
 
 def _k_arrays(rules: RuleSet) -> tuple[Floats, Ints, Floats, Ints, int]:
-    """K tiers as arrays (absent bounds as limits that always hold) and exact numerators."""
+    """K tiers as arrays (``KTier.limits``: absent bounds always hold) and exact numerators."""
     k_rule = rules.k
     assert k_rule is not None  # the kernel's methods require [k]
     tiers = k_rule.tiers
     tiers_k = np.array([t.k for t in tiers] + [0.0], np.float64)
-    tiers_i = np.array(
-        [
-            [
-                _NO_LIMIT if t.games_below is None else t.games_below,
-                -_NO_LIMIT if t.games_at_least is None else t.games_at_least,
-            ]
-            for t in tiers
-        ]
-        + [[0, 0]],
-        np.int64,
-    )
-    tiers_r = np.array(
-        [
-            [
-                np.inf if t.rating_below is None else t.rating_below,
-                -np.inf if t.rating_at_least is None else t.rating_at_least,
-            ]
-            for t in tiers
-        ]
-        + [[0.0, 0.0]],
-        np.float64,
-    )
+    tiers_i = np.array([t.limits[:2] for t in tiers] + [(0, 0)], np.int64)
+    tiers_r = np.array([t.limits[2:] for t in tiers] + [(0.0, 0.0)], np.float64)
     values = [scaled(t.k) for t in tiers] + [scaled(k_rule.default or 0.0)]
     a = max(d for _, d in values)
     numerators = np.array([v * 10 ** (a - d) for v, d in values], np.int64)

@@ -77,11 +77,13 @@ class EloMethod:
                     played[entry.key] = played.get(entry.key, 0) + 1
                 entries.extend(rated)
         pools: dict[PoolKey, PoolState] = {}
+        single = len(batch) == 1  # the players of one game are distinct pools
         for entry in entries:
-            pool = pools.get(entry.key)
+            key = entry.key
+            pool = None if single else pools.get(key)
             if pool is None:
-                pool = lookup(entry.key)
-            pools[entry.key] = PoolState(snap(rules, pool.rating + entry.delta), pool.games + 1)
+                pool = lookup(key)
+            pools[key] = PoolState(snap(rules, pool.rating + entry.delta), pool.games + 1)
         return Rated(entries, pools)
 
 
