@@ -41,9 +41,25 @@ def test_the_paper_example_through_rate_initial(tmp_path: Path) -> None:
     )
     initial = tmp_path / "initial.csv"
     initial.write_text(INITIAL, encoding="utf-8")
-    done = run_cli("rate", str(games), "--rules", str(RULES), "--initial", str(initial))
+    ledger = tmp_path / "ledger.csv"
+    done = run_cli(
+        "rate",
+        str(games),
+        "--rules",
+        str(RULES),
+        "--initial",
+        str(initial),
+        "--ledger",
+        str(ledger),
+    )
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    changes = list(csv.DictReader(io.StringIO(ledger.read_text("utf-8"))))
+    assert list(changes[0])[-3:] == ["warning", "deviation", "volatility"]
+    a_changes = [c for c in changes if c["player"] == "A"]
+    assert [round(float(c["expected"]), 3) for c in a_changes] == [0.639, 0.432, 0.303]
+    assert sum(float(c["delta"]) for c in a_changes) == pytest.approx(-35.95, abs=0.01)
+    assert {c["deviation"] for c in a_changes} == {a_changes[0]["deviation"]}
     assert done.stdout.splitlines()[0] == (
         "player,mode,role,rating,games,title,deviation,volatility"
     )

@@ -68,6 +68,7 @@ def test_the_paper_example() -> None:
     entries = [e for e in result.ledger if e.key == PoolKey("A")]
     assert sum(e.delta for e in entries) == pytest.approx(a.rating - 1500, abs=1e-9)
     assert all(e.before == 1500 for e in entries)
+    assert all(e.extra == (deviation, volatility) for e in entries)  # published after the period
     assert [round(e.expected or 0, 3) for e in entries] == [0.639, 0.432, 0.303]  # the paper's E
 
 

@@ -28,7 +28,9 @@ class LedgerEntry:
     floor; ``fired`` names the rules that changed it. ``opponent`` is the rating the player was
     measured against (the opposing side's mean), ``team_expected`` the team term's p
     (team_and_personal), ``rank`` and ``points`` the place and score in a free-for-all game,
-    ``outcome`` the side's outcome label.
+    ``outcome`` the side's outcome label. ``extra`` holds the pool fields the method publishes
+    (``RatingMethod.shown_fields``: Glicko-2's deviation and volatility) after the change, for the
+    methods that have any.
     """
 
     game: str
@@ -48,6 +50,7 @@ class LedgerEntry:
     rank: int | None = None
     points: float | None = None
     outcome: str | None = None
+    extra: tuple[float, ...] = ()
 
     @property
     def is_season(self) -> bool:

@@ -90,6 +90,7 @@ def _entry_rows(
             e.rank,
             e.points,
             e.outcome,
+            json.dumps(e.extra) if e.extra else None,
         )
         for n, e in enumerate(entries)
     ]
@@ -198,6 +199,7 @@ def read_ledger(
                 rank=r.rank,
                 points=r.points,
                 outcome=r.outcome,
+                extra=tuple(json.loads(r.extra)) if r.extra else (),
             )
         )
     return out

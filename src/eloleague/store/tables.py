@@ -180,6 +180,8 @@ ledger = Table(
     Column("rank", Integer, nullable=True),
     Column("points", Float, nullable=True),
     Column("outcome", String(100), nullable=True),
+    # The method's published pool fields after the change (LedgerEntry.extra), JSON, or NULL.
+    Column("extra", Text, nullable=True),
     # A player's history, and a player's changes since a date (active players, trends).
     Index("ix_ledger_player", "league_id", "player_id", "date"),
     Index("ix_ledger_game", "game_id"),

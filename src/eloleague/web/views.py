@@ -175,6 +175,10 @@ def _entry(league: League, e: LedgerEntry) -> Context:
         "after": shown(rules, e.after),
         "fired": list(e.fired),
         "warning": e.warning or None,
+        **{
+            name: plain(v, 6)
+            for name, v in zip(method_of(rules).shown_fields, e.extra, strict=False)
+        },
     }
 
 

@@ -42,7 +42,7 @@ _GAME_ONLY = frozenset(
 DECODED_FIELDS = frozenset(
     (
         *("before", "expected", "k", "score", "delta", "after", "warning", "fired"),
-        *("raw_delta", "opponent", "team_expected", "rank", "points", "outcome"),
+        *("raw_delta", "opponent", "team_expected", "rank", "points", "outcome", "extra"),
     )
 )
 
@@ -139,7 +139,10 @@ class ColumnarLedger(Sequence[LedgerEntry]):
         keys = self.pool_keys
         games = self.games
         nothing = [None] * len(positions)
-        values = [columns[name] or nothing for name in VALUE_FIELDS]
+        no_extra = [()] * len(positions)  # the kernel's methods publish no pool field
+        values = [
+            columns[name] or (no_extra if name == "extra" else nothing) for name in VALUE_FIELDS
+        ]
         for position, day, pool, *row in zip(positions, days, pools, *values, strict=True):
             if position < 0:
                 yield LedgerEntry("", _day(day), keys[pool], *row)
@@ -191,6 +194,7 @@ class ColumnarLedger(Sequence[LedgerEntry]):
             "rank": values if ffa else None,
             "points": other if ffa else None,
             "outcome": None if ffa else [labels[v] for v in values],
+            "extra": None,
         }
         # Season adjustments (no game): no P, K, S, opponent, rank or outcome.
         if any(p < 0 for p in positions):

@@ -236,6 +236,7 @@ class Glicko2:
         for seat in seats:
             by_pool.setdefault(seat.key, []).append(seat)
         shares: dict[int, tuple[float, float, float]] = {}
+        after: dict[PoolKey, tuple[float, float]] = {}  # the published fields after the period
         pools: dict[PoolKey, PoolState] = {}
         for key, played in by_pool.items():
             rating, deviation, volatility = state(key)
@@ -246,6 +247,7 @@ class Glicko2:
             for seat, part in zip(played, parts, strict=True):
                 shares[seat.index] = part
             change = sum(part[2] for part in parts)
+            after[key] = (new_deviation, new_volatility)
             pools[key] = PoolState(
                 rating + change,
                 lookup(key).games + len(played),
@@ -272,6 +274,7 @@ class Glicko2:
                         raw_delta=delta,
                         opponent=seat.opponent,
                         outcome=seat.side.outcome,
+                        extra=after[seat.key],
                     )
                 )
                 position += 1

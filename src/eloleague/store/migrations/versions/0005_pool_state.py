@@ -1,5 +1,6 @@
 """Pool fields of a rating method beyond rating and games (Glicko-2's deviation and volatility):
-``ratings.extra`` holds them as a JSON list (NULL for the Elo methods). Checkpoints are dropped:
+``ratings.extra`` holds them as a JSON list (NULL for the Elo methods), ``ledger.extra`` those
+published after each change. Checkpoints are dropped:
 engine states now count rating periods and carry those fields (recomputes rebuild them).
 
 Revision ID: 0005
@@ -20,10 +21,12 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("ratings", sa.Column("extra", sa.Text, nullable=True))
+    op.add_column("ledger", sa.Column("extra", sa.Text, nullable=True))
     op.execute("DELETE FROM checkpoints")
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("ratings") as batch:
-        batch.drop_column("extra")
+    for table in ("ratings", "ledger"):
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column("extra")
     op.execute("DELETE FROM checkpoints")
