@@ -145,18 +145,33 @@ _ffa_performances = _compiled(formulas.ffa_performances)
 
 
 @njit(cache=True, error_model="numpy")
-def _k_factor(
-    ip: Any, fp: Any, tiers_k: Any, tiers_i: Any, tiers_r: Any, rating: float, games: int
-) -> tuple[float, int]:
-    """``kfactor.k_factor`` over the tier arrays: K, and the tier that gave it (``P_TIERS``:
-    the fallback, linear or default)."""
-    n_tiers = ip[P_TIERS]
+def _k_of(
+    tier: int,
+    n_tiers: int,
+    tiers_k: Any,
+    linear: bool,
+    start: float,
+    per: float,
+    minimum: float,
+    default: float,
+    games: int,
+) -> float:
+    """K of a tier found by :func:`_tier_of`, or the fallback: the linear decay or the default."""
+    if tier < n_tiers:
+        return float(tiers_k[tier])
+    if linear:
+        value: float = _k_linear(start, per, minimum, games)
+        return value
+    return default
+
+
+@njit(cache=True, error_model="numpy")
+def _tier_of(tiers_i: Any, tiers_r: Any, n_tiers: int, rating: float, games: int) -> int:
+    """The first K tier whose conditions hold (``kfactor.k_factor``), ``n_tiers`` for none."""
     for t in range(n_tiers):
         if _in_tier(rating, games, tiers_i[t, 0], tiers_i[t, 1], tiers_r[t, 0], tiers_r[t, 1]):
-            return tiers_k[t], t
-    if ip[P_LINEAR] != 0:
-        return _k_linear(fp[F_LIN_START], fp[F_LIN_PER], fp[F_LIN_MIN], games), n_tiers
-    return fp[F_K_DEFAULT], n_tiers
+            return t
+    return n_tiers
 
 
 @njit(cache=True, error_model="numpy")
@@ -259,6 +274,10 @@ def run(
     season_floor_on = ip[P_SEASON_FLOOR] != 0
     season_floor = fp[F_SEASON_FLOOR]
     count_current = ip[P_COUNT_CURRENT]
+    n_tiers = ip[P_TIERS]
+    linear = ip[P_LINEAR] != 0
+    lin_start, lin_per, lin_min = fp[F_LIN_START], fp[F_LIN_PER], fp[F_LIN_MIN]
+    k_default = fp[F_K_DEFAULT]
 
     e = 0
 
@@ -405,7 +424,18 @@ def run(
                     if p == 0.0:
                         return OVERFLOW, fl, it, e, eligible, n_appear
                     games = played[pool] + count_current
-                    k, tier = _k_factor(ip, fp, tiers_k, tiers_i, tiers_r, before, games)
+                    tier = _tier_of(tiers_i, tiers_r, n_tiers, before, games)
+                    k = _k_of(
+                        tier,
+                        n_tiers,
+                        tiers_k,
+                        linear,
+                        lin_start,
+                        lin_per,
+                        lin_min,
+                        k_default,
+                        games,
+                    )
                     if method == METHOD_TEAMS:
                         raw = _team_delta(k, value, team_p, p)
                         rounded = _round_whole(raw, round_mode)
@@ -513,6 +543,10 @@ def _rate_ffa(
     _ffa_performances(scores, n, weights[n], weight_totals[n], ip[P_RENORMALISE] != 0, perf)
     floor_on = ip[P_FLOOR]
     floor = fp[F_FLOOR]
+    n_tiers = ip[P_TIERS]
+    linear = ip[P_LINEAR] != 0
+    lin_start, lin_per, lin_min = fp[F_LIN_START], fp[F_LIN_PER], fp[F_LIN_MIN]
+    k_default = fp[F_K_DEFAULT]
     for i in range(n):
         pool = player_pools[side_players[first_side + i]]
         before = seen[i]
@@ -525,7 +559,8 @@ def _rate_ffa(
                 total += p
         expected = total / pairs
         games = played[pool] + ip[P_COUNT_CURRENT]
-        k, _ = _k_factor(ip, fp, tiers_k, tiers_i, tiers_r, before, games)
+        tier = _tier_of(tiers_i, tiers_r, n_tiers, before, games)
+        k = _k_of(tier, n_tiers, tiers_k, linear, lin_start, lin_per, lin_min, k_default, games)
         raw = _ffa_delta(k, pairs, perf[i], expected)
         rounded = _round_whole(raw, ip[P_ROUND_MODE])
         x = side_values[first_side + i]
