@@ -14,6 +14,7 @@ from typing import TextIO
 
 from eloleague.engine.fast import unsupported, warmup
 from eloleague.engine.fast.ledger import ColumnarLedger
+from eloleague.engine.methods import method_of
 from eloleague.engine.replay import ReplayResult, replay
 from eloleague.engine.standings import Standing
 from eloleague.errors import InputError, Problem
@@ -46,7 +47,7 @@ class RateResult:
             if isinstance(ledger, ColumnarLedger):  # the fast path's: written from its columns
                 write_ledger_columns(ledger, out)
             else:
-                write_ledger(ledger, out)
+                write_ledger(ledger, out, method_of(self.rules).shown_fields)
 
 
 def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:

@@ -70,7 +70,9 @@ class PoolKey:
 
 @dataclass(frozen=True, slots=True)
 class PoolState:
-    """A pool's rating and its count of rated games."""
+    """A pool's rating and its count of rated games; ``extra`` holds the values of the fields its
+    rule set's method adds (``RatingMethod.pool_fields``, e.g. Glicko-2's deviation), in order."""
 
     rating: float
     games: int = 0
+    extra: tuple[float, ...] = ()

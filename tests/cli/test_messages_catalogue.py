@@ -15,6 +15,7 @@ MODULES = [
     *sorted((PACKAGE / "io").glob("*.py")),
     PACKAGE / "cli" / "__init__.py",
     PACKAGE / "engine" / "validate.py",
+    *sorted((PACKAGE / "engine" / "methods").glob("*.py")),
 ]
 
 

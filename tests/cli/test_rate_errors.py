@@ -172,7 +172,7 @@ def test_bad_rule_file_names_file_and_key(tmp_path: Path) -> None:
     done = run_cli("rate", str(_write(tmp_path, [json.dumps(GOOD)])), "--rules", str(rules))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert (
-        f"{rules}, line 2: key method: allowed: 'duel', 'team_and_personal' or 'ffa_rank'"
+        f"{rules}, line 2: key method: allowed: 'duel', 'team_and_personal', 'ffa_rank' or 'glicko2'"
         in done.stderr
     )
     assert f"{rules}, line 6: key k.default: must be greater than 0" in done.stderr
@@ -200,7 +200,9 @@ def test_every_rule_file_message_is_translated() -> None:
 
     french = _catalogue("fr", "messages")
     wanted = list(loader._TYPES.values())
-    for module in (Path(loader.__file__), Path(loader.__file__).parent / "model.py"):
+    methods = Path(loader.__file__).parents[1] / "engine" / "methods"
+    modules = [Path(loader.__file__), Path(loader.__file__).parent / "model.py"]
+    for module in [*modules, *sorted(methods.glob("*.py"))]:
         for node in ast.walk(ast.parse(module.read_text("utf-8"))):
             if (
                 isinstance(node, ast.Call)

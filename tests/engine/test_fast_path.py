@@ -22,7 +22,8 @@ from eloleague.engine.fast import kernel, try_replay, unsupported
 from eloleague.engine.fast import support as fast_support
 from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.ledger import LedgerEntry
-from eloleague.engine.maths import round_float, round_probability
+from eloleague.engine.maths import round_decimal, round_float, round_probability
+from eloleague.engine.methods import ranked
 from eloleague.engine.replay import EngineState, ReplayResult
 from eloleague.io.jsonl import parse_jsonl
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
@@ -279,12 +280,18 @@ def test_probability_rounding_is_the_reference_one(p: float) -> None:
         assert kernel._round_probability(p, decimals, 10.0**decimals) == int(want)
 
 
+@settings(deadline=None)  # the first example loads the compiled function
 @given(st.one_of(st.floats(-5000, 5000), st.integers(-5000, 5000).map(lambda n: n + 0.5)))
-def test_float_rounding_is_the_reference_one(raw: float) -> None:
+def test_whole_number_rounding_is_the_exact_decimal_one(raw: float) -> None:
+    """``formulas.round_whole`` (the reference's and, compiled, the kernel's) against the exact
+    rounding of the shortest decimal form (``trunc``: ``math.trunc``)."""
     for code, mode in ((1, "half_up"), (2, "trunc"), (3, "half_even")):
-        want = round_float(raw, Rounding(mode=mode, decimals=0))
-        got = kernel._round_float(raw, code)
-        assert got == want and math.copysign(1, got) == math.copysign(1, want)
+        if mode == "trunc":
+            want = float(math.trunc(raw))
+        else:
+            want = float(round_decimal(Decimal(repr(raw)), Rounding(mode=mode, decimals=0)))
+        for got in (kernel._round_whole(raw, code), round_float(raw, Rounding(mode=mode))):
+            assert got == want and math.copysign(1, got) == math.copysign(1, want)
 
 
 @given(st.integers(-(10**12), 10**12), st.integers(0, 6))
@@ -397,7 +404,7 @@ def any_game(draw: st.DrawFn, rules: RuleSet) -> GameRecord:
     """Games right and wrong: sizes, repeated players, outcomes, scores, roles."""
     labels = [*rules.outcomes, "bogus", None]
     sides = []
-    for _ in range(draw(st.integers(1, 8 if rules.method == "ffa_rank" else 3))):
+    for _ in range(draw(st.integers(1, 8 if ranked(rules) else 3))):
         players = tuple(
             Participant(draw(st.sampled_from(NAMES[:5])), draw(st.sampled_from([*ROLES, "", "X"])))
             for _ in range(draw(st.integers(0, 3)))
@@ -520,3 +527,27 @@ def test_the_reader_shares_equal_sides_and_keeps_translatable_line_origins() -> 
     want = Text.of("line {line}", line=3)
     assert isinstance(games[1].origin, Text)
     assert render(games[1].origin, "fr") == render(want, "fr") != render(want, "en")
+
+
+def test_the_kernel_compiles_the_reference_formulas() -> None:
+    """Each formula the kernel calls is compiled from the function the reference path calls."""
+    from eloleague.engine import formulas
+
+    compiled = {
+        kernel._expected: formulas.expected,
+        kernel._in_tier: formulas.in_tier,
+        kernel._k_linear: formulas.k_linear,
+        kernel._elo_delta: formulas.elo_delta,
+        kernel._team_delta: formulas.team_delta,
+        kernel._ffa_delta: formulas.ffa_delta,
+        kernel._round_whole: formulas.round_whole,
+        kernel._cap_reached: formulas.cap_reached,
+        kernel._floored: formulas.floored,
+        kernel._inactivity_penalty: formulas.inactivity_penalty,
+        kernel._ffa_performances: formulas.ffa_performances,
+    }
+    for dispatcher, function in compiled.items():
+        assert dispatcher.py_func is function
+    assert kernel._expected(0.0, 4000.0, 1.0) == 0.0  # the overflow the kernel hands over
+    with pytest.raises(OverflowError):
+        formulas.expected(0.0, 4000.0, 1.0)

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from openpyxl import Workbook, load_workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from eloleague.engine.methods import ranked
 from eloleague.io.sheets import build_template
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
@@ -128,7 +129,7 @@ def filled_workbook(
     dates = [g.date for g in games]
     if event is not None:
         fill_event(book, lang, event, min(dates), max(dates))
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         fill_ffa(book, rules, games, lang)
     else:
         fill_two_sided(book, rules, games, lang)

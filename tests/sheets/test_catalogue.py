@@ -46,6 +46,8 @@ def test_every_sheet_message_is_in_the_french_catalogue() -> None:
 
 def test_every_engine_check_is_in_the_french_catalogue() -> None:
     wanted = _templates(SRC / "engine" / "validate.py", {"t": 0, "of": 0})
+    for module in sorted((SRC / "engine" / "methods").glob("*.py")):
+        wanted += _templates(module, {"t": 0, "of": 0})
     assert len(wanted) >= 15
     french = _catalogue("fr", "messages")
     assert [m for m in wanted if m not in french] == []

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from eloleague.engine import replay
+from eloleague.engine.methods import ranked
 from eloleague.io import parse_jsonl
 from eloleague.io.sheets import parse_sheet_csv, parse_workbook, workbook_to_csv
 from eloleague.io.sheets.template import DUEL_ROWS, FFA_BLOCKS
@@ -36,7 +37,7 @@ def chunks(
     rules: RuleSet, games: Sequence[GameRecord]
 ) -> Iterator[tuple[str | None, list[GameRecord]]]:
     """Consecutive games of one event, at most one template's capacity each."""
-    size = FFA_BLOCKS if rules.method == "ffa_rank" else DUEL_ROWS
+    size = FFA_BLOCKS if ranked(rules) else DUEL_ROWS
     for event, group in itertools.groupby(games, key=lambda g: g.event):
         items = list(group)
         for start in range(0, len(items), size):

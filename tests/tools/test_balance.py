@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator, Sequence
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eloleague.engine import expected
+from eloleague.engine.methods import expected_score
+from eloleague.rules import load_rules
 from eloleague.tools.balance import balance, default_sizes
 from eloleague.tools.players import ToolError
 from tests.conftest import REPLAY, run_cli
 from tests.tools.helpers import write_initial
+
+ELO = partial(expected_score, load_rules("bataille-empire"))  # the duel method, divisor 400
+
+
+def ELO_500(a: float, b: float) -> float:
+    return expected(a, b, 500)
 
 
 def _splits(items: Sequence[str], sizes: Sequence[int]) -> Iterator[list[tuple[str, ...]]]:
@@ -62,7 +71,7 @@ def test_two_teams_match_brute_force(seed: int) -> None:
     rng = random.Random(seed)
     n = rng.randint(8, 16)
     ratings = _league(rng, n, whole=seed % 2 == 0)
-    result = balance(ratings, teams=2, scale=500)
+    result = balance(ratings, teams=2, expected_score=ELO_500)
     assert result.exact
     assert result.spread == pytest.approx(brute_force(ratings, default_sizes(n, 2)), abs=1e-9)
     assert sorted(p for t in result.teams for p in t.players) == sorted(ratings)
@@ -77,7 +86,7 @@ def test_more_teams_match_brute_force(seed: int) -> None:
     teams = rng.choice([3, 4])
     n = rng.randint(8, 12 if teams == 3 else 11)
     ratings = _league(rng, n, whole=seed % 2 == 0)
-    result = balance(ratings, teams=teams)
+    result = balance(ratings, teams=teams, expected_score=ELO)
     assert result.exact
     assert result.spread == pytest.approx(brute_force(ratings, default_sizes(n, teams)), abs=1e-9)
     assert [len(t.players) for t in result.teams] == default_sizes(n, teams)
@@ -94,7 +103,7 @@ def test_constraints_hold_and_stay_optimal(data: st.DataObject) -> None:
     together = [list(shuffled[:2])]
     apart = [list(shuffled[2 : 2 + teams])]
     sizes = default_sizes(n, teams)
-    result = balance(ratings, teams=teams, together=together, apart=apart)
+    result = balance(ratings, teams=teams, together=together, apart=apart, expected_score=ELO)
     team_of = {p: i for i, t in enumerate(result.teams) for p in t.players}
     assert team_of[together[0][0]] == team_of[together[0][1]]
     assert len({team_of[p] for p in apart[0]}) == teams
@@ -105,7 +114,7 @@ def test_constraints_hold_and_stay_optimal(data: st.DataObject) -> None:
 def test_sizes_are_respected() -> None:
     rng = random.Random(7)
     ratings = _league(rng, 10, whole=True)
-    result = balance(ratings, sizes=[6, 4])
+    result = balance(ratings, sizes=[6, 4], expected_score=ELO)
     assert [len(t.players) for t in result.teams] == [6, 4]
     assert result.spread == pytest.approx(brute_force(ratings, [6, 4]), abs=1e-9)
 
@@ -114,7 +123,7 @@ def test_beyond_the_exact_limit_the_bound_holds() -> None:
     rng = random.Random(3)
     for n, teams in ((30, 2), (40, 4), (27, 3)):
         ratings = _league(rng, n, whole=False)
-        result = balance(ratings, teams=teams)
+        result = balance(ratings, teams=teams, expected_score=ELO)
         assert not result.exact and result.method == "heuristic"
         # Dealt by sorted blocks: the spread is within the stated bound of zero, hence of the optimum.
         assert 0 <= result.spread <= result.bound + 1e-9
@@ -153,7 +162,7 @@ def test_beyond_the_exact_limit_the_bound_holds() -> None:
 def test_impossible_requests_are_explained(kwargs: dict[str, object], message: str) -> None:
     ratings = {f"P{i:02d}": 1000.0 + i for i in range(8)}
     with pytest.raises(ToolError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        balance(ratings, **kwargs)  # type: ignore[arg-type]
+        balance(ratings, expected_score=ELO, **kwargs)  # type: ignore[arg-type]
 
 
 def test_cli_balance(tmp_path: Path) -> None:

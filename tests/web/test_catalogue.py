@@ -27,6 +27,11 @@ def _msgids() -> set[str]:
                 and isinstance(node.args[0], ast.Constant)
             ):
                 ids.add(node.args[0].value)
+    # The rating methods' summaries, shown on the rules page.
+    from eloleague.engine import methods
+
+    ids |= {methods.get(name).summary for name in methods.names()}
+    ids |= {field for name in methods.names() for field in methods.get(name).shown_fields}
     # The accounts' messages (shown by the site and by `eloleague user ...`) use `_t(...)`.
     for node in ast.walk(ast.parse((WEB.parent / "accounts.py").read_text("utf-8"))):
         if (

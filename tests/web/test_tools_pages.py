@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 import re
+from functools import partial
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from eloleague.engine.methods import expected_score
 from eloleague.league import League
 from eloleague.rules import load_rules
 from eloleague.tools.balance import balance
@@ -69,7 +71,13 @@ def test_balance_page_and_api_give_the_library_s_teams(
     apart = [names[0], names[1]]
     together = [names[2], names[7]]
     ratings = player_ratings(league.rules, league.replay_result().pools, names)
-    expected = balance(ratings, teams=2, together=[together], apart=[apart], scale=400.0)
+    expected = balance(
+        ratings,
+        teams=2,
+        together=[together],
+        apart=[apart],
+        expected_score=partial(expected_score, league.rules),
+    )
     want = [t.players for t in expected.teams]
 
     api = read_client.post(
@@ -135,7 +143,9 @@ def test_balance_picks_a_name_from_the_list_and_splits_three_teams(
     )
     assert got.status_code == 200, got.text
     ratings = player_ratings(league.rules, league.replay_result().pools, names)
-    expected = balance(ratings, teams=3, sizes=[3, 3, 3], scale=400.0)
+    expected = balance(
+        ratings, teams=3, sizes=[3, 3, 3], expected_score=partial(expected_score, league.rules)
+    )
     assert _teams(got.json()) == [t.players for t in expected.teams]
     assert got.json()["exact"] == expected.exact
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from functools import partial
 from pathlib import Path
 from typing import Annotated
 
@@ -17,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.cli import app
+from eloleague.engine.methods import expected_score, ranked
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text, Translate, pick_language, render, translator
 from eloleague.io import validate_games
@@ -108,7 +110,7 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     rules = pred.rules
     for s, side in enumerate(pred.sides, start=1):
-        label = _("expected score") if rules.method != "ffa_rank" else _("expected share")
+        label = _("expected score") if not ranked(rules) else _("expected share")
         console.print(
             f"{_('side')} {s}: [bold]{', '.join(side.players)}[/] "
             f"({_('mean')} {format_number(side.mean, _shown(rules))}) — {label} "
@@ -180,7 +182,7 @@ def predict_cmd(
             sides = [
                 [_parse_participant(n, rule_set) for n in t.split(",") if n.strip()] for t in team
             ]
-        elif rule_set.method == "ffa_rank":
+        elif ranked(rule_set):
             sides = [[_parse_participant(n, rule_set)] for n in players or []]
         else:
             names = players or []
@@ -284,7 +286,7 @@ def balance_cmd(
     language = pick_language(lang)
     try:
         src = _source(db, league, games, rules, initial)
-        if src.rules.method == "ffa_rank":
+        if ranked(src.rules):
             raise ToolError(
                 Text.of(
                     "balance splits players into teams; rule set {name} rates free-for-all games",
@@ -316,7 +318,7 @@ def balance_cmd(
             sizes=size_list,
             together=groups_t,
             apart=groups_a,
-            scale=src.rules.scale,
+            expected_score=partial(expected_score, src.rules),
         )
     except EloleagueError as exc:
         raise _fail(exc, language) from None

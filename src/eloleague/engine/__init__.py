@@ -8,8 +8,9 @@ from eloleague.engine.kfactor import k_factor
 from eloleague.engine.ledger import LedgerEntry, running_ratings
 from eloleague.engine.maths import expected
 from eloleague.engine.methods import ffa_performances, pool_key
-from eloleague.engine.replay import EngineState, ReplayResult, Unrated, batches, replay
+from eloleague.engine.replay import batches, replay
 from eloleague.engine.standings import GLOBAL_ROLE, Standing, standings
+from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.engine.validate import check_game, unrated_reason
 
 __all__ = [

@@ -12,6 +12,7 @@ import datetime as dt
 import heapq
 from collections.abc import Iterator, Mapping
 
+from eloleague.engine.formulas import decay_loss
 from eloleague.records import PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 
@@ -73,9 +74,8 @@ class Decayer:
                 continue  # the pool played since: this schedule is stale
             last = self._last[key]
             start, lost = self._spells.get(key, (pools[key].rating, 0.0))
-            loss = rule.points
-            if rule.cap_percent is not None:
-                loss = min(loss, start * rule.cap_percent / 100 - lost)
+            cap = rule.cap_percent
+            loss = decay_loss(rule.points, cap is not None, cap or 0.0, start, lost)
             if loss <= 1e-12:
                 continue  # the cap is reached: no more losses in this spell
             self._spells[key] = (start, lost + loss)

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from eloleague.engine.formulas import in_tier, k_linear
 from eloleague.rules.model import KRule
 
 
-def k_factor(rule: KRule, rating: float, games_before: int) -> float:
+def k_factor(rule: KRule | None, rating: float, games_before: int) -> float:
     """K for a player of ``rating`` who played ``games_before`` rated games in the pool.
 
     With ``count_current_game`` the game being rated counts too (seed 003: a first game has
     ``k = 40 - 1 / 2 = 39.5``).
     """
+    assert rule is not None  # the Elo methods require [k] (engine/methods/elo.py)
     games = games_before + 1 if rule.count_current_game else games_before
     for tier in rule.tiers:
-        if tier.matches(rating, games):
+        if in_tier(rating, games, *tier.limits):
             return tier.k
     if rule.linear is not None:
         lin = rule.linear
-        return max(lin.minimum, lin.start - games / lin.per_games)
+        return k_linear(lin.start, lin.per_games, lin.minimum, games)
     assert rule.default is not None  # the model guarantees one of the two
     return rule.default

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from eloleague.records import PoolKey
+from eloleague.records import GameRecord, PoolKey
 
 # Names of the rules that can change a raw delta; they appear in LedgerEntry.fired.
 ROUNDING = "rounding"
@@ -28,7 +28,9 @@ class LedgerEntry:
     floor; ``fired`` names the rules that changed it. ``opponent`` is the rating the player was
     measured against (the opposing side's mean), ``team_expected`` the team term's p
     (team_and_personal), ``rank`` and ``points`` the place and score in a free-for-all game,
-    ``outcome`` the side's outcome label.
+    ``outcome`` the side's outcome label. ``extra`` holds the pool fields the method publishes
+    (``RatingMethod.shown_fields``: Glicko-2's deviation and volatility) after the change, for the
+    methods that have any.
     """
 
     game: str
@@ -48,11 +50,22 @@ class LedgerEntry:
     rank: int | None = None
     points: float | None = None
     outcome: str | None = None
+    extra: tuple[float, ...] = ()
 
     @property
     def is_season(self) -> bool:
         """Whether this entry is a season adjustment rather than a game's change."""
         return self.game == "" and INACTIVITY in self.fired
+
+
+# The fields of an entry after its game, date and pool: what the store, the CSV writers and the
+# fast path's columns carry for each entry, in this order.
+VALUE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(LedgerEntry))[3:]
+
+
+def game_label(game: GameRecord, position: int) -> str:
+    """How the ledger names a game: its id, or ``#N`` for the N-th game of the input."""
+    return game.id if game.id is not None else f"#{position + 1}"
 
 
 def running_ratings(entries: Sequence[LedgerEntry], batched: bool) -> list[float]:

@@ -10,14 +10,12 @@ import math
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+from eloleague.engine.formulas import ROUNDING_CODES, expected, round_whole
 from eloleague.rules.model import Rounding, RuleSet
 
+__all__ = ["exact", "expected", "round_decimal", "round_float", "round_probability", "snap"]
+
 _DECIMAL_MODES = {"half_up": ROUND_HALF_UP, "trunc": ROUND_DOWN, "half_even": ROUND_HALF_EVEN}
-
-
-def expected(a: float, b: float, scale: float) -> float:
-    """``E(a, b) = 1 / (1 + 10 ** ((b - a) / D))``: the expected score of ``a`` against ``b``."""
-    return 1.0 / (1.0 + float(10.0 ** ((b - a) / scale)))
 
 
 @lru_cache(maxsize=16)
@@ -36,8 +34,8 @@ def round_float(value: float, rounding: Rounding) -> float:
     """Round a float as the rule says, through its shortest decimal form (see module doc)."""
     if rounding.mode == "none":
         return value
-    if rounding.mode == "trunc" and rounding.decimals == 0:
-        return float(math.trunc(value))
+    if rounding.decimals == 0:
+        return round_whole(value, ROUNDING_CODES[rounding.mode])
     return float(round_decimal(Decimal(repr(value)), rounding))
 
 

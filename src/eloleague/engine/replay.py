@@ -8,76 +8,27 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 
 from eloleague.engine.decay import DECAY, Decayer
 from eloleague.engine.fast import try_replay
-from eloleague.engine.ledger import INACTIVITY, LedgerEntry
+from eloleague.engine.ledger import INACTIVITY, LedgerEntry, game_label
 from eloleague.engine.maths import snap
-from eloleague.engine.methods import METHODS, game_label
+from eloleague.engine.methods import method_of
 from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
-from eloleague.engine.standings import Standing, standings
+from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.engine.validate import unrated_reason
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 
-
-@dataclass(frozen=True)
-class EngineState:
-    """Everything a replay needs to go on from where another stopped.
-
-    ``pools`` in order of first appearance; ``season_end`` is the last day of the season in
-    progress (``None`` before any game, or after the last explicit season end);
-    ``eligible`` is how many of the pools (in order) existed when that season began;
-    ``active`` maps each season end not yet applied to the players with a rated game in it.
-    ``last_played`` is each pool's last rated game date (pools of an initial state have none
-    until they play); ``decay_spells`` holds, for pools in an idle spell, the rating the spell
-    began with and the points lost so far (rule sets with ``[decay]``).
-    """
-
-    pools: Mapping[PoolKey, PoolState] = field(default_factory=dict)
-    season_end: dt.date | None = None
-    eligible: int = 0
-    active: Mapping[dt.date, frozenset[str]] = field(default_factory=dict)
-    started: bool = False
-    last_played: Mapping[PoolKey, dt.date] = field(default_factory=dict)
-    decay_spells: Mapping[PoolKey, tuple[float, float]] = field(default_factory=dict)
-
-    @classmethod
-    def from_pools(cls, pools: Mapping[PoolKey, PoolState]) -> EngineState:
-        """A state holding only ratings (``--initial``): seasons start with the first game."""
-        return cls(pools=dict(pools), eligible=len(pools))
-
-
-@dataclass(frozen=True)
-class Unrated:
-    """A valid game that is stored but not rated, and why (RULES §2)."""
-
-    game: GameRecord
-    position: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class ReplayResult:
-    """The outcome of a replay: final pools, the ledger in processing order, unrated games."""
-
-    rules: RuleSet
-    pools: Mapping[PoolKey, PoolState]
-    ledger: Sequence[LedgerEntry]
-    unrated: Sequence[Unrated]
-    state: EngineState
-    as_of: dt.date | None
-
-    def standings(self, *, active_days: int | None = None) -> list[Standing]:
-        """The ranking rows of RULES §6, titles included; with ``active_days``, only players
-        whose last rated game is at most that many days before the as-of date."""
-        since = None
-        if active_days is not None and self.as_of is not None:
-            since = self.as_of - dt.timedelta(days=active_days)
-        return standings(
-            self.rules, self.pools, last_played=self.state.last_played, active_since=since
-        )
+__all__ = [
+    "EngineState",
+    "ReplayResult",
+    "Unrated",
+    "batches",
+    "processing_order",
+    "replay",
+]
 
 
 def processing_order(games: Sequence[GameRecord]) -> list[int]:
@@ -129,13 +80,13 @@ class _Replayer:
         self.decay = Decayer(rules, self.last_played, state.decay_spells)
         self.as_of = as_of
         self.ledger: list[LedgerEntry] = []
-        self.rate = METHODS[rules.method]
+        self.periods = state.periods
+        self.method = method_of(rules)
+        self.new_pool = self.method.new_pool(rules)
 
-    def lookup(self, key: PoolKey) -> tuple[float, int]:
+    def lookup(self, key: PoolKey) -> PoolState:
         pool = self.pools.get(key)
-        if pool is None:
-            return self.rules.start_rating, 0
-        return pool.rating, pool.games
+        return self.new_pool if pool is None else pool
 
     def mark_active(self, game: GameRecord) -> None:
         end = season_end(self.rules.season, game.date)
@@ -186,17 +137,8 @@ class _Replayer:
                             raw_delta=delta,
                         )
                     )
-                    self.pools[key] = PoolState(new, pool.games)
+                    self.pools[key] = replace(pool, rating=new)
         self.eligible = len(self.pools)
-
-    def apply(self, entries: list[LedgerEntry]) -> None:
-        for entry in entries:
-            pool = self.pools.get(entry.key)
-            games = pool.games if pool is not None else 0
-            rating = pool.rating if pool is not None else self.rules.start_rating
-            self.pools[entry.key] = PoolState(snap(self.rules, rating + entry.delta), games + 1)
-            self.last_played[entry.key] = entry.date
-            self.decay.played(entry.key, entry.date)
 
     def decay_before(self, day: dt.date | None) -> None:
         """Apply the decay losses dated before ``day`` (or up to the as-of date)."""
@@ -227,32 +169,22 @@ class _Replayer:
                     raw_delta=-loss,
                 )
             )
-            self.pools[key] = PoolState(after, pool.games)
+            self.pools[key] = replace(pool, rating=after)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
-        rules = self.rules
-        if len(batch) == 1:
-            i = batch[0]
-            entries = self.rate(rules, games[i], game_label(games[i], i), self.lookup)
-            self.ledger.extend(entries)
-            self.apply(entries)
-            return
-        # A batch is computed from the ratings as they stood when it began (RULES §3.4).
-        grows = rules.updates == "per_period" and rules.period_games_count == "grows"
-        played: dict[PoolKey, int] = {}
-
-        def frozen(key: PoolKey) -> tuple[float, int]:
-            rating, count = self.lookup(key)
-            return rating, count + played.get(key, 0) if grows else count
-
-        pending: list[LedgerEntry] = []
-        for i in batch:
-            entries = self.rate(rules, games[i], game_label(games[i], i), frozen)
-            for entry in entries:
-                played[entry.key] = played.get(entry.key, 0) + 1
-            pending.extend(entries)
-        self.ledger.extend(pending)
-        self.apply(pending)
+        """Rate one batch from the pools as they stood when it began (RULES §3.4)."""
+        rated = self.method.rate(
+            self.rules,
+            [(games[i], game_label(games[i], i)) for i in batch],
+            self.lookup,
+            self.periods,
+        )
+        self.periods += 1
+        self.ledger.extend(rated.entries)
+        self.pools.update(rated.pools)
+        for entry in rated.entries:
+            self.last_played[entry.key] = entry.date
+            self.decay.played(entry.key, entry.date)
 
 
 def replay(
@@ -303,6 +235,7 @@ def replay(
         engine.run_batch(games, batch)
     engine.decay_before(None)
     engine.close_seasons_before(None)
+    engine.pools = engine.method.settle(rules, engine.pools, engine.periods)
 
     final = EngineState(
         pools=dict(engine.pools),
@@ -312,5 +245,6 @@ def replay(
         started=engine.started,
         last_played=dict(engine.last_played),
         decay_spells=engine.decay.spells(),
+        periods=engine.periods,
     )
     return ReplayResult(rules, final.pools, engine.ledger, unrated, final, as_of)

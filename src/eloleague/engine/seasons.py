@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 
+from eloleague.engine.formulas import inactivity_penalty
 from eloleague.rules.model import Season
 
 
@@ -33,8 +34,6 @@ def inactivity_rating(season: Season, rating: float) -> float:
     """
     for tier in season.inactivity:
         if rating > tier.above:
-            new = rating - tier.penalty
-            if season.floor is not None:
-                new = max(season.floor, new)
-            return min(new, rating)
+            floor = season.floor
+            return inactivity_penalty(rating, tier.penalty, floor is not None, floor or 0.0)
     return rating

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from eloleague.engine.methods import shown_values
 from eloleague.records import PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 
@@ -23,6 +24,7 @@ class Standing:
     rating: float
     games: int
     title: str
+    shown: tuple[float, ...] = ()  # the method's shown pool fields (Glicko-2's deviation...)
 
 
 def standings(
@@ -61,6 +63,7 @@ def standings(
             pool.rating,
             pool.games,
             rules.title_for(pool.rating, total_games[key.player]),
+            shown_values(rules, pool),
         )
         for key, pool in pools.items()
     ]

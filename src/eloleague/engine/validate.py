@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from eloleague.engine.methods import RANKED, TWO_SIDES, method_of
 from eloleague.i18n import Text
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
@@ -22,10 +23,12 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
     """Every way ``game`` breaks ``rules``, as messages an officer understands."""
     out: list[Text] = []
     t = Text.of
+    method = method_of(rules)
+    two_sided = method.shape == TWO_SIDES
     n_sides = len(game.sides)
     if n_sides < 2:
         out.append(t("a game needs at least two sides, this one has {n}", n=n_sides))
-    elif rules.method != "ffa_rank" and n_sides != 2:
+    elif two_sided and n_sides != 2:
         out.append(
             t(
                 "rule set {rules} rates games of two sides, this one has {n}",
@@ -37,7 +40,6 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
     seen: dict[str, int] = {}
     role_holder: dict[str, str] = {}
     teams = rules.teams
-    labels = _list(rules.outcomes)
     roles = _list(rules.roles)
     for s, side in enumerate(game.sides, start=1):
         size = len(side.players)
@@ -113,49 +115,9 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
                 else:
                     role_holder[role] = name
 
-        if rules.method == "ffa_rank":
-            if side.outcome is not None:
-                out.append(
-                    t(
-                        "side {side}: rule set {rules} ranks players by score: give a score, "
-                        'not the outcome "{outcome}"',
-                        side=s,
-                        rules=rules.name,
-                        outcome=side.outcome,
-                    )
-                )
-            elif side.score is None:
-                out.append(t("side {side}: a score is required", side=s))
-        elif side.outcome is None:
-            if side.score is not None:
-                out.append(
-                    t(
-                        "side {side}: rule set {rules} rates outcomes, not scores: "
-                        "give an outcome (one of: {labels})",
-                        side=s,
-                        rules=rules.name,
-                        labels=labels,
-                    )
-                )
-            else:
-                out.append(
-                    t(
-                        "side {side}: an outcome is required (one of: {labels})",
-                        side=s,
-                        labels=labels,
-                    )
-                )
-        elif side.outcome not in rules.outcomes:
-            out.append(
-                t(
-                    'side {side}: unknown outcome "{outcome}" (expected one of: {labels})',
-                    side=s,
-                    outcome=side.outcome,
-                    labels=labels,
-                )
-            )
+        out.extend(method.check_side(rules, side, s))
 
-    if rules.method != "ffa_rank" and n_sides == 2:
+    if two_sided and n_sides == 2:
         a, b = (side.outcome for side in game.sides)
         if a in rules.outcomes and b in rules.outcomes and b not in rules.outcomes[a].against:
             out.append(
@@ -174,7 +136,7 @@ def unrated_reason(rules: RuleSet, game: GameRecord) -> Text | None:
     """Why a valid game is stored but never rated, or ``None`` when it is rated (RULES §2, §3.3)."""
     if not game.rated:
         return Text.of("marked as not rated")
-    if rules.method == "ffa_rank" and rules.roles:
+    if rules.roles and method_of(rules).shape == RANKED:
         held = {p.role for p in game.participants}
         missing = [r for r in rules.roles if r not in held]
         if missing:
@@ -190,7 +152,7 @@ def quick_check(rules: RuleSet) -> Callable[[GameRecord], bool]:
     the list). Anything else is ``False``: ask :func:`check_game`, which says what is wrong.
     """
     low, high = rules.teams.min_size, rules.teams.max_size or 1 << 30
-    if rules.method == "ffa_rank":
+    if method_of(rules).shape == RANKED:
         roles = frozenset(rules.roles)
 
         def ffa_ok(game: GameRecord) -> bool:

@@ -11,14 +11,14 @@ import csv
 import datetime as dt
 import io
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import TextIO
 
-from eloleague.engine.fast import layout as K
-from eloleague.engine.fast.ledger import WARNINGS, ColumnarLedger
+from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.io.ratings_csv import LEDGER_COLUMNS, format_plain
 
 _CHUNK = 1 << 16
+_NUMBERS = ("before", "expected", "k", "score", "delta", "after")  # LEDGER_COLUMNS' numbers
 _NEEDS_QUOTES = re.compile(r'[,"\r\n]')
 
 
@@ -37,65 +37,41 @@ def _all_quoted(texts: list[str]) -> list[str]:
     return [_quoted(t) for t in texts]
 
 
-class _Formats(dict[float, str]):
-    """``format_plain`` of each distinct number, computed once."""
+class _Formats(dict[float | None, str]):
+    """``format_plain`` of each distinct number, computed once (``None``: an empty cell)."""
 
-    def __missing__(self, value: float) -> str:
+    def __missing__(self, value: float | None) -> str:
         self[value] = text = format_plain(value)
         return text
 
 
-def _column(values: Sequence[float], formats: _Formats) -> Iterator[str]:
+def _column(values: Sequence[float | None] | None, formats: _Formats) -> Iterator[str]:
+    assert values is not None  # the number columns are never empty on every row
     return map(formats.__getitem__, values)
-
-
-class _Warnings(dict[int, str]):
-    """The warning cell of each distinct ``I_CODE`` value."""
-
-    def __missing__(self, code: int) -> str:
-        self[code] = text = WARNINGS[(code >> K.WARN_SHIFT) & 3]
-        return text
-
-
-def _blank_for_seasons(seasons: list[bool]) -> Callable[[Iterator[str]], Iterator[str]]:
-    """Empty cells where a row is a season entry (no P, K or score: RULES §6)."""
-    if not any(seasons):
-        return lambda column: column
-    return lambda column: ("" if s else v for s, v in zip(seasons, column, strict=True))
 
 
 def write_ledger_columns(ledger: ColumnarLedger, out: TextIO) -> None:
     """Write ``ledger`` as ``write_ledger`` would, from its columns."""
     csv.writer(out).writerow(LEDGER_COLUMNS)
-    labels = _all_quoted(
-        [g.id if g.id is not None else f"#{i}" for i, g in enumerate(ledger.games, start=1)]
-    )
-    labels.append("")  # position -1: a season entry
+    labels = _all_quoted(ledger.labels())  # position -1, the last: a season entry
     who = [",".join(_quoted(part) for part in (k.player, k.mode, k.role)) for k in ledger.pool_keys]
     formats = _Formats()
-    warnings = _Warnings()
     days: dict[int, str] = {}
-    floats, ints = ledger.floats, ledger.ints
     n = len(ledger)
     for start in range(0, n, _CHUNK):
-        f = floats[:, start : start + _CHUNK].tolist()
-        i = ints[:, start : start + _CHUNK].tolist()
-        blank = _blank_for_seasons([p < 0 for p in i[K.I_GAME]])
+        c = ledger.columns(start, start + _CHUNK)
+        positions, ordinals, pools, warnings = (
+            c[name] or [] for name in ("position", "day", "pool", "warning")
+        )
         dates = [
-            days.get(d) or days.setdefault(d, dt.date.fromordinal(d).isoformat())
-            for d in i[K.I_DAY]
+            days.get(d) or days.setdefault(d, dt.date.fromordinal(d).isoformat()) for d in ordinals
         ]
         cells = zip(
-            map(labels.__getitem__, i[K.I_GAME]),
+            map(labels.__getitem__, positions),
             dates,
-            map(who.__getitem__, i[K.I_POOL]),  # player,mode,role
-            _column(f[K.C_BEFORE], formats),
-            blank(_column(f[K.C_EXPECTED], formats)),
-            blank(_column(f[K.C_K], formats)),
-            blank(_column(f[K.C_SCORE], formats)),
-            _column(f[K.C_DELTA], formats),
-            _column(f[K.C_AFTER], formats),
-            map(warnings.__getitem__, i[K.I_CODE]),
+            map(who.__getitem__, pools),  # player,mode,role
+            *(_column(c[name], formats) for name in _NUMBERS),
+            warnings,
             strict=True,
         )
         out.write("\r\n".join(map(",".join, cells)))

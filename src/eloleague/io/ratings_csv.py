@@ -1,6 +1,7 @@
 """The ratings CSV of ``eloleague rate`` and of ``--initial`` (RULES.md §6).
 
-Columns ``player,mode,role,rating,games,title``. Ratings print as the rule set shows them: whole
+Columns ``player,mode,role,rating,games,title``, then the pool fields the rule set's method
+publishes (Glicko-2: ``deviation,volatility``). Ratings print as the rule set shows them: whole
 numbers when deltas are rounded to integers, ``repr`` of the float when nothing is rounded, or the
 ``display`` precision of the rule file.
 """
@@ -10,10 +11,11 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from eloleague.engine.maths import round_float
+from eloleague.engine.methods import method_of, with_shown
 from eloleague.engine.standings import GLOBAL_ROLE, Standing
 from eloleague.errors import Problem
 from eloleague.i18n import Text
@@ -66,12 +68,49 @@ def format_plain(value: float | None) -> str:
 def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: TextIO) -> None:
     """Write ranking rows as the ``eloleague rate`` CSV."""
     writer = csv.writer(out)
-    writer.writerow(RATING_COLUMNS)
+    extra = method_of(rules).shown_fields
+    writer.writerow((*RATING_COLUMNS, *extra))
     shown = rules.shown
     for row in rows:
         writer.writerow(
-            (row.player, row.mode, row.role, format_number(row.rating, shown), row.games, row.title)
+            (
+                row.player,
+                row.mode,
+                row.role,
+                format_number(row.rating, shown),
+                row.games,
+                row.title,
+                *(format_number(v, shown) for v in row.shown or [None] * len(extra)),
+            )
         )
+
+
+def _shown_values(
+    row: dict[str, str], names: Sequence[str], where: Text, problems: list[Problem]
+) -> dict[str, float] | None:
+    """The method's published pool fields of an ``--initial`` row (an empty or absent cell: a
+    new pool's value); ``None`` after a problem."""
+    values = {}
+    for name in names:
+        text = (row.get(name) or "").strip()
+        if not text:
+            continue
+        try:
+            value = float(text)
+            if not math.isfinite(value) or value <= 0:
+                raise ValueError
+        except ValueError:
+            problems.append(
+                Problem(
+                    where,
+                    Text.of(
+                        'column {column}: "{value}" is not a number > 0', column=name, value=text
+                    ),
+                )
+            )
+            return None
+        values[name] = value
+    return values
 
 
 def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], list[Problem]]:
@@ -100,6 +139,7 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
                 ),
             )
         ]
+    extra = method_of(rules).shown_fields
     seen: dict[PoolKey, int] = {}
     for line, row in rows:
         role = (row.get("role") or "").strip()
@@ -178,5 +218,11 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
             )
             continue
         seen[key] = line
-        pools[key] = PoolState(rating, games)
+        pool = PoolState(rating, games)
+        if extra:
+            values = _shown_values(row, extra, where, problems)
+            if values is None:
+                continue
+            pool = with_shown(rules, pool, values)
+        pools[key] = pool
     return pools, problems

@@ -9,13 +9,15 @@ from __future__ import annotations
 import datetime as dt
 import math
 from decimal import Decimal
+from functools import cached_property
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from eloleague.i18n import Text
 
-Method = Literal["duel", "team_and_personal", "ffa_rank"]
+NO_LIMIT = 2**62  # an absent bound on games (KTier.limits)
 RoundingMode = Literal["none", "half_up", "trunc", "half_even"]
 Updates = Literal["per_game", "per_event", "per_period"]
 Period = Literal["day", "week", "month"]
@@ -72,13 +74,15 @@ class KTier(_Strict):
     rating_below: float | None = None
     rating_at_least: float | None = None
 
-    def matches(self, rating: float, games: int) -> bool:
-        """Whether this tier applies to a player with ``rating`` and ``games``."""
+    @cached_property
+    def limits(self) -> tuple[int, int, float, float]:
+        """The bounds ``(games_below, games_at_least, rating_below, rating_at_least)``, an
+        absent bound as a limit that always holds (``engine.formulas.in_tier`` reads them)."""
         return (
-            (self.games_below is None or games < self.games_below)
-            and (self.games_at_least is None or games >= self.games_at_least)
-            and (self.rating_below is None or rating < self.rating_below)
-            and (self.rating_at_least is None or rating >= self.rating_at_least)
+            NO_LIMIT if self.games_below is None else self.games_below,
+            -NO_LIMIT if self.games_at_least is None else self.games_at_least,
+            math.inf if self.rating_below is None else self.rating_below,
+            -math.inf if self.rating_at_least is None else self.rating_at_least,
         )
 
 
@@ -223,17 +227,28 @@ class FreeForAll(_Strict):
     )
 
 
+class Glicko2Options(_Strict):
+    """The parameters of the ``glicko2`` method: ``tau`` and a new pool's deviation and
+    volatility (Glickman's defaults)."""
+
+    tau: float = Field(default=0.5, gt=0, description="how much the volatility may change")
+    deviation: float = Field(default=350, gt=0, description="a new pool's rating deviation")
+    volatility: float = Field(default=0.06, gt=0, description="a new pool's volatility")
+
+
 class RuleSet(_Strict):
     """Every parameter of one community's rating rules (RULES.md §3-§4)."""
 
     name: str = Field(min_length=1)
     description: str = ""
     seed: str | None = Field(default=None, description="the source document these rules follow")
-    method: Method
+    method: str = Field(description="a registered rating method (eloleague.engine.methods)")
     start_rating: float
-    scale: float = Field(gt=0, description="D in E(a, b) = 1 / (1 + 10 ** ((b - a) / D))")
+    scale: float = Field(
+        default=400, gt=0, description="D in E(a, b) = 1 / (1 + 10 ** ((b - a) / D))"
+    )
     outcomes: dict[str, Outcome] = Field(default_factory=dict)
-    k: KRule
+    k: KRule | None = Field(default=None, description="the K factor of the Elo methods")
     probability_decimals: int | None = Field(default=None, ge=0, le=6)
     delta_rounding: Rounding = Rounding()
     display: Rounding | None = Field(
@@ -252,41 +267,30 @@ class RuleSet(_Strict):
     decay: Decay | None = None
     titles: tuple[Title, ...] = ()
     ffa: FreeForAll = FreeForAll()
+    glicko2: Glicko2Options = Glicko2Options()
+
+    @field_validator("method")
+    @classmethod
+    def _registered(cls, value: str) -> str:
+        from eloleague.engine.methods import names  # the engine registers the methods
+
+        allowed = names()
+        if value not in allowed:
+            quoted = [repr(n) for n in allowed]
+            raise PydanticCustomError(
+                "literal_error",
+                "Input should be {expected}",
+                {"expected": " or ".join((", ".join(quoted[:-1]), quoted[-1]))},
+            )
+        return value
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
-        if self.method == "ffa_rank":
-            if self.outcomes:
-                raise ValueError(
-                    Text.of("an 'ffa_rank' rule set ranks by score: remove [outcomes]")
-                )
-        else:
-            if len(self.outcomes) < 2:
-                raise ValueError(
-                    Text.of(
-                        "a {method} rule set needs at least two [outcomes]",
-                        method=repr(self.method),
-                    )
-                )
-            for label, outcome in self.outcomes.items():
-                for other in outcome.against:
-                    if other not in self.outcomes:
-                        raise ValueError(
-                            Text.of(
-                                "outcome {label} may face {other}, which is not an outcome",
-                                label=repr(label),
-                                other=repr(other),
-                            )
-                        )
-                    if label not in self.outcomes[other].against:
-                        raise ValueError(
-                            Text.of(
-                                "outcome {label} may face {other} but {other} does not list "
-                                "{label} in its 'against'",
-                                label=repr(label),
-                                other=repr(other),
-                            )
-                        )
+        from eloleague.engine.methods import method_of
+
+        problem = method_of(self).check_rules(self)
+        if problem is not None:
+            raise ValueError(problem)
         if self.updates == "per_period" and self.period is None:
             raise ValueError(
                 Text.of("updates = 'per_period' needs period = 'day', 'week' or 'month'")

@@ -46,27 +46,50 @@ class _State(msgspec.Struct, array_like=True):
     started: bool
     last_played: list[tuple[int, str, str, dt.date]]
     decay_spells: list[tuple[int, str, str, float, float]]
+    pool_extra: list[list[float]] = []  # each pool's PoolState.extra, in the order of ``pools``
+    periods: int = 0
 
 
 # The fields of EngineState this module knows how to store: a new engine field must be added here
 # (a checkpoint that silently dropped it would make incremental recomputes differ from a replay).
 KNOWN_FIELDS = frozenset(
-    {"pools", "season_end", "eligible", "active", "started", "last_played", "decay_spells"}
+    {
+        "pools",
+        "season_end",
+        "eligible",
+        "active",
+        "started",
+        "last_played",
+        "decay_spells",
+        "periods",
+    }
 )
 
 
-def _check_fields() -> None:
+# The fields of a pool's state stored for each pool, likewise.
+KNOWN_POOL_FIELDS = frozenset({"rating", "games", "extra"})
+
+
+def _check_fields(state: EngineState) -> None:
     fields = {f.name for f in dataclasses.fields(EngineState)}
     if fields != KNOWN_FIELDS:
         raise RuntimeError(
             "eloleague.store.checkpoints does not know the engine state fields "
             f"{sorted(fields ^ KNOWN_FIELDS)}: update encode_state/decode_state"
         )
+    for pool in state.pools.values():
+        pool_fields = {f.name for f in dataclasses.fields(pool)}
+        if pool_fields != KNOWN_POOL_FIELDS:
+            raise RuntimeError(
+                "eloleague.store.checkpoints does not know the pool state fields "
+                f"{sorted(pool_fields ^ KNOWN_POOL_FIELDS)}: update encode_state/decode_state"
+            )
+        break  # every pool of a state has the same fields
 
 
 def encode_state(state: EngineState, ids: Mapping[str, int]) -> bytes:
     """The state as bytes, players by id."""
-    _check_fields()
+    _check_fields(state)
     raw = _State(
         pools=[(ids[k.player], k.mode, k.role, p.rating, p.games) for k, p in state.pools.items()],
         season_end=state.season_end,
@@ -77,6 +100,12 @@ def encode_state(state: EngineState, ids: Mapping[str, int]) -> bytes:
         decay_spells=[
             (ids[k.player], k.mode, k.role, a, b) for k, (a, b) in state.decay_spells.items()
         ],
+        pool_extra=(
+            [list(p.extra) for p in state.pools.values()]
+            if any(p.extra for p in state.pools.values())
+            else []
+        ),
+        periods=state.periods,
     )
     return zlib.compress(msgspec.msgpack.encode(raw), 1)
 
@@ -84,14 +113,19 @@ def encode_state(state: EngineState, ids: Mapping[str, int]) -> bytes:
 def decode_state(data: bytes, names: Mapping[int, str]) -> EngineState:
     """The state written by :func:`encode_state`, players by their current names."""
     raw = msgspec.msgpack.decode(zlib.decompress(data), type=_State)
+    extras = [tuple(e) for e in raw.pool_extra] or [()] * len(raw.pools)
     return EngineState(
-        pools={PoolKey(names[p], mode, role): PoolState(r, g) for p, mode, role, r, g in raw.pools},
+        pools={
+            PoolKey(names[p], mode, role): PoolState(r, g, extra)
+            for (p, mode, role, r, g), extra in zip(raw.pools, extras, strict=True)
+        },
         season_end=raw.season_end,
         eligible=raw.eligible,
         active={day: frozenset(names[i] for i in ids) for day, ids in raw.active},
         started=raw.started,
         last_played={PoolKey(names[p], m, r): d for p, m, r, d in raw.last_played},
         decay_spells={PoolKey(names[p], m, r): (a, b) for p, m, r, a, b in raw.decay_spells},
+        periods=raw.periods,
     )
 
 

@@ -3,38 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, and_, delete, insert, select
 
 from eloleague.engine import LedgerEntry
+from eloleague.engine.ledger import VALUE_FIELDS
 from eloleague.records import PoolKey, PoolState
 from eloleague.store.bulk import date_param, insert_rows
 from eloleague.store.tables import ledger, ratings
 
-LEDGER_FIELDS = (
-    "seq",
-    "game_id",
-    "date",
-    "player_id",
-    "mode",
-    "role",
-    "before",
-    "expected",
-    "k",
-    "score",
-    "delta",
-    "after",
-    "warning",
-    "fired",
-    "raw_delta",
-    "opponent",
-    "team_expected",
-    "rank",
-    "points",
-    "outcome",
-)
+LEDGER_FIELDS = ("seq", "game_id", "date", "player_id", "mode", "role", *VALUE_FIELDS)
 
 
 def drop_ledger_from(conn: Connection, league_id: int, position: int) -> None:
@@ -109,6 +90,7 @@ def _entry_rows(
             e.rank,
             e.points,
             e.outcome,
+            json.dumps(e.extra) if e.extra else None,
         )
         for n, e in enumerate(entries)
     ]
@@ -148,65 +130,34 @@ def _read_columns(
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
 ) -> Columnar:
-    from eloleague.engine.fast import layout as K  # the fast path's array layout (no numba)
-    from eloleague.engine.fast.ledger import WARNINGS, fired_names
-    from eloleague.engine.ledger import INACTIVITY
-
-    n = len(entries)
-    floats, ints = entries.floats, entries.ints
-    ffa, teams = entries.method == 2, entries.method == 1
-    positions = ints[K.I_GAME].tolist()
+    decoded = entries.columns()
+    positions = decoded.pop("position")
+    days = decoded.pop("day")
     # Per game position: its row id and stored date; per pool: player id, mode and role.
-    game_pk = [game_pks[g.id or f"#{i + 1}"] for i, g in enumerate(entries.games)]
+    labels = entries.labels()
+    game_pk = [game_pks[label] for label in labels[:-1]]
     game_day = [day(g.date) for g in entries.games]
     pool_cols = [(player_ids[k.player], k.mode, k.role) for k in entries.pool_keys]
-    pool_of = [pool_cols[p] for p in ints[K.I_POOL].tolist()]
-    codes = ints[K.I_CODE].tolist()
-    flag_text = {
-        c: (WARNINGS[(c >> K.WARN_SHIFT) & 3], ",".join(fired_names(c & 15))) for c in set(codes)
-    }
-    values = [c >> K.VALUE_SHIFT for c in codes]
-    labels = entries.outcome_labels
-    other = floats[K.C_OTHER].tolist()
-    nothing: list[Any] = [None] * n  # a column empty on every row: written as NULL once
-    columns: dict[str, list[Any]] = {
-        "seq": list(range(start, start + n)),
+    pool_of = [pool_cols[p] for p in decoded.pop("pool")]
+    fired = decoded["fired"]
+    assert fired is not None
+    decoded["fired"] = [",".join(f) for f in fired]
+    columns: dict[str, list[Any] | None] = {
+        "seq": list(range(start, start + len(positions))),
         "game_id": [game_pk[p] if p >= 0 else None for p in positions],
-        "date": [game_day[p] if p >= 0 else None for p in positions],
+        "date": [
+            game_day[p] if p >= 0 else day(dt.date.fromordinal(d))
+            for p, d in zip(positions, days, strict=True)
+        ],
         "player_id": [c[0] for c in pool_of],
         "mode": [c[1] for c in pool_of],
         "role": [c[2] for c in pool_of],
-        "before": floats[K.C_BEFORE].tolist(),
-        "expected": floats[K.C_EXPECTED].tolist(),
-        "k": floats[K.C_K].tolist(),
-        "score": floats[K.C_SCORE].tolist(),
-        "delta": floats[K.C_DELTA].tolist(),
-        "after": floats[K.C_AFTER].tolist(),
-        "warning": [flag_text[c][0] for c in codes],
-        "fired": [flag_text[c][1] for c in codes],
-        "raw_delta": floats[K.C_RAW].tolist(),
-        "opponent": nothing if ffa else other,
-        "team_expected": floats[K.C_TEAM].tolist() if teams else nothing,
-        "rank": values if ffa else nothing,
-        "points": other if ffa else nothing,
-        "outcome": nothing
-        if ffa
-        else [labels[v] if p >= 0 else None for v, p in zip(values, positions, strict=True)],
+        **decoded,
     }
-    # Season adjustments (no game): dated by the engine, without P, K, S or opponent.
-    days = None
-    for i, p in enumerate(positions):
-        if p < 0:
-            if days is None:
-                days = ints[K.I_DAY].tolist()
-            columns["date"][i] = day(dt.date.fromordinal(days[i]))
-            columns["warning"][i] = columns["fired"][i] = INACTIVITY
-            for name in ("expected", "k", "score", "opponent", "team_expected", "rank", "points"):
-                if columns[name] is not nothing:
-                    columns[name][i] = None
-    given = [name for name in LEDGER_FIELDS if columns[name] is not nothing]
-    empty = [name for name in LEDGER_FIELDS if columns[name] is nothing]
-    return given, list(zip(*(columns[name] for name in given), strict=True)), empty
+    given = [name for name in LEDGER_FIELDS if columns[name] is not None]
+    empty = [name for name in LEDGER_FIELDS if columns[name] is None]
+    rows = list(zip(*(columns[name] or () for name in given), strict=True))
+    return given, rows, empty
 
 
 def read_ledger(
@@ -255,6 +206,7 @@ def read_ledger(
                 rank=r.rank,
                 points=r.points,
                 outcome=r.outcome,
+                extra=tuple(json.loads(r.extra)) if r.extra else (),
             )
         )
     return out
@@ -277,6 +229,7 @@ def write_ratings(
             "rating": p.rating,
             "games": p.games,
             "position": n,
+            "extra": json.dumps(p.extra) if p.extra else None,
         }
         for n, (k, p) in enumerate(pools.items())
     ]
@@ -290,12 +243,19 @@ def read_ratings(
     """The current ratings, in order of first appearance."""
     query = (
         select(
-            ratings.c.player_id, ratings.c.mode, ratings.c.role, ratings.c.rating, ratings.c.games
+            ratings.c.player_id,
+            ratings.c.mode,
+            ratings.c.role,
+            ratings.c.rating,
+            ratings.c.games,
+            ratings.c.extra,
         )
         .where(ratings.c.league_id == league_id)
         .order_by(ratings.c.position)
     )
     return {
-        PoolKey(names[pid], mode, role): PoolState(rating, games)
-        for pid, mode, role, rating, games in conn.execute(query)
+        PoolKey(names[pid], mode, role): PoolState(
+            rating, games, tuple(json.loads(extra)) if extra else ()
+        )
+        for pid, mode, role, rating, games, extra in conn.execute(query)
     }

@@ -199,6 +199,8 @@ ledger = Table(
     Column("rank", Integer, nullable=True),
     Column("points", Float, nullable=True),
     Column("outcome", String(100), nullable=True),
+    # The method's published pool fields after the change (LedgerEntry.extra), JSON, or NULL.
+    Column("extra", Text, nullable=True),
     # A player's history, and a player's changes since a date (active players, trends).
     Index("ix_ledger_player", "league_id", "player_id", "date"),
     Index("ix_ledger_game", "game_id"),
@@ -215,6 +217,8 @@ ratings = Table(
     Column("rating", Float, nullable=False),
     Column("games", Integer, nullable=False),
     Column("position", Integer, nullable=False),  # order of first appearance (RULES §3.5)
+    # A method's pool fields beyond rating and games (PoolState.extra) as a JSON list, or NULL.
+    Column("extra", Text, nullable=True),
 )
 
 checkpoints = Table(

@@ -1,5 +1,6 @@
 """Split players into teams of even strength (issue 6; RULES.md §3.1: a side's strength is the
-mean of its players' ratings, and E(mean, mean) with the rule set's scale is its expected score).
+mean of its players' ratings; the rule set's method gives the expected score of one mean against
+another, ``eloleague.engine.methods.expected_score``).
 
 The objective is the *spread*: the strongest team's mean minus the weakest team's mean. For two
 teams, minimising it makes the expected score of team 1 against team 2 as close to one half as
@@ -22,10 +23,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from eloleague.engine import expected
 from eloleague.i18n import Text
 from eloleague.tools.players import ToolError
 
@@ -46,7 +46,7 @@ class Balance:
     """A split: the teams (as sized), the spread of their means, and how sure we are of it.
 
     ``expected`` is the expected score of team 1 against team 2 (two teams) or of the strongest
-    team against the weakest (more teams), with the rule set's scale. ``exact`` says the spread is
+    team against the weakest (more teams), as the rule set's method computes it. ``exact`` says the spread is
     proven minimal; otherwise the optimum is at least ``spread - bound``.
     """
 
@@ -132,13 +132,14 @@ def balance(
     sizes: Sequence[int] | None = None,
     together: Iterable[Sequence[str]] = (),
     apart: Iterable[Sequence[str]] = (),
-    scale: float = 400.0,
+    expected_score: Callable[[float, float], float],
     exact_limit: int = 24,
     budget: int = 400_000,
 ) -> Balance:
     """Split the players of ``ratings`` (name -> rating) into ``teams`` teams of even strength.
 
-    ``sizes`` fixes each team's size (default: as even as possible); every group of
+    ``expected_score(a, b)`` is the expected score of a team of mean rating ``a`` against one
+    of mean ``b`` (the rule set's method's). ``sizes`` fixes each team's size (default: as even as possible); every group of
     ``together`` plays in one team; the players of each group of ``apart`` play in different
     teams. Impossible requests raise :class:`ToolError` saying why.
     """
@@ -237,7 +238,9 @@ def balance(
                 s=",".join(map(str, sizes)),
             )
         )
-    return _result(assignment, units, sizes, ratings, scale, exact, max(bound, 0.0), method)
+    return _result(
+        assignment, units, sizes, ratings, expected_score, exact, max(bound, 0.0), method
+    )
 
 
 def _spread_of(assignment: Sequence[int], units: Sequence[_Unit], sizes: Sequence[int]) -> float:
@@ -252,7 +255,7 @@ def _result(
     units: Sequence[_Unit],
     sizes: Sequence[int],
     ratings: Mapping[str, float],
-    scale: float,
+    expected_score: Callable[[float, float], float],
     exact: bool,
     bound: float,
     method: str,
@@ -268,9 +271,9 @@ def _result(
         )
     means = [t.mean for t in out]
     if len(out) == 2:
-        p = expected(means[0], means[1], scale)
+        p = expected_score(means[0], means[1])
     else:
-        p = expected(max(means), min(means), scale)
+        p = expected_score(max(means), min(means))
     return Balance(tuple(out), max(means) - min(means), p, exact, bound, method)
 
 

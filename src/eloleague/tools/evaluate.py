@@ -25,24 +25,27 @@ Metrics, over one sample per two-sided game (side 1's point of view) or per pair
 
 Baselines, on the same games in the same order, with the same pools: plain Elo (divisor 400,
 K 32, a side's rating is its players' mean; free-for-all: every pair, K / (N - 1)); Glicko-2 (the
-``glicko2`` package, one rating period per game for its players, a side facing the other side's
-mean rating and root-mean-square deviation, predictions with both deviations combined); OpenSkill
+engine's ``glicko2`` method, one rating period per game, a side facing the other side's mean
+rating and root-mean-square deviation, predictions with both deviations combined); OpenSkill
 (the ``openskill`` package's Plackett-Luce model, ``predict_win`` and ``rate`` with ranks).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from eloleague.engine import LedgerEntry, ReplayResult, expected, replay
-from eloleague.engine.methods import game_label
-from eloleague.records import GameRecord, PoolKey, PoolState
+from eloleague.engine import LedgerEntry, ReplayResult, expected, methods, replay
+from eloleague.engine.ledger import game_label
+from eloleague.engine.methods import expected_score, ranked
+from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
 from eloleague.rules.model import RuleSet
 
 CLIP = 1e-15
+_DAY = dt.date(2000, 1, 1)  # the baselines' games need a date; nothing reads it
 BINS = 10
 
 
@@ -138,14 +141,14 @@ def rule_set_samples(rules: RuleSet, rated: Sequence[RatedGame]) -> list[tuple[f
     """(p, y) for each game (or pair of players) as the rule set predicted it (module doc)."""
     out = []
     for rg in rated:
-        if rules.method == "ffa_rank":
+        if ranked(rules):
             before = [e.before for e in rg.entries]
             for i, j, y in _pairs(rg.game):
-                out.append((expected(before[i], before[j], rules.scale), y))
+                out.append((expected_score(rules, before[i], before[j]), y))
             continue
         y = side_results(rules, rg.game)[0]
         side0 = rg.entries[: len(rg.sides[0])]
-        if rules.method == "team_and_personal":
+        if side0[0].team_expected is not None:  # a team term (team_and_personal): its p
             p = side0[0].team_expected
         else:
             p = sum(e.expected or 0.0 for e in side0) / len(side0)
@@ -233,58 +236,75 @@ class _Elo:
             self.r[p] = before[i] + delta[i]
 
 
+_RESULTS = {1.0: "win", 0.5: "draw", 0.0: "loss"}
+_GLICKO2_RULES = RuleSet.model_validate(
+    {
+        "name": "Glicko-2",
+        "method": "glicko2",
+        "start_rating": 1500,
+        "outcomes": {
+            "win": {"score": 1, "against": ["loss"]},
+            "draw": {"score": 0.5, "against": ["draw"]},
+            "loss": {"score": 0, "against": ["win"]},
+        },
+    }
+)
+
+
 class _Glicko2:
-    """Glicko-2 through the ``glicko2`` package (default tau 0.5, start 1500 / 350 / 0.06)."""
+    """The engine's Glicko-2 method (``engine/methods/glicko2.py``, tau 0.5, new pools 1500 /
+    350 / 0.06), driven game by game: each game is a rating period (a free-for-all game: every
+    pair of its players, in one period)."""
 
     name = "Glicko-2"
 
     def __init__(self) -> None:
-        import glicko2  # type: ignore[import-untyped]
+        self.rules = _GLICKO2_RULES
+        self.method = methods.get(self.rules.method)
+        self.new = self.method.new_pool(self.rules)
+        self.pools: dict[PoolKey, PoolState] = {}
+        self.names: dict[PoolKey, str] = {}  # the baseline's own pools, one per pool evaluated
+        self.period = 0
 
-        self.lib = glicko2
-        self.players: dict[PoolKey, Any] = {}
+    def _name(self, key: PoolKey) -> str:
+        return self.names.setdefault(key, str(len(self.names)))
 
-    def _get(self, key: PoolKey) -> Any:
-        if key not in self.players:
-            self.players[key] = self.lib.Player()
-        return self.players[key]
+    def _pool(self, key: PoolKey) -> PoolState:
+        return self.pools.get(key, self.new)
 
-    def _side(self, side: Sequence[PoolKey]) -> tuple[float, float]:
-        ps = [self._get(k) for k in side]
-        return (sum(p.rating for p in ps) / len(ps), math.sqrt(sum(p.rd**2 for p in ps) / len(ps)))
-
-    def _expect(self, a: tuple[float, float], b: tuple[float, float]) -> float:
-        composite = self.lib.Player(rating=a[0], rd=a[1])
-        combined = math.sqrt(a[1] ** 2 + b[1] ** 2)
-        return float(composite._E((b[0] - 1500) / 173.7178, combined / 173.7178))
+    def _side(self, side: Sequence[PoolKey]) -> PoolState:
+        """A side as one opponent: its mean rating, the root mean square of each pool field."""
+        pools = [self.pools.get(PoolKey(self._name(k)), self.new) for k in side]
+        if len(pools) == 1:
+            return pools[0]
+        rating = sum(p.rating for p in pools) / len(pools)
+        extra = zip(*(p.extra for p in pools), strict=True)
+        return PoolState(
+            rating, 0, tuple(math.sqrt(sum(x * x for x in v) / len(pools)) for v in extra)
+        )
 
     def predict(self, a: Sequence[PoolKey], b: Sequence[PoolKey]) -> float:
-        return self._expect(self._side(a), self._side(b))
+        return self.method.expected(self.rules, self._side(a), self._side(b))
+
+    def _game(self, a: Sequence[PoolKey], b: Sequence[PoolKey], y: float) -> GameRecord:
+        sides = tuple(
+            Side(tuple(Participant(self._name(k)) for k in keys), outcome)
+            for keys, outcome in ((a, _RESULTS[y]), (b, _RESULTS[1 - y]))
+        )
+        return GameRecord(_DAY, sides)
+
+    def _rate(self, games: Sequence[GameRecord]) -> None:
+        rated = self.method.rate(self.rules, [(g, "") for g in games], self._pool, self.period)
+        self.pools.update(rated.pools)
+        self.period += 1
 
     def update_sides(self, sides: Sequence[Sequence[PoolKey]], y: float) -> None:
-        faces = [self._side(s) for s in sides]
-        ys = (y, 1 - y)
-        for s, side in enumerate(sides):
-            opp = faces[1 - s]
-            for key in side:
-                self._get(key).update_player([opp[0]], [opp[1]], [ys[s]])
+        self._rate([self._game(sides[0], sides[1], y)])
 
     def update_ffa(
         self, players: Sequence[PoolKey], pairs: Sequence[tuple[int, int, float]]
     ) -> None:
-        before = [(self._get(p).rating, self._get(p).rd) for p in players]
-        results: list[tuple[list[float], list[float], list[float]]] = [
-            ([], [], []) for _ in players
-        ]
-        for i, j, y in pairs:
-            results[i][0].append(before[j][0])
-            results[i][1].append(before[j][1])
-            results[i][2].append(y)
-            results[j][0].append(before[i][0])
-            results[j][1].append(before[i][1])
-            results[j][2].append(1 - y)
-        for p, (rs, rds, ys) in zip(players, results, strict=True):
-            self._get(p).update_player(rs, rds, ys)
+        self._rate([self._game([players[i]], [players[j]], y) for i, j, y in pairs])
 
 
 class _OpenSkill:
@@ -333,7 +353,7 @@ def baseline_samples(
     """(p, y) of a baseline model, each game predicted then rated, in the same order."""
     out = []
     for rg in rated:
-        if rules.method == "ffa_rank":
+        if ranked(rules):
             players = [side[0] for side in rg.sides]
             pairs = _pairs(rg.game)
             for i, j, y in pairs:

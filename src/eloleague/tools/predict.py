@@ -13,9 +13,10 @@ import datetime as dt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from eloleague.engine import check_game, expected, pool_key, replay, unrated_reason
+from eloleague.engine import check_game, pool_key, replay, unrated_reason
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.maths import round_probability
+from eloleague.engine.methods import expected_score, ranked
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
@@ -177,7 +178,7 @@ def predict(
     day = date or dt.date.today()
     if len(sides) < 2:
         raise ToolError(Text.of("a prediction needs at least two sides"))
-    ffa = rules.method == "ffa_rank"
+    ffa = ranked(rules)
     n = len(sides)
     if not ffa and n != 2:
         raise ToolError(
@@ -249,7 +250,7 @@ def predict(
             SideOdds(
                 tuple(p.name for p in sides[s]),
                 means[s],
-                _rounded_p(rules, expected(means[s], means[1 - s], rules.scale)),
+                _rounded_p(rules, expected_score(rules, means[s], means[1 - s])),
             )
             for s in range(2)
         )

@@ -43,7 +43,10 @@ _GAMES_BODY: dict[str, Any] = {
 
 
 class Row(BaseModel):
-    """One ranking row (the columns of ``eloleague ranking --format csv``)."""
+    """One ranking row (the columns of ``eloleague ranking --format csv``), then the pool fields
+    the rule set's method publishes (``shown_fields``: Glicko-2's ``deviation``, ``volatility``)."""
+
+    model_config = ConfigDict(extra="allow")
 
     rank: int
     player: str
@@ -67,6 +70,7 @@ class RankingOut(BaseModel):
     filters: dict[str, str | None]
     pools: dict[str, list[str]]
     rows: list[Row]
+    shown_fields: list[str] = []
 
 
 class ErrorOut(BaseModel):

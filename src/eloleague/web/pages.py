@@ -16,6 +16,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from eloleague.engine.methods import ranked
 from eloleague.errors import Problem
 from eloleague.i18n import Text, translator
 from eloleague.io.limits import NAME_MAX, storable
@@ -255,7 +256,7 @@ def player_page(request: Request, league: str, name: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
     context = views.player(found, name)
     context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers)
-    context["two_sided"] = found.rules.method != "ffa_rank"
+    context["two_sided"] = not ranked(found.rules)
     against = (request.query_params.get("against") or "").strip()
     if against and context["two_sided"]:
         try:

@@ -12,6 +12,7 @@ mean over the rule set's roles with the start rating standing in for roles never
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,7 +33,9 @@ from sqlalchemy import (
     union_all,
 )
 
+from eloleague.engine.methods import shown_values
 from eloleague.engine.standings import GLOBAL_ROLE
+from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store.tables import games, ledger, players, ratings
 
@@ -49,6 +52,7 @@ class RankingRow:
     games: int
     title: str
     trend: float | None
+    shown: tuple[float, ...] = ()  # the method's published pool fields (Glicko-2's deviation...)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,15 +174,18 @@ def ranking_page(
     out = []
     for n, r in enumerate(found):
         mine = pools[r.player_id]
-        total_games = sum(g for (_m, _r), (_x, g) in mine.items())
+        total_games = sum(g for (_m, _r), (_x, g, _e) in mine.items())
+        extra: tuple[float, ...] = ()
         if r.role == GLOBAL_ROLE:
-            roles = {role: value for (mode, role), (value, _g) in mine.items() if mode == r.mode}
+            roles = {
+                role: value for (mode, role), (value, _g, _e) in mine.items() if mode == r.mode
+            }
             rating = sum(roles.get(x, rules.start_rating) for x in rules.roles) / len(rules.roles)
             trend = sum(
                 d for (mode, _role), d in moved.get(r.player_id, {}).items() if mode == r.mode
             ) / len(rules.roles)
         else:
-            rating = mine[r.mode, r.role][0]
+            rating, _, extra = mine[r.mode, r.role]
             trend = moved.get(r.player_id, {}).get((r.mode, r.role), 0.0)
         out.append(
             RankingRow(
@@ -190,6 +197,7 @@ def ranking_page(
                 games=int(r.games),
                 title=rules.title_for(rating, total_games),
                 trend=trend if start is not None else None,
+                shown=shown_values(rules, PoolState(rating, 0, extra)) if extra else (),
             )
         )
     return RankingPage(out, total, page, per_page, start)
@@ -197,18 +205,23 @@ def ranking_page(
 
 def _pools_of(
     conn: Connection, league_id: int, ids: Sequence[int]
-) -> dict[int, dict[tuple[str, str], tuple[float, int]]]:
-    out: dict[int, dict[tuple[str, str], tuple[float, int]]] = defaultdict(dict)
+) -> dict[int, dict[tuple[str, str], tuple[float, int, tuple[float, ...]]]]:
+    out: dict[int, dict[tuple[str, str], tuple[float, int, tuple[float, ...]]]] = defaultdict(dict)
     if not ids:
         return out
-    for pid, mode, role, rating, count in conn.execute(
+    for pid, mode, role, rating, count, extra in conn.execute(
         select(
-            ratings.c.player_id, ratings.c.mode, ratings.c.role, ratings.c.rating, ratings.c.games
+            ratings.c.player_id,
+            ratings.c.mode,
+            ratings.c.role,
+            ratings.c.rating,
+            ratings.c.games,
+            ratings.c.extra,
         )
         .where(and_(ratings.c.league_id == league_id, ratings.c.player_id.in_(ids)))
         .order_by(ratings.c.position)
     ):
-        out[pid][mode, role] = (rating, count)
+        out[pid][mode, role] = (rating, count, tuple(json.loads(extra)) if extra else ())
     return out
 
 

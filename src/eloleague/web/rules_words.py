@@ -8,14 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from eloleague.engine.methods import method_of
 from eloleague.i18n import Text, render
 from eloleague.rules.model import KTier, RuleSet
 
-_METHODS = {
-    "duel": "each player against the mean rating of the opposing side (RULES §3.1)",
-    "team_and_personal": "a team term plus a personal term (RULES §3.2)",
-    "ffa_rank": "free-for-all games ranked by score (RULES §3.3)",
-}
 _ROUNDING = {
     "none": "not rounded",
     "half_up": "rounded to the nearest whole number, halves away from zero",
@@ -63,7 +59,7 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         return message
 
     general = [
-        Text.of("Method: {method}.", method=Text.of(_METHODS[rules.method])),
+        Text.of("Method: {method}.", method=Text.of(method_of(rules).summary)),
         Text.of("A new player starts at {r}.", r=_n(rules.start_rating)),
         Text.of("Expected score: E = 1 / (1 + 10^((opponent - player) / {d})).", d=_n(rules.scale)),
         Text.of("Ratings change {when}.", when=Text.of(_UPDATES[rules.updates])),
@@ -94,25 +90,28 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
             )
         )
 
-    k = [_tier(tier) for tier in rules.k.tiers]
-    if rules.k.default is not None:
-        k.append(
-            Text.of("otherwise K = {k}", k=_n(rules.k.default))
-            if k
-            else Text.of("K = {k}", k=_n(rules.k.default))
-        )
-    if rules.k.linear is not None:
-        lin = rules.k.linear
-        k.append(
-            Text.of(
-                "K = max({m}, {s} - games / {p})",
-                m=_n(lin.minimum),
-                s=_n(lin.start),
-                p=_n(lin.per_games),
+    k: list[Text] = []
+    if rules.k is not None:  # the Elo methods
+        k_rule = rules.k
+        k = [_tier(tier) for tier in k_rule.tiers]
+        if k_rule.default is not None:
+            k.append(
+                Text.of("otherwise K = {k}", k=_n(k_rule.default))
+                if k
+                else Text.of("K = {k}", k=_n(k_rule.default))
             )
-        )
-    if rules.k.count_current_game:
-        k.append(Text.of("the games count includes the game being rated"))
+        if k_rule.linear is not None:
+            lin = k_rule.linear
+            k.append(
+                Text.of(
+                    "K = max({m}, {s} - games / {p})",
+                    m=_n(lin.minimum),
+                    s=_n(lin.start),
+                    p=_n(lin.per_games),
+                )
+            )
+        if k_rule.count_current_game:
+            k.append(Text.of("the games count includes the game being rated"))
 
     outcomes = [
         {

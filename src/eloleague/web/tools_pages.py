@@ -19,6 +19,7 @@ from markupsafe import Markup
 from starlette.datastructures import FormData, UploadFile
 from starlette.responses import RedirectResponse, Response
 
+from eloleague.engine.methods import ranked
 from eloleague.i18n import Text
 from eloleague.league import League
 from eloleague.rules import preset_names
@@ -76,7 +77,7 @@ def tools_index(request: Request, league: str) -> Response:
         return away
     require_user(request)
     found = views.open_league(request.app.state.engine, league)
-    context = {"league": found.name, "two_sided": found.rules.method != "ffa_rank"}
+    context = {"league": found.name, "two_sided": not ranked(found.rules)}
     return render_page(request, "tools.html", context)
 
 
@@ -91,7 +92,7 @@ def _balance_context(found: League, fields: dict[str, str]) -> Context:
         "fields": fields,
         "known": found.players()[:MAX_DATALIST],
         "modes": [m for m in views._pools(found)["modes"] if m],
-        "two_sided": found.rules.method != "ffa_rank",
+        "two_sided": not ranked(found.rules),
     }
 
 

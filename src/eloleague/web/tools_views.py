@@ -12,8 +12,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
+from eloleague.engine.methods import expected_score, ranked
 from eloleague.errors import EloleagueError, InputError, Problem, RuleSetError
 from eloleague.i18n import Text
 from eloleague.league import League
@@ -226,7 +228,7 @@ def split_teams(
     current ratings in ``mode``: each team's players and mean rating, the expected score, the
     spread of the means, and whether the split is proven the most even (or its bound)."""
     rules = league.rules
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         raise WebError(
             400,
             "bad_request",
@@ -255,7 +257,7 @@ def split_teams(
             sizes=list(sizes) if sizes is not None else None,
             together=groups_t,
             apart=groups_a,
-            scale=rules.scale,
+            expected_score=partial(expected_score, rules),
         )
     except EloleagueError as exc:
         raise tool_error(exc) from None

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
+from eloleague.engine.methods import method_of, ranked
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.io.limits import storable
@@ -121,6 +122,7 @@ def ranking(
     with read(league.engine) as conn:
         found = ranking_query.ranking_page(conn, league.id, league.rules, wanted, page, per_page)
     rules = league.rules
+    fields = method_of(rules).shown_fields
     pages = max(1, -(-found.total // per_page))
     return {
         "league": league.name,
@@ -146,9 +148,11 @@ def ranking(
                 "games": r.games,
                 "title": r.title,
                 "trend": shown(rules, r.trend),
+                **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
             }
             for r in found.rows
         ],
+        "shown_fields": list(fields),
     }
 
 
@@ -197,6 +201,10 @@ def _entry(league: League, e: LedgerEntry) -> Context:
         "after": shown(rules, e.after),
         "fired": list(e.fired),
         "warning": e.warning or None,
+        **{
+            name: plain(v, 6)
+            for name, v in zip(method_of(rules).shown_fields, e.extra, strict=False)
+        },
     }
 
 
@@ -405,7 +413,7 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     each player's P and K, and the change under every result. Names resolve as the league's
     (a close name is suggested); newcomers are not accepted, so a typo is never a new player."""
     rules = league.rules
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         raise WebError(
             400,
             "bad_request",

@@ -29,7 +29,7 @@ from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
 if TYPE_CHECKING:
-    from eloleague.engine.replay import EngineState, ReplayResult
+    from eloleague.engine.state import EngineState, ReplayResult
 
 MIN_GAMES = 2000
 

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from eloleague.engine.fast import layout as K
 from eloleague.engine.fast.extract import extract
 from eloleague.engine.fast.support import scaled
+from eloleague.engine.formulas import ROUNDING_CODES, ffa_weight
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.i18n import Text
@@ -33,8 +34,6 @@ Floats = npt.NDArray[np.float64]
 
 # Positions, in ``Encoded.kernel_args``, of the pools' arrays the kernel updates in place.
 STATE_ARGUMENTS = range(20, 26)
-_ROUND_MODES = {"none": 0, "half_up": 1, "trunc": 2, "half_even": 3}
-_NO_LIMIT = 2**62
 
 
 @dataclass
@@ -54,6 +53,7 @@ class Encoded:
     float_columns: int
     capacity: int
     batch_capacity: int
+    batches: int
 
     def arguments(self, ledger: bool, capacity: int | None = None) -> tuple[Any, ...]:
         """The kernel's arguments for one run (it updates the pools' arrays: fresh copies), with
@@ -122,32 +122,14 @@ def _batches(rules: RuleSet, events: list[str | None], rated: Ints) -> tuple[Int
 
 
 def _k_arrays(rules: RuleSet) -> tuple[Floats, Ints, Floats, Ints, int]:
-    """K tiers as arrays (absent bounds as limits that always hold) and exact numerators."""
-    tiers = rules.k.tiers
+    """K tiers as arrays (``KTier.limits``: absent bounds always hold) and exact numerators."""
+    k_rule = rules.k
+    assert k_rule is not None  # the kernel's methods require [k]
+    tiers = k_rule.tiers
     tiers_k = np.array([t.k for t in tiers] + [0.0], np.float64)
-    tiers_i = np.array(
-        [
-            [
-                _NO_LIMIT if t.games_below is None else t.games_below,
-                -_NO_LIMIT if t.games_at_least is None else t.games_at_least,
-            ]
-            for t in tiers
-        ]
-        + [[0, 0]],
-        np.int64,
-    )
-    tiers_r = np.array(
-        [
-            [
-                np.inf if t.rating_below is None else t.rating_below,
-                -np.inf if t.rating_at_least is None else t.rating_at_least,
-            ]
-            for t in tiers
-        ]
-        + [[0.0, 0.0]],
-        np.float64,
-    )
-    values = [scaled(t.k) for t in tiers] + [scaled(rules.k.default or 0.0)]
+    tiers_i = np.array([t.limits[:2] for t in tiers] + [(0, 0)], np.int64)
+    tiers_r = np.array([t.limits[2:] for t in tiers] + [(0.0, 0.0)], np.float64)
+    values = [scaled(t.k) for t in tiers] + [scaled(k_rule.default or 0.0)]
     a = max(d for _, d in values)
     numerators = np.array([v * 10 ** (a - d) for v, d in values], np.int64)
     return tiers_k, tiers_i, tiers_r, numerators, a
@@ -160,7 +142,7 @@ def _ffa_weights(side_counts: Ints, rules: RuleSet) -> tuple[Floats, Floats]:
     totals = np.ones(top + 1, np.float64)
     alpha = rules.ffa.alpha
     for n in np.unique(side_counts).tolist():
-        row = [alpha ** (n + 1 - r) - 1 for r in range(1, n + 1)]
+        row = [ffa_weight(alpha, n, r) for r in range(1, n + 1)]
         weights[n, :n] = row
         totals[n] = sum(row)
     return weights, totals
@@ -178,7 +160,7 @@ def encode(
     as_of: dt.date | None,
 ) -> Encoded | None:
     """The kernel's arguments for replaying ``games`` from the given state, or ``None``."""
-    ffa = rules.method == "ffa_rank"
+    ffa = K.KERNEL_METHODS[rules.method] == K.METHOD_FFA
     n_games = len(games)
     need_roles = ffa or rules.pools.by_role
     with no_gc():
@@ -341,21 +323,23 @@ def encode(
 
     # Parameters.
     tiers_k, tiers_i, tiers_r, k_numerators, k_scale = _k_arrays(rules)
+    k_rule = rules.k
+    assert k_rule is not None
     ip = np.zeros(K.N_IP, np.int64)
     fp = np.zeros(K.N_FP, np.float64)
-    method = {"duel": 0, "team_and_personal": 1, "ffa_rank": 2}[rules.method]
+    method = K.KERNEL_METHODS[rules.method]
     prob = rules.probability_decimals
     ip[K.P_METHOD] = method
-    ip[K.P_PROB_DECIMALS] = -1 if prob is None or method != 0 else prob
-    ip[K.P_ROUND_MODE] = _ROUND_MODES[rules.delta_rounding.mode]
+    ip[K.P_PROB_DECIMALS] = -1 if prob is None or method != K.METHOD_DUEL else prob
+    ip[K.P_ROUND_MODE] = ROUNDING_CODES[rules.delta_rounding.mode]
     ip[K.P_ROUND_DECIMALS] = rules.delta_rounding.decimals
     cap = rules.gain_cap
     ip[K.P_CAP] = 0 if cap is None or ffa else (1 if cap.inclusive else 2)
     fp[K.F_CAP_LEAD] = cap.lead if cap is not None else 0.0
     ip[K.P_FLOOR] = rules.rating_floor is not None
     fp[K.F_FLOOR] = rules.rating_floor or 0.0
-    ip[K.P_TIERS] = len(rules.k.tiers)
-    linear = rules.k.linear
+    ip[K.P_TIERS] = len(k_rule.tiers)
+    linear = k_rule.linear
     ip[K.P_LINEAR] = linear is not None
     if linear is not None:
         fp[K.F_LIN_START], fp[K.F_LIN_PER], fp[K.F_LIN_MIN] = (
@@ -363,8 +347,8 @@ def encode(
             linear.per_games,
             linear.minimum,
         )
-    fp[K.F_K_DEFAULT] = rules.k.default or 0.0
-    ip[K.P_COUNT_CURRENT] = rules.k.count_current_game
+    fp[K.F_K_DEFAULT] = k_rule.default or 0.0
+    ip[K.P_COUNT_CURRENT] = k_rule.count_current_game
     season = rules.season
     ip[K.P_SEASON_TIERS] = len(season.inactivity)
     season_tiers = np.array([[t.above, t.penalty] for t in season.inactivity] + [[0.0, 0.0]])
@@ -446,7 +430,8 @@ def encode(
         active={e: frozenset(v) for e, v in final_active.items()},
         initial_pools=len(initial_keys),
         as_of=as_of,
-        float_columns=K.N_FLOAT_COLUMNS + (method == 1),
+        float_columns=K.N_FLOAT_COLUMNS + (method == K.METHOD_TEAMS),
         capacity=capacity,
         batch_capacity=batch_capacity,
+        batches=int(batch_offsets.size - 1),
     )

@@ -1,10 +1,11 @@
 """The compiled replay loop (numba): RULES.md §3.1-§3.5 over integer-coded arrays.
 
-Every formula here mirrors one of the reference path (``engine/methods.py``, ``engine/replay.py``,
-``engine/maths.py``, ``engine/kfactor.py``, ``engine/seasons.py``) operation for operation, so that
-the floats come out bit for bit the same; ``tests/engine/test_fast_path.py`` holds both to it.
+The formulas are those of the reference path, compiled from the same source
+(``engine/formulas.py``); this module keeps the loops over arrays that call them in the reference's
+order, so that the floats come out bit for bit the same (``tests/engine/test_fast_path.py``).
 Where the reference rounds through exact decimals (P to ``n`` decimals, then ``K * (S - P)``), the
-kernel works in integers: P in units of ``10**-n``, K and the outcome scores scaled to integers.
+kernel works in integers: P in units of ``10**-n``, K and the outcome scores scaled to integers
+(``_round_probability``, ``_divide_rounded``, tied to ``engine/maths.py`` by property tests).
 
 The arrays are prepared by :mod:`eloleague.engine.fast.encode`; games are addressed by their
 position in the input, ``order`` lists the rated ones in processing order, batch by batch.
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from eloleague.engine import formulas
 from eloleague.engine.fast.layout import (
     C_AFTER,
     C_BEFORE,
@@ -45,6 +47,8 @@ from eloleague.engine.fast.layout import (
     I_DAY,
     I_GAME,
     I_POOL,
+    METHOD_FFA,
+    METHOD_TEAMS,
     OK,
     OVERFLOW,
     P_CAP,
@@ -121,48 +125,53 @@ __all__ = [
 ]
 
 
-@njit(cache=True, error_model="numpy")
-def _expected(a: float, b: float, scale: float) -> float:
-    """``E(a, b)`` as ``maths.expected`` computes it; ``inf`` marks the reference's OverflowError."""
-    power = float(10.0 ** ((b - a) / scale))
-    if math.isinf(power):
-        return math.inf
-    return 1.0 / (1.0 + power)
+def _compiled(function: Any) -> Any:
+    """A plain formula of ``engine/formulas.py`` compiled for the kernel (same source)."""
+    return njit(cache=True, error_model="numpy")(function)
+
+
+# ``_expected`` gives exactly 0.0 where the reference's power overflows (see formulas.expected).
+_expected = _compiled(formulas.expected)
+_in_tier = _compiled(formulas.in_tier)
+_k_linear = _compiled(formulas.k_linear)
+_elo_delta = _compiled(formulas.elo_delta)
+_team_delta = _compiled(formulas.team_delta)
+_ffa_delta = _compiled(formulas.ffa_delta)
+_round_whole = _compiled(formulas.round_whole)
+_cap_reached = _compiled(formulas.cap_reached)
+_floored = _compiled(formulas.floored)
+_inactivity_penalty = _compiled(formulas.inactivity_penalty)
+_ffa_performances = _compiled(formulas.ffa_performances)
 
 
 @njit(cache=True, error_model="numpy")
-def _k_fallback(
-    linear: bool, start: float, per: float, minimum: float, default: float, games: int
+def _k_of(
+    tier: int,
+    n_tiers: int,
+    tiers_k: Any,
+    linear: bool,
+    start: float,
+    per: float,
+    minimum: float,
+    default: float,
+    games: int,
 ) -> float:
-    """``kfactor.k_factor`` when no tier matched: the linear decay, or the default."""
+    """K of a tier found by :func:`_tier_of`, or the fallback: the linear decay or the default."""
+    if tier < n_tiers:
+        return float(tiers_k[tier])
     if linear:
-        value = start - games / per
-        return value if value > minimum else minimum
+        value: float = _k_linear(start, per, minimum, games)
+        return value
     return default
 
 
 @njit(cache=True, error_model="numpy")
-def _round_float(raw: float, mode: int) -> float:
-    """``maths.round_float`` to whole numbers (the only float rounding the fast path takes).
-
-    ``trunc`` goes through ``math.trunc`` (no negative zero); ``half_up``/``half_even`` through
-    the shortest decimal form, whose half decisions equal the float's: ``m + 0.5`` is exact.
-    """
-    if mode == 0:
-        return raw
-    magnitude = abs(raw)
-    whole = float(math.floor(magnitude))
-    if mode == 2:
-        if whole == 0.0:
-            return 0.0
-        return whole if raw > 0 else -whole
-    frac = magnitude - whole
-    if mode == 1:
-        if frac >= 0.5:
-            whole += 1.0
-    elif frac > 0.5 or (frac == 0.5 and whole % 2.0 == 1.0):
-        whole += 1.0
-    return math.copysign(whole, raw)
+def _tier_of(tiers_i: Any, tiers_r: Any, n_tiers: int, rating: float, games: int) -> int:
+    """The first K tier whose conditions hold (``kfactor.k_factor``), ``n_tiers`` for none."""
+    for t in range(n_tiers):
+        if _in_tier(rating, games, tiers_i[t, 0], tiers_i[t, 1], tiers_r[t, 0], tiers_r[t, 1]):
+            return t
+    return n_tiers
 
 
 @njit(cache=True, error_model="numpy")
@@ -262,8 +271,10 @@ def run(
     floor_on = ip[P_FLOOR]
     floor = fp[F_FLOOR]
     n_season_tiers = ip[P_SEASON_TIERS]
-    n_tiers = ip[P_TIERS]
+    season_floor_on = ip[P_SEASON_FLOOR] != 0
+    season_floor = fp[F_SEASON_FLOOR]
     count_current = ip[P_COUNT_CURRENT]
+    n_tiers = ip[P_TIERS]
     linear = ip[P_LINEAR] != 0
     lin_start, lin_per, lin_min = fp[F_LIN_START], fp[F_LIN_PER], fp[F_LIN_MIN]
     k_default = fp[F_K_DEFAULT]
@@ -321,11 +332,9 @@ def run(
                     new = before
                     for t in range(n_season_tiers):
                         if before > season_tiers[t, 0]:
-                            new = before - season_tiers[t, 1]
-                            if ip[P_SEASON_FLOOR]:
-                                limit = fp[F_SEASON_FLOOR]
-                                new = new if new > limit else limit
-                            new = before if before < new else new
+                            new = _inactivity_penalty(
+                                before, season_tiers[t, 1], season_floor_on, season_floor
+                            )
                             break
                     if new != before:
                         if keep:
@@ -357,7 +366,7 @@ def run(
             needed = e - base + side_players[first_side + n_sides] - side_players[first_side]
             if needed > fl.shape[1]:
                 return FULL, fl, it, e, eligible, n_appear
-            if method == 2:
+            if method == METHOD_FFA:
                 status = _rate_ffa(
                     ip,
                     fp,
@@ -404,35 +413,32 @@ def run(
                 code = side_codes[side]
                 value = side_values[code]
                 team_p = 0.0
-                if method == 1:
+                if method == METHOD_TEAMS:
                     team_p = _expected(own, opponent, scale)
-                    if math.isinf(team_p):
+                    if team_p == 0.0:
                         return OVERFLOW, fl, it, e, eligible, n_appear
                 for j in range(side_players[side], side_players[side + 1]):
                     pool = player_pools[j]
                     before = rating[pool]
                     p = _expected(before, opponent, scale)
-                    if math.isinf(p):
+                    if p == 0.0:
                         return OVERFLOW, fl, it, e, eligible, n_appear
-                    # K (kfactor.k_factor): the first matching tier, else the fallback.
                     games = played[pool] + count_current
-                    tier = n_tiers
-                    for t in range(n_tiers):
-                        if (
-                            games < tiers_i[t, 0]
-                            and games >= tiers_i[t, 1]
-                            and before < tiers_r[t, 0]
-                            and before >= tiers_r[t, 1]
-                        ):
-                            tier = t
-                            break
-                    if tier < n_tiers:
-                        k = tiers_k[tier]
-                    else:
-                        k = _k_fallback(linear, lin_start, lin_per, lin_min, k_default, games)
-                    if method == 1:
-                        raw = k * (value - team_p) + k * (value - p)
-                        rounded = _round_float(raw, round_mode)
+                    tier = _tier_of(tiers_i, tiers_r, n_tiers, before, games)
+                    k = _k_of(
+                        tier,
+                        n_tiers,
+                        tiers_k,
+                        linear,
+                        lin_start,
+                        lin_per,
+                        lin_min,
+                        k_default,
+                        games,
+                    )
+                    if method == METHOD_TEAMS:
+                        raw = _team_delta(k, value, team_p, p)
+                        rounded = _round_whole(raw, round_mode)
                     elif prob_decimals >= 0:
                         q = _round_probability(p, prob_decimals, unit)
                         p = q / unit
@@ -451,21 +457,21 @@ def run(
                             if whole == 0 and num < 0:
                                 rounded = -0.0
                     else:
-                        raw = k * (value - p)
-                        rounded = _round_float(raw, round_mode)
+                        raw = _elo_delta(k, value, p)
+                        rounded = _round_whole(raw, round_mode)
                     flags = FIRED_ROUNDING if rounded != raw else 0
                     delta = rounded
-                    lead = before - opponent
                     if (
                         cap != 0
                         and delta > 0
-                        and ((cap == 1 and lead >= cap_lead) or (cap == 2 and lead > cap_lead))
+                        and _cap_reached(before - opponent, cap_lead, cap == 1)
                     ):
                         delta = 0.0
                         flags |= FIRED_CAP
-                    if floor_on and before + delta < floor:
-                        delta = floor - before
-                        flags |= FIRED_FLOOR
+                    if floor_on:
+                        delta, fell = _floored(before, delta, floor)
+                        if fell:
+                            flags |= FIRED_FLOOR
                     row = e - base
                     fl[C_BEFORE, row] = before
                     fl[C_EXPECTED, row] = p
@@ -475,7 +481,7 @@ def run(
                     fl[C_AFTER, row] = before + delta
                     fl[C_RAW, row] = raw
                     fl[C_OTHER, row] = opponent
-                    if method == 1:
+                    if method == METHOD_TEAMS:
                         fl[C_TEAM, row] = team_p
                     it[I_GAME, row] = g
                     it[I_POOL, row] = pool
@@ -526,7 +532,6 @@ def _rate_ffa(
     """``methods.rate_ffa`` for one game (RULES §3.3), written at ledger row ``e``."""
     scale = fp[F_SCALE]
     pairs = n * (n - 1) / 2
-    total_weight = weight_totals[n]
     low = side_values[first_side]
     high = low
     for i in range(n):
@@ -534,32 +539,14 @@ def _rate_ffa(
         low = x if x < low else low
         high = x if x > high else high
         seen[i] = rating[player_pools[side_players[first_side + i]]]
-    for i in range(n):
-        x = side_values[first_side + i]
-        perf[i] = 0.0
-        if x <= 0:
-            continue
-        rank = 1
-        ties = 0
-        for j in range(n):
-            y = side_values[first_side + j]
-            if y > x:
-                rank += 1
-            elif y == x:
-                ties += 1
-        acc = 0.0
-        for r in range(rank - 1, rank - 1 + ties):
-            acc += weights[n, r]
-        perf[i] = acc / ties / total_weight
-    if ip[P_RENORMALISE]:
-        positive = 0.0
-        for i in range(n):
-            positive += perf[i]
-        if positive > 0:
-            for i in range(n):
-                perf[i] = perf[i] / positive
+    scores = side_values[first_side : first_side + n]
+    _ffa_performances(scores, n, weights[n], weight_totals[n], ip[P_RENORMALISE] != 0, perf)
     floor_on = ip[P_FLOOR]
     floor = fp[F_FLOOR]
+    n_tiers = ip[P_TIERS]
+    linear = ip[P_LINEAR] != 0
+    lin_start, lin_per, lin_min = fp[F_LIN_START], fp[F_LIN_PER], fp[F_LIN_MIN]
+    k_default = fp[F_K_DEFAULT]
     for i in range(n):
         pool = player_pools[side_players[first_side + i]]
         before = seen[i]
@@ -567,34 +554,15 @@ def _rate_ffa(
         for j in range(n):
             if j != i:
                 p = _expected(before, seen[j], scale)
-                if math.isinf(p):
+                if p == 0.0:
                     return OVERFLOW
                 total += p
         expected = total / pairs
         games = played[pool] + ip[P_COUNT_CURRENT]
-        tier = ip[P_TIERS]
-        for t in range(ip[P_TIERS]):
-            if (
-                games < tiers_i[t, 0]
-                and games >= tiers_i[t, 1]
-                and before < tiers_r[t, 0]
-                and before >= tiers_r[t, 1]
-            ):
-                tier = t
-                break
-        if tier < ip[P_TIERS]:
-            k = tiers_k[tier]
-        else:
-            k = _k_fallback(
-                ip[P_LINEAR] != 0,
-                fp[F_LIN_START],
-                fp[F_LIN_PER],
-                fp[F_LIN_MIN],
-                fp[F_K_DEFAULT],
-                games,
-            )
-        raw = k * pairs * (perf[i] - expected)
-        rounded = _round_float(raw, ip[P_ROUND_MODE])
+        tier = _tier_of(tiers_i, tiers_r, n_tiers, before, games)
+        k = _k_of(tier, n_tiers, tiers_k, linear, lin_start, lin_per, lin_min, k_default, games)
+        raw = _ffa_delta(k, pairs, perf[i], expected)
+        rounded = _round_whole(raw, ip[P_ROUND_MODE])
         x = side_values[first_side + i]
         warning = 0
         if x == low and raw > 0:
@@ -607,9 +575,10 @@ def _rate_ffa(
                 rank += 1
         flags = FIRED_ROUNDING if rounded != raw else 0
         delta = rounded
-        if floor_on and before + delta < floor:
-            delta = floor - before
-            flags |= FIRED_FLOOR
+        if floor_on:
+            delta, fell = _floored(before, delta, floor)
+            if fell:
+                flags |= FIRED_FLOOR
         row = e + i
         fl[C_BEFORE, row] = before
         fl[C_EXPECTED, row] = expected

@@ -4,8 +4,20 @@ Shared by the kernel (numba) and by the Python that prepares its input and reads
 must not need numba to be imported (a ledger read back, a command that never replays).
 """
 
+from eloleague.engine.methods.duel import DUEL
+from eloleague.engine.methods.ffa_rank import FFA_RANK
+from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
+
+# The methods the kernel implements, by code (any other method: the reference path) -----------
+METHOD_DUEL, METHOD_TEAMS, METHOD_FFA = range(3)
+KERNEL_METHODS = {
+    DUEL.name: METHOD_DUEL,
+    TEAM_AND_PERSONAL.name: METHOD_TEAMS,
+    FFA_RANK.name: METHOD_FFA,
+}
+
 # Integer parameters (``ip``) ---------------------------------------------------------------
-P_METHOD = 0  # 0 duel, 1 team_and_personal, 2 ffa_rank
+P_METHOD = 0  # a code of KERNEL_METHODS
 P_PROB_DECIMALS = 1  # -1: P not rounded
 P_ROUND_MODE = 2  # 0 none, 1 half_up, 2 trunc, 3 half_even
 P_ROUND_DECIMALS = 3

@@ -19,8 +19,10 @@ from eloleague.engine.ledger import (
     INACTIVITY,
     LOSER_GAIN,
     ROUNDING,
+    VALUE_FIELDS,
     WINNER_LOSS,
     LedgerEntry,
+    game_label,
 )
 from eloleague.records import GameRecord, PoolKey
 
@@ -32,6 +34,17 @@ if TYPE_CHECKING:  # numpy is only needed once the columns exist
     Int32s = npt.NDArray[np.int32]
 WARNINGS = ("", LOSER_GAIN, WINNER_LOSS, INACTIVITY)
 _CHUNK = 1 << 16
+_GAME_ONLY = frozenset(
+    ("expected", "k", "score", "opponent", "team_expected", "rank", "points", "outcome")
+)
+# The entry fields :meth:`ColumnarLedger.columns` decodes: the fast path declines when the
+# entries have one it does not know.
+DECODED_FIELDS = frozenset(
+    (
+        *("before", "expected", "k", "score", "delta", "after", "warning", "fired"),
+        *("raw_delta", "opponent", "team_expected", "rank", "points", "outcome", "extra"),
+    )
+)
 
 
 @lru_cache(maxsize=16)
@@ -53,8 +66,7 @@ class ColumnarLedger(Sequence[LedgerEntry]):
 
     The columns are computed when first read (``compute``: the ratings alone are quicker and
     need far less memory; the kernel's input is kept until then, about 100 bytes a game); ``floats`` and ``ints`` are then the kernel's column blocks
-    (``kernel.C_*`` and ``kernel.I_*``). ``method`` is 0 (duel), 1 (team_and_personal) or
-    2 (ffa_rank).
+    (``kernel.C_*`` and ``kernel.I_*``). ``method`` is a code of ``layout.KERNEL_METHODS``.
     """
 
     def __init__(
@@ -111,62 +123,87 @@ class ColumnarLedger(Sequence[LedgerEntry]):
         return self._entry(index)
 
     def _entry(self, i: int) -> LedgerEntry:
-        row_f = self.floats[:, i].tolist()
-        row_i = self.ints[:, i].tolist()
-        return self._make(row_f, row_i)
+        return next(self._entries(i, i + 1))
 
     def __iter__(self) -> Iterator[LedgerEntry]:
         n = len(self)
-        floats, ints = self._load()
         for start in range(0, n, _CHUNK):
-            stop = min(n, start + _CHUNK)
-            fl = floats[:, start:stop].T.tolist()
-            it = ints[:, start:stop].T.tolist()
-            make = self._make
-            for row_f, row_i in zip(fl, it, strict=True):
-                yield make(row_f, row_i)
+            yield from self._entries(start, min(n, start + _CHUNK))
 
-    def _make(self, f: list[Any], i: list[Any]) -> LedgerEntry:
-        key = self.pool_keys[i[K.I_POOL]]
-        position = i[K.I_GAME]
-        code = i[K.I_CODE]
-        if position < 0:
-            delta = f[K.C_DELTA]
-            return LedgerEntry(
-                game="",
-                date=_day(i[K.I_DAY]),
-                key=key,
-                before=f[K.C_BEFORE],
-                expected=None,
-                k=None,
-                score=None,
-                delta=delta,
-                after=f[K.C_AFTER],
-                warning=INACTIVITY,
-                fired=(INACTIVITY,),
-                raw_delta=f[K.C_RAW],
-            )
-        game = self.games[position]
-        ffa = self.method == 2
-        return LedgerEntry(
-            game=game.id if game.id is not None else f"#{position + 1}",
-            date=game.date,
-            key=key,
-            before=f[K.C_BEFORE],
-            expected=f[K.C_EXPECTED],
-            k=f[K.C_K],
-            score=f[K.C_SCORE],
-            delta=f[K.C_DELTA],
-            after=f[K.C_AFTER],
-            warning=WARNINGS[(code >> K.WARN_SHIFT) & 3],
-            fired=fired_names(code & 15),
-            raw_delta=f[K.C_RAW],
-            opponent=None if ffa else f[K.C_OTHER],
-            team_expected=f[K.C_TEAM] if self.method == 1 else None,
-            rank=code >> K.VALUE_SHIFT if ffa else None,
-            points=f[K.C_OTHER] if ffa else None,
-            outcome=None if ffa else self.outcome_labels[code >> K.VALUE_SHIFT],
-        )
+    def _entries(self, start: int, stop: int) -> Iterator[LedgerEntry]:
+        columns = self.columns(start, stop)
+        positions = columns.pop("position")
+        days = columns.pop("day")
+        pools = columns.pop("pool")
+        assert positions is not None and days is not None and pools is not None
+        keys = self.pool_keys
+        games = self.games
+        nothing = [None] * len(positions)
+        no_extra = [()] * len(positions)  # the kernel's methods publish no pool field
+        values = [
+            columns[name] or (no_extra if name == "extra" else nothing) for name in VALUE_FIELDS
+        ]
+        for position, day, pool, *row in zip(positions, days, pools, *values, strict=True):
+            if position < 0:
+                yield LedgerEntry("", _day(day), keys[pool], *row)
+            else:
+                game = games[position]
+                yield LedgerEntry(game_label(game, position), game.date, keys[pool], *row)
+
+    def labels(self) -> list[str]:
+        """Each game's ledger label by position, then ``""`` (position -1: a season entry)."""
+        out = [game_label(g, i) for i, g in enumerate(self.games)]
+        out.append("")
+        return out
+
+    def columns(self, start: int = 0, stop: int | None = None) -> dict[str, list[Any] | None]:
+        """Entries ``start:stop`` decoded, one list per field: ``position`` (the game's position
+        in the input, -1 for a season entry), ``pool`` (an index of ``pool_keys``), ``day`` (an
+        ordinal), then every field of :data:`~eloleague.engine.ledger.VALUE_FIELDS` as the
+        entries hold it (``None`` instead of a list: empty on every row of this ledger).
+
+        The one reader of the kernel's column layout: the entries, the store and the ledger CSV
+        all take their values from here.
+        """
+        stop = len(self) if stop is None else min(stop, len(self))
+        floats, ints = self._load()
+        f = floats[:, start:stop].tolist()
+        i = ints[:, start:stop].tolist()
+        ffa, teams = self.method == K.METHOD_FFA, self.method == K.METHOD_TEAMS
+        positions = i[K.I_GAME]
+        codes = i[K.I_CODE]
+        texts = {c: (WARNINGS[(c >> K.WARN_SHIFT) & 3], fired_names(c & 15)) for c in set(codes)}
+        values = [c >> K.VALUE_SHIFT for c in codes]
+        other = f[K.C_OTHER]
+        labels = self.outcome_labels
+        out: dict[str, list[Any] | None] = {
+            "position": positions,
+            "pool": i[K.I_POOL],
+            "day": i[K.I_DAY],
+            "before": f[K.C_BEFORE],
+            "expected": f[K.C_EXPECTED],
+            "k": f[K.C_K],
+            "score": f[K.C_SCORE],
+            "delta": f[K.C_DELTA],
+            "after": f[K.C_AFTER],
+            "warning": [texts[c][0] for c in codes],
+            "fired": [texts[c][1] for c in codes],
+            "raw_delta": f[K.C_RAW],
+            "opponent": None if ffa else other,
+            "team_expected": f[K.C_TEAM] if teams else None,
+            "rank": values if ffa else None,
+            "points": other if ffa else None,
+            "outcome": None if ffa else [labels[v] for v in values],
+            "extra": None,
+        }
+        # Season adjustments (no game): no P, K, S, opponent, rank or outcome.
+        if any(p < 0 for p in positions):
+            blanks = [c for name, c in out.items() if name in _GAME_ONLY and c is not None]
+            for row, p in enumerate(positions):
+                if p < 0:
+                    for column in blanks:
+                        column[row] = None
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str):

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from eloleague.engine.fast import layout as K
 from eloleague.engine.fast.encode import STATE_ARGUMENTS, encode
 from eloleague.engine.fast.kernel import run
-from eloleague.engine.fast.ledger import ColumnarLedger
-from eloleague.engine.ledger import LedgerEntry
-from eloleague.engine.replay import EngineState, ReplayResult, Unrated
+from eloleague.engine.fast.ledger import DECODED_FIELDS, ColumnarLedger
+from eloleague.engine.ledger import VALUE_FIELDS
+from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolState
 from eloleague.rules.model import RuleSet
@@ -31,32 +31,15 @@ _KNOWN_FIELDS = {
         "started",
         "last_played",
         "decay_spells",
+        "periods",
     ],
-    LedgerEntry: [
-        "game",
-        "date",
-        "key",
-        "before",
-        "expected",
-        "k",
-        "score",
-        "delta",
-        "after",
-        "warning",
-        "fired",
-        "raw_delta",
-        "opponent",
-        "team_expected",
-        "rank",
-        "points",
-        "outcome",
-    ],
+    PoolState: ["rating", "games", "extra"],
     ReplayResult: ["rules", "pools", "ledger", "unrated", "state", "as_of"],
 }
 
 
 def _shapes_known() -> bool:
-    return all(
+    return set(VALUE_FIELDS) <= DECODED_FIELDS and all(
         [f.name for f in dataclasses.fields(cls)] == names for cls, names in _KNOWN_FIELDS.items()
     )
 
@@ -67,6 +50,8 @@ def run_fast(
     """The fast path proper (see :func:`eloleague.engine.fast.try_replay`)."""
     if not _shapes_known() or state.decay_spells:
         return None
+    if any(pool.extra for pool in state.pools.values()):
+        return None  # pool fields of a method the kernel does not implement
     games = list(games)  # the ledger reads labels and dates from them later: a private copy
     pools = {key: (pool.rating, pool.games) for key, pool in state.pools.items()}
     encoded = encode(
@@ -99,7 +84,7 @@ def run_fast(
         days = last_day.tolist()
         for p in applied[first_apply[applied].argsort()].tolist():
             last_played[keys[p]] = dt.date.fromordinal(days[p])
-    method = {"duel": 0, "team_and_personal": 1, "ffa_rank": 2}[rules.method]
+    method = K.KERNEL_METHODS[rules.method]
 
     def columns() -> tuple[Floats, Int32s]:
         """The ledger, computed again with its columns kept (only when it is read)."""
@@ -121,6 +106,7 @@ def run_fast(
         started=True,
         last_played=last_played,
         decay_spells={},
+        periods=state.periods + encoded.batches,
     )
     unrated = [Unrated(games[i], i, reason) for i, reason in encoded.unrated]
     return ReplayResult(rules, final.pools, ledger, unrated, final, encoded.as_of)

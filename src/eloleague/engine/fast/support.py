@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from pydantic import BaseModel
 
+from eloleague.engine.fast.layout import KERNEL_METHODS, METHOD_DUEL, METHOD_FFA
 from eloleague.rules.model import RuleSet
 
 # Keys the fast path implements, or that the replay never reads (names, wording, titles, team
@@ -84,9 +85,14 @@ def scaled(value: float) -> tuple[int, int]:
 
 def unsupported(rules: RuleSet) -> str | None:
     """Why the fast path cannot compute ``rules`` (``None``: it can)."""
-    parts: list[BaseModel] = [rules, rules.k, rules.delta_rounding, rules.pools, rules.season]
-    parts += list(rules.outcomes.values()) + list(rules.k.tiers) + list(rules.season.inactivity)
-    parts += [rules.ffa] + [p for p in (rules.k.linear, rules.gain_cap) if p is not None]
+    method = KERNEL_METHODS.get(rules.method)
+    if method is None:
+        return f"method = {rules.method!r}"
+    k_rule = rules.k
+    assert k_rule is not None  # the kernel's methods require [k]
+    parts: list[BaseModel] = [rules, k_rule, rules.delta_rounding, rules.pools, rules.season]
+    parts += [*rules.outcomes.values(), *k_rule.tiers, *rules.season.inactivity, rules.ffa]
+    parts += [p for p in (k_rule.linear, rules.gain_cap) if p is not None]
     for part in parts:
         key = _unknown_key(part)
         if key is not None:
@@ -98,19 +104,21 @@ def unsupported(rules: RuleSet) -> str | None:
     rounding = rules.delta_rounding
     if rounding.mode != "none" and rounding.decimals != 0:
         return "deltas rounded to decimals (ratings snapped to a grid)"
-    if rules.method == "ffa_rank" and len(rules.roles) > 62:
+    if method == METHOD_FFA and len(rules.roles) > 62:
         return "more than 62 roles"
-    if rules.method == "duel" and rules.probability_decimals is not None:
+    if method == METHOD_DUEL and rules.probability_decimals is not None:
         return _exact_unsupported(rules)
     return None
 
 
 def _exact_unsupported(rules: RuleSet) -> str | None:
     """The integer arithmetic of rounded probabilities must stay exact (see ``kernel``)."""
-    if rules.k.linear is not None:
+    k_rule = rules.k
+    assert k_rule is not None
+    if k_rule.linear is not None:
         return "a linear K with rounded probabilities"
     n = rules.probability_decimals or 0
-    ks = [scaled(t.k) for t in rules.k.tiers] + [scaled(rules.k.default or 0.0)]
+    ks = [scaled(t.k) for t in k_rule.tiers] + [scaled(k_rule.default or 0.0)]
     scores = [scaled(o.score) for o in rules.outcomes.values()]
     a = max(d for _, d in ks)
     b = max(d for _, d in scores)

@@ -51,7 +51,7 @@ def finish(process: subprocess.Popen[bytes] | None) -> None:
 def compile_kernel() -> None:
     """Replay two games through the fast path: numba compiles the kernel and caches it."""
     from eloleague.engine.fast import try_replay
-    from eloleague.engine.replay import EngineState
+    from eloleague.engine.state import EngineState
     from eloleague.rules import load_rules
 
     day = dt.date(2024, 1, 1)

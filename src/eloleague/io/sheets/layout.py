@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from openpyxl.utils import get_column_letter
 
+from eloleague.engine.methods import ranked
 from eloleague.i18n import Text, render
 from eloleague.rules.model import RuleSet
 
@@ -208,7 +209,7 @@ class Layout:
 
 def layout_for(rules: RuleSet, players: int | None = None) -> Layout:
     """The results-sheet layout of ``rules`` (``players`` overrides the columns per side)."""
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         columns = (
             Column("game", "Game", 12),
             Column("date", "Date", 12),

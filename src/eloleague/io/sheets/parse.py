@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from eloleague.engine.methods import ranked
 from eloleague.engine.validate import check_game
 from eloleague.errors import LookAlike, Problem
 from eloleague.i18n import Text, render
@@ -325,7 +326,7 @@ def read_results(
     ctx = _Context(grid, layout, rules, event, found, _Names(known_players, found))
     skip = _merged_rows(grid, layout, header, found)
     rows = [r for r in sorted(grid.rows) if r > header and r not in skip and not grid.is_blank(r)]
-    if layout.method == "ffa_rank":
+    if ranked(rules):
         return _ffa_games(ctx, rows)
     return _two_sided_games(ctx, rows)
 

@@ -18,6 +18,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
+from eloleague.engine.methods import ranked
 from eloleague.io.sheets.layout import (
     EVENT,
     EVENT_FIELDS,
@@ -72,7 +73,7 @@ def _instructions(ws: Worksheet, rules: RuleSet, league: str | None, lang: str) 
             None,
         ),
     ]
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         lines += [
             (
                 tr(
@@ -370,9 +371,9 @@ def build_template(
     ranges = _lists(lists, rules, names, lang)
     title = tr(lang, "Results of {league} ({rules})", league=league or "…", rules=rules.name)
     _header(results, layout, title, lang)
-    players_stamp = layout.players if rules.method != "ffa_rank" else None
+    players_stamp = layout.players if not ranked(rules) else None
     _stamp(results, layout.stamp_column, make_stamp(RESULTS, rules, lang, players_stamp))
-    if rules.method == "ffa_rank":
+    if ranked(rules):
         _results_ffa(results, layout, rules, ranges, lang)
     else:
         _results_two_sided(results, layout, ranges, lang)

@@ -1,0 +1,114 @@
+"""Rating methods as plug-ins, and their registry (docs/rule-sets.md, "Rating methods").
+
+Each method is one module of this package behind the :class:`RatingMethod` protocol; the registry
+lists them by the name a rule file gives as ``method``, much as openskill lists its models. The
+rule-set model takes its allowed methods from here, and every layer asks a rule set's method
+(:func:`method_of`) what it needs (the shape of its games, its pool fields, its expected score)
+instead of comparing names. Adding a method is one module, one line below, its tests and docs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from eloleague.engine.methods.base import (
+    RANKED,
+    TWO_SIDES,
+    Batch,
+    Lookup,
+    Rated,
+    RatingMethod,
+    Shape,
+    pool_key,
+)
+from eloleague.engine.methods.duel import DUEL
+from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances
+from eloleague.engine.methods.glicko2 import GLICKO2
+from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
+from eloleague.records import PoolState
+from eloleague.rules.model import RuleSet
+
+__all__ = [
+    "RANKED",
+    "TWO_SIDES",
+    "Batch",
+    "Lookup",
+    "Rated",
+    "RatingMethod",
+    "Shape",
+    "expected_score",
+    "ffa_performances",
+    "get",
+    "method_of",
+    "names",
+    "pool_key",
+    "ranked",
+    "register",
+    "shown_values",
+    "unregister",
+    "with_shown",
+]
+
+_REGISTRY: dict[str, RatingMethod] = {}
+
+
+def register(method: RatingMethod) -> RatingMethod:
+    """Make ``method`` available to rule files under its name (a name taken is an error)."""
+    if method.name in _REGISTRY and _REGISTRY[method.name] is not method:
+        raise ValueError(f"a rating method named {method.name!r} is already registered")
+    _REGISTRY[method.name] = method
+    return method
+
+
+def unregister(name: str) -> None:
+    """Forget a method registered by :func:`register` (tests that register a toy method)."""
+    _REGISTRY.pop(name, None)
+
+
+def names() -> tuple[str, ...]:
+    """The registered methods' names, in registration order."""
+    return tuple(_REGISTRY)
+
+
+def get(name: str) -> RatingMethod:
+    """The method registered as ``name`` (``KeyError`` when none is)."""
+    return _REGISTRY[name]
+
+
+def method_of(rules: RuleSet) -> RatingMethod:
+    """The rating method of a rule set."""
+    return _REGISTRY[rules.method]
+
+
+def expected_score(rules: RuleSet, a: float, b: float) -> float:
+    """The rule set's expected score of a player (or a side's mean) rated ``a`` against one
+    rated ``b``, other pool fields as a new pool has them (``balance``, ``predict``)."""
+    method = method_of(rules)
+    new = method.new_pool(rules)
+    return method.expected(rules, replace(new, rating=a), replace(new, rating=b))
+
+
+def shown_values(rules: RuleSet, pool: PoolState) -> tuple[float, ...]:
+    """The values of the method's :attr:`~RatingMethod.shown_fields` in ``pool``."""
+    method = method_of(rules)
+    if not method.shown_fields:
+        return ()
+    return tuple(pool.extra[method.pool_fields.index(name)] for name in method.shown_fields)
+
+
+def with_shown(rules: RuleSet, pool: PoolState, values: dict[str, float]) -> PoolState:
+    """``pool`` with the shown fields of ``values`` set (the others: as a new pool has them)."""
+    method = method_of(rules)
+    extra = list(pool.extra or method.new_pool(rules).extra)
+    for name, value in values.items():
+        extra[method.pool_fields.index(name)] = value
+    return replace(pool, extra=tuple(extra))
+
+
+def ranked(rules: RuleSet) -> bool:
+    """Whether the rule set's games are free-for-all games ranked by score (one player a side)."""
+    return _REGISTRY[rules.method].shape == RANKED
+
+
+for _method in (DUEL, TEAM_AND_PERSONAL, FFA_RANK, GLICKO2):
+    register(_method)

@@ -1,0 +1,88 @@
+"""``ffa_rank``: free-for-all games of one player a side, ranked by score (RULES.md §3.3; the
+diplomacy preset)."""
+
+from __future__ import annotations
+
+from eloleague.engine import formulas
+from eloleague.engine.formulas import ffa_delta, ffa_weight
+from eloleague.engine.kfactor import k_factor
+from eloleague.engine.ledger import LOSER_GAIN, WINNER_LOSS, LedgerEntry
+from eloleague.engine.maths import expected, round_float
+from eloleague.engine.methods.base import RANKED, Lookup, check_score_side, pool_key
+from eloleague.engine.methods.elo import EloMethod, finish
+from eloleague.i18n import Text
+from eloleague.records import GameRecord
+from eloleague.rules.model import RuleSet
+
+
+def ffa_performances(scores: list[float], alpha: float, renormalise: bool) -> list[float]:
+    """Each player's performance from the scores alone (RULES §3.3 steps 1-3, seed 003 §7-9).
+
+    Weights ``w(r) = alpha ** (N + 1 - r) - 1`` shared between tied players, divided by their sum;
+    a score of zero or less performs 0.
+    """
+    n = len(scores)
+    weights = [ffa_weight(alpha, n, r) for r in range(1, n + 1)]
+    perf = [0.0] * n
+    formulas.ffa_performances(scores, n, weights, sum(weights), renormalise, perf)
+    return perf
+
+
+def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> list[LedgerEntry]:
+    """Seven-player games ranked by score (RULES §3.3, seed 003)."""
+    players = [(side.players[0], float(side.score or 0.0)) for side in game.sides]
+    keys = [pool_key(rules, game, p) for p, _ in players]
+    states = [lookup(key) for key in keys]
+    ratings = [s.rating for s in states]
+    scores = [x for _, x in players]
+    n = len(players)
+    pairs = n * (n - 1) / 2
+    perf = ffa_performances(scores, rules.ffa.alpha, rules.ffa.renormalise)
+    low, high = min(scores), max(scores)
+    entries = []
+    for i, key in enumerate(keys):
+        rating = ratings[i]
+        e_i = sum(expected(rating, ratings[j], rules.scale) for j in range(n) if j != i) / pairs
+        k = k_factor(rules.k, rating, states[i].games)
+        raw = ffa_delta(k, pairs, perf[i], e_i)
+        rounded = round_float(raw, rules.delta_rounding)
+        warning = ""
+        if scores[i] == low and raw > 0:
+            warning = LOSER_GAIN
+        elif scores[i] == high and raw < 0:
+            warning = WINNER_LOSS
+        rank = 1 + sum(1 for y in scores if y > scores[i])
+        entries.append(
+            finish(
+                rules,
+                label,
+                game.date,
+                key,
+                rating,
+                e_i,
+                k,
+                perf[i],
+                raw,
+                rounded,
+                rank=rank,
+                points=scores[i],
+                warning=warning,
+            )
+        )
+    return entries
+
+
+def _no_outcomes(rules: RuleSet) -> Text | None:
+    if rules.outcomes:
+        return Text.of("an 'ffa_rank' rule set ranks by score: remove [outcomes]")
+    return None
+
+
+FFA_RANK = EloMethod(
+    name="ffa_rank",
+    shape=RANKED,
+    summary="free-for-all games ranked by score (RULES §3.3)",
+    rate_game=rate_ffa,
+    check_side_of=check_score_side,
+    check_rules_of=_no_outcomes,
+)
