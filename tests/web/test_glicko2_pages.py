@@ -53,5 +53,12 @@ def test_the_ranking_shows_deviations_in_the_api_and_the_page(tmp_path: Path) ->
     assert f'<td class="n">{first["deviation"]}</td>' in page.text
     english = client.get(f"/leagues/{NAME}", headers={"Accept-Language": "en"})
     assert "<th>deviation</th><th>volatility</th>" in english.text
+    ana = client.get(f"/leagues/{NAME}/players/Ana", headers={"Accept-Language": "fr"})
+    assert ana.status_code == 200
+    deviation = round(want["Ana"].shown[0], 6)
+    assert "<th>écart type</th>" in ana.text and f'<td class="n">{deviation}</td>' in ana.text
+    history = client.get(f"/api/v1/leagues/{NAME}/players/Ana").json()
+    assert history["pools"][0]["deviation"] == deviation
+    assert all("deviation" in change for change in history["changes"])
     rules = client.get(f"/leagues/{NAME}/rules", headers={"Accept-Language": "en"})
     assert rules.status_code == 200 and "Glicko-2" in rules.text

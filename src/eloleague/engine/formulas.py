@@ -1,4 +1,4 @@
-"""Each rating formula once, as a plain function over numbers (docs/rule-sets.md; RULES.md §3).
+"""Each rating formula once, as a plain function over numbers (docs/rule-sets.md).
 
 The reference path (``engine/methods/``, ``engine/replay.py``, ``kfactor.py``, ``seasons.py``,
 ``decay.py``) calls these functions; the compiled kernel (``engine/fast/kernel.py``) compiles the
@@ -52,23 +52,23 @@ def in_tier(
 
 
 def k_linear(start: float, per_games: float, minimum: float, games: int) -> float:
-    """``max(minimum, start - games / per_games)``: K when no tier matched (seed 003)."""
+    """``max(minimum, start - games / per_games)``: K when no tier matched."""
     value = start - games / per_games
     return value if value > minimum else minimum
 
 
 def elo_delta(k: float, score: float, p: float) -> float:
-    """``K * (S - P)`` (RULES §3.1 step 5)."""
+    """``K * (S - P)``."""
     return k * (score - p)
 
 
 def team_delta(k: float, w: float, p_team: float, p_personal: float) -> float:
-    """``K * (W - p_team) + K * (W - p_personal)``: team term plus personal term (RULES §3.2)."""
+    """``K * (W - p_team) + K * (W - p_personal)``: team term plus personal term."""
     return k * (w - p_team) + k * (w - p_personal)
 
 
 def ffa_delta(k: float, pairs: float, performance: float, expected_share: float) -> float:
-    """``K * N(N-1)/2 * (perf_i - E_i)`` (RULES §3.3 step 6)."""
+    """``K * N(N-1)/2 * (perf_i - E_i)``."""
     return k * pairs * (performance - expected_share)
 
 
@@ -94,12 +94,12 @@ def round_whole(value: float, mode: int) -> float:
 
 
 def cap_reached(lead: float, cap: float, inclusive: bool) -> bool:
-    """Whether a lead reaches the gain cap: ``>=`` when inclusive (seed 000), ``>`` (seed 001)."""
+    """Whether a lead reaches the gain cap: ``>=`` when inclusive, ``>`` otherwise."""
     return lead >= cap if inclusive else lead > cap
 
 
 def floored(before: float, delta: float, floor: float) -> tuple[float, bool]:
-    """``max(floor, before + delta)`` as a change (RULES §3.3 step 7), and whether it fired."""
+    """``max(floor, before + delta)`` as a change, and whether it fired."""
     if before + delta < floor:
         return floor - before, True
     return delta, False
@@ -107,7 +107,7 @@ def floored(before: float, delta: float, floor: float) -> tuple[float, bool]:
 
 def inactivity_penalty(rating: float, penalty: float, has_floor: bool, floor: float) -> float:
     """A season's penalty taken from ``rating``, never below the season floor nor above the
-    rating (RULES §3.5)."""
+    rating."""
     new = rating - penalty
     if has_floor:
         new = new if new > floor else floor
@@ -126,15 +126,15 @@ def decay_loss(
 
 
 def ffa_weight(alpha: float, n: int, rank: int) -> float:
-    """``w(r) = alpha ** (N + 1 - r) - 1``: the weight of rank ``r`` among ``n`` (RULES §3.3)."""
+    """``w(r) = alpha ** (N + 1 - r) - 1``: the weight of rank ``r`` among ``n``."""
     return alpha ** (n + 1 - rank) - 1
 
 
 def ffa_performances(
     scores: Any, n: int, weights: Any, total: float, renormalise: bool, out: Any
 ) -> None:
-    """Each of ``n`` players' performance from the scores alone, into ``out`` (RULES §3.3 steps
-    1-3): the weights of the ranks a group of tied players spans, shared, divided by ``total``
+    """Each of ``n`` players' performance from the scores alone, into ``out``: the weights of the
+    ranks a group of tied players spans, shared, divided by ``total``
     (the weights' sum); a score of zero or less performs 0; ``renormalise`` rescales the
     performances to sum to 1."""
     for i in range(n):

@@ -269,6 +269,7 @@ def player(league: League, name: str) -> Context:
     """A player's pools and title, history per pool, and every game with its explanation."""
     report = _lookup(league.player, name)
     rules = league.rules
+    fields = method_of(rules).shown_fields
     games_by_id = {g.id: g for g in report.games}
     changes = []
     for e in reversed(report.history):
@@ -294,9 +295,11 @@ def player(league: League, name: str) -> Context:
                 "rating": shown(rules, r.rating),
                 "games": r.games,
                 "title": r.title,
+                **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
             }
             for r in report.standings
         ],
+        "shown_fields": list(fields),
         "games": len(report.games),
         "start_rating": shown(rules, rules.start_rating),
         "outcomes": outcome_names(league),

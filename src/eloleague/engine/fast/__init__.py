@@ -4,7 +4,8 @@
 same ledger and the same final state, for the rule sets and inputs it supports, and returns
 ``None`` for anything else so that the reference path runs instead:
 
-- rule sets: the three methods, per-game and per-event updates, K tiers or linear K, rounded or
+- rule sets: the three Elo methods (``layout.KERNEL_METHODS``; any other registered method,
+  Glicko-2 included, declines), per-game and per-event updates, K tiers or linear K, rounded or
   exact probabilities, ``half_up``/``trunc``/``half_even`` deltas to whole points, gain caps,
   rating floors, pools by mode and role, seasons with inactivity tiers; every key it does not
   know (time decay, per-period updates, deltas rounded to decimals, future keys) declines
@@ -14,6 +15,9 @@ same ledger and the same final state, for the rule sets and inputs it supports, 
 - numba installed. ``ELOLEAGUE_ENGINE=reference`` turns the fast path off.
 
 The reference path stays the definition; ``tests/engine/test_fast_path.py`` holds the two equal.
+The fast path is an accelerator, never a second engine: the formulas it compiles are the
+reference's own (``engine/formulas.py``), and whatever it does not implement (a method, a rule-set
+key, a state or pool field) it declines.
 """
 
 from __future__ import annotations

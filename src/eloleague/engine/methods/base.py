@@ -3,7 +3,7 @@
 
 A method names itself, says the shape of its games (two sides with outcomes, or a free-for-all
 ranked by score), the fields its pools keep beyond a rating and a games count, how it checks a
-game's results, its expected score, and how it rates one update batch (RULES.md §3.4). The replay
+game's results, its expected score, and how it rates one update batch (docs/rule-sets.md, "Update timing"). The replay
 (``engine/replay.py``) handles order, batches, seasons and decay for every method alike.
 """
 
@@ -100,7 +100,7 @@ class RatingMethod(Protocol):
 
 
 def pool_key(rules: RuleSet, game: GameRecord, participant: Participant) -> PoolKey:
-    """The pool a participant's rating lives in for this rule set (RULES §1, "pool")."""
+    """The pool a participant's rating lives in for this rule set."""
     return PoolKey(
         participant.name,
         game.mode if rules.pools.by_mode else "",
@@ -109,7 +109,7 @@ def pool_key(rules: RuleSet, game: GameRecord, participant: Participant) -> Pool
 
 
 def check_outcome_side(rules: RuleSet, side: Side, number: int) -> list[Text]:
-    """A side of a two-sided game: an outcome of the rule set (RULES §2)."""
+    """A side of a two-sided game: an outcome of the rule set."""
     t = Text.of
     labels = ", ".join(rules.outcomes)
     if side.outcome is None:
@@ -139,7 +139,7 @@ def check_outcome_side(rules: RuleSet, side: Side, number: int) -> list[Text]:
 
 
 def check_score_side(rules: RuleSet, side: Side, number: int) -> list[Text]:
-    """A side of a ranked game: a score, not an outcome (RULES §2, §3.3)."""
+    """A side of a ranked game: a score, not an outcome."""
     if side.outcome is not None:
         return [
             Text.of(

@@ -1,7 +1,7 @@
 """What the three Elo methods share: rounding, gain cap and floor of a change, and the batch.
 
 Each Elo method rates one game from pre-game pools (``rate_game``); :class:`EloMethod` turns that
-into a batch (RULES.md §3.4: every game of a batch from the ratings as they stood when it began,
+into a batch (docs/rule-sets.md, "Update timing": every game of a batch from the ratings as they stood when it began,
 the games counts frozen or growing) and applies the deltas.
 """
 
@@ -89,7 +89,7 @@ class EloMethod:
 
 @lru_cache(maxsize=4096)
 def exact_delta(k: float, score: Decimal, p: Decimal, rounding: Rounding) -> tuple[float, float]:
-    """``K * (S - P)`` in exact decimals, then rounded: (raw, rounded) (RULES §3.1 step 5)."""
+    """``K * (S - P)`` in exact decimals, then rounded: (raw, rounded)."""
     raw = exact(k) * (score - p)
     return float(raw), float(round_decimal(raw, rounding))
 
