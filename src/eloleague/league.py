@@ -63,6 +63,13 @@ from eloleague.store.players import (
     player_names,
     similar_names,
 )
+from eloleague.store.ranking import (
+    PlaceInPool,
+    RankingFilter,
+    RankingPage,
+    player_places,
+    ranking_page,
+)
 from eloleague.store.recompute import (
     Progress,
     Recomputed,
@@ -441,6 +448,22 @@ class League:
             if problems:
                 raise InputError(problems, f"league {self.name} under {rule_set.name}")
         return replay(rule_set, records, as_of=when)
+
+    def ranking_page(
+        self, wanted: RankingFilter | None = None, page: int = 1, per_page: int = 50
+    ) -> RankingPage:
+        """One page of the current ranking read from the stored ratings (the site and the API):
+        rows with their competition rank, title and trend since the last event began."""
+        with self._reading() as conn:
+            return ranking_page(
+                conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
+            )
+
+    def ranks(self, name: str) -> dict[tuple[str, str], PlaceInPool]:
+        """The player's competition rank in each of her pools and global rows, in the whole
+        current ranking (``{(mode, role): place}``)."""
+        with self._reading() as conn:
+            return player_places(conn, self.id, self.rules, self._player_id(conn, name))
 
     def players(self) -> list[str]:
         """The registered players' names, sorted."""

@@ -344,6 +344,7 @@ def ranking(
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
     """
     from eloleague.cli.output import print_ranking
+    from eloleague.engine.standings import competition_ranks
     from eloleague.io.ratings_csv import format_number, write_ratings
 
     lg = _open(db, league)
@@ -378,7 +379,7 @@ def ranking(
                 "games": r.games,
                 "title": r.title,
             }
-            for n, r in enumerate(rows, start=1)
+            for n, r in zip(competition_ranks(rows), rows, strict=True)
         ]
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
@@ -443,7 +444,14 @@ def player(
     console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
     if report.aliases:
         console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
-    print_ranking(lg.rules, report.standings, title=_t("Ratings"), console=console)
+    places = lg.ranks(report.name)
+    print_ranking(
+        lg.rules,
+        report.standings,
+        title=_t("Ratings"),
+        console=console,
+        ranks=[places[r.mode, r.role].rank for r in report.standings],
+    )
     games_history = [e for e in report.history]
     if games_history:
         console.print(

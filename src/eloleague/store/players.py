@@ -102,6 +102,21 @@ def _folded(name: str) -> str:
     return " ".join(_strip_accents(name).casefold().split())
 
 
+def search_players(conn: Connection, league_id: int, text: str) -> list[int]:
+    """The ids of the players whose name, or one of whose former names (aliases), contains
+    ``text``, ignoring case, accents and spacing ("elodie" finds "Élodie Lefèvre")."""
+    wanted = _folded(text)
+    found = {pk for pk, name in player_names(conn, league_id).items() if wanted in _folded(name)}
+    for alias, pk in conn.execute(
+        select(player_aliases.c.alias, player_aliases.c.player_id).where(
+            player_aliases.c.league_id == league_id
+        )
+    ):
+        if wanted in _folded(alias):
+            found.add(pk)
+    return sorted(found)
+
+
 def _deletions(text: str) -> set[str]:
     return {text[:i] + text[i + 1 :] for i in range(len(text))}
 

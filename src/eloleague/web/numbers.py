@@ -48,3 +48,12 @@ def readable(value: float | int | None) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:.1f}"
     return str(int(value)) if isinstance(value, float) else str(value)
+
+
+def place(rank: int | None, lang: str) -> str:
+    """A rank as a page prints it: ``#4`` in English, ``4ᵉ`` (``1ᵉʳ``) in French."""
+    if rank is None:
+        return ""
+    if lang == "fr":
+        return f"{rank}ᵉʳ" if rank == 1 else f"{rank}ᵉ"
+    return f"#{rank}"

@@ -20,7 +20,7 @@ from eloleague.i18n import Text, translator
 from eloleague.web import language, views
 from eloleague.web.chart import ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
-from eloleague.web.numbers import readable, signed
+from eloleague.web.numbers import place, readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import csrf_token, session_user
 
@@ -38,6 +38,7 @@ def templates() -> Environment:
     env.filters["q"] = lambda value: quote(str(value), safe="")
     env.filters["signed"] = signed
     env.filters["r"] = readable
+    env.globals["place"] = place
     return env
 
 

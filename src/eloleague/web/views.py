@@ -2,7 +2,7 @@
 JSON API returns the same dict (datasette's habit: every HTML page has a JSON twin).
 
 The functions call the league service (:class:`eloleague.league.League`) and the ranking query
-(:mod:`eloleague.web.ranking`); they hold no rating logic of their own.
+(:mod:`eloleague.store.ranking` through the league); they hold no rating logic of their own.
 """
 
 from __future__ import annotations
@@ -22,11 +22,11 @@ from eloleague.records import GameRecord, Participant, PoolKey, PoolState
 from eloleague.store.db import read
 from eloleague.store.derived import read_ratings
 from eloleague.store.players import player_names
+from eloleague.store.ranking import RankingFilter
 from eloleague.store.tables import leagues as leagues_table
 from eloleague.store.tables import ratings
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
-from eloleague.web import ranking as ranking_query
 from eloleague.web.errors import WebError, not_found
 from eloleague.web.numbers import plain, shown
 
@@ -113,9 +113,8 @@ def ranking(
 ) -> Context:
     """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
     order of RULES §6, each with its ``rank`` and its ``trend`` since the last event began."""
-    wanted = ranking_query.RankingFilter(mode or None, role or None, search or None, active_since)
-    with read(league.engine) as conn:
-        found = ranking_query.ranking_page(conn, league.id, league.rules, wanted, page, per_page)
+    wanted = RankingFilter(mode or None, role or None, search or None, active_since)
+    found = league.ranking_page(wanted, page, per_page)
     rules = league.rules
     pages = max(1, -(-found.total // per_page))
     return {
@@ -131,6 +130,7 @@ def ranking(
         "pages": pages,
         "total": found.total,
         "trend_since": found.last_event_start.isoformat() if found.last_event_start else None,
+        "as_of": found.as_of.isoformat() if found.as_of else None,
         "pools": _pools(league),
         "rows": [
             {
@@ -234,6 +234,7 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
 def player(league: League, name: str) -> Context:
     """A player's pools and title, history per pool, and every game with its explanation."""
     report = _lookup(league.player, name)
+    places = league.ranks(report.name)
     rules = league.rules
     games_by_id = {g.id: g for g in report.games}
     changes = []
@@ -257,6 +258,8 @@ def player(league: League, name: str) -> Context:
             {
                 "mode": r.mode,
                 "role": r.role,
+                "rank": places[r.mode, r.role].rank,
+                "of": places[r.mode, r.role].of,
                 "rating": shown(rules, r.rating),
                 "games": r.games,
                 "title": r.title,

@@ -23,7 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.engine.ledger import LedgerEntry
-from eloleague.engine.standings import Standing
+from eloleague.engine.standings import Standing, competition_ranks
 from eloleague.io.ledger_csv import write_ledger
 from eloleague.io.ratings_csv import write_ratings
 from eloleague.io.sheets.layout import tr
@@ -100,7 +100,7 @@ def export_ranking_xlsx(
         widths.append(24)
     _header(ws, 2, labels, widths)
     rating = _rating_format(rules)
-    for rank, row in enumerate(rows, start=1):
+    for line, (rank, row) in enumerate(zip(competition_ranks(rows), rows, strict=True), start=3):
         values: list[object] = [rank, row.player]
         formats: list[str | None] = ["0", None]
         if show_mode:
@@ -114,7 +114,7 @@ def export_ranking_xlsx(
         if rules.titles:
             values.append(row.title)
             formats.append(None)
-        _row(ws, rank + 2, values, formats)
+        _row(ws, line, values, formats)
     ws.freeze_panes = "A3"
     if rows:
         ws.auto_filter.ref = f"A2:{get_column_letter(len(labels))}{len(rows) + 2}"

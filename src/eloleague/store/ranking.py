@@ -1,4 +1,6 @@
-"""The ranking page's query: the league's stored current ratings, paginated in SQL.
+"""The ranking's queries: the league's stored current ratings, paginated in SQL, with each row's
+competition rank (ties share a rank: :func:`eloleague.engine.standings.competition_ranks`, computed
+here by SQL's ``RANK()`` over the same groups), and a player's rank in each of her pools.
 
 The ranking is read from the ``ratings`` table the recompute keeps current (DESIGN.md: ratings are
 derived and materialised), never by replaying: a page of a 10,000-player league is one indexed
@@ -34,6 +36,8 @@ from sqlalchemy import (
 
 from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.rules.model import RuleSet
+from eloleague.store.players import search_players
+from eloleague.store.recompute import effective_as_of
 from eloleague.store.tables import games, ledger, players, ratings
 
 
@@ -41,7 +45,7 @@ from eloleague.store.tables import games, ledger, players, ratings
 class RankingRow:
     """One ranking row with its place, and its change since the last event began."""
 
-    rank: int
+    rank: int  # standard competition rank within the row's mode and role (1, 2, 2, 4)
     player: str
     mode: str
     role: str
@@ -60,11 +64,15 @@ class RankingPage:
     page: int
     per_page: int
     last_event_start: dt.date | None
+    as_of: dt.date | None  # the date the ratings stand at (last game, or after the last closing)
 
 
 @dataclass(frozen=True, slots=True)
 class RankingFilter:
-    """What a visitor asked for: a pool (mode, role or ``*``), a name search, active players."""
+    """What a visitor asked for: a pool (mode, role or ``*``), a name search, active players.
+
+    Ranks are counted among the rows the pool and activity filters keep; the name search only
+    picks rows, so a player found by name keeps her rank."""
 
     mode: str | None = None
     role: str | None = None
@@ -127,11 +135,6 @@ def ranking_page(
         cond.append(rows.c.mode == wanted.mode)
     if wanted.role is not None and wanted.role != GLOBAL_ROLE:
         cond.append(rows.c.role == wanted.role)
-    if wanted.search:
-        pattern = (
-            "%" + wanted.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        )
-        cond.append(players.c.name.ilike(pattern, escape="\\"))
     if wanted.active_since is not None:
         cond.append(
             exists().where(
@@ -143,21 +146,31 @@ def ranking_page(
                 )
             )
         )
-    joined = rows.join(players, players.c.id == rows.c.player_id)
-    where = and_(True, *cond)
+    place = func.rank().over(partition_by=(rows.c.mode, rows.c.role), order_by=rows.c.rating.desc())
+    ranked = select(rows, place.label("place")).where(and_(True, *cond)).subquery("ranked")
+    joined = ranked.join(players, players.c.id == ranked.c.player_id)
+    where: ColumnElement[bool] = and_(True)
+    if wanted.search:
+        where = ranked.c.player_id.in_(search_players(conn, league_id, wanted.search))
     total = int(conn.execute(select(func.count()).select_from(joined).where(where)).scalar() or 0)
     page = max(1, page)
     query = (
         select(
-            rows.c.player_id, players.c.name, rows.c.mode, rows.c.role, rows.c.rating, rows.c.games
+            ranked.c.player_id,
+            players.c.name,
+            ranked.c.mode,
+            ranked.c.role,
+            ranked.c.rating,
+            ranked.c.games,
+            ranked.c.place,
         )
         .select_from(joined)
         .where(where)
         .order_by(
-            rows.c.rating.desc(),
+            ranked.c.rating.desc(),
             _collate(conn, players.c.name),
-            _collate(conn, rows.c.mode),
-            _collate(conn, rows.c.role),
+            _collate(conn, ranked.c.mode),
+            _collate(conn, ranked.c.role),
         )
         .limit(per_page)
         .offset((page - 1) * per_page)
@@ -168,7 +181,7 @@ def ranking_page(
     start = last_event_start(conn, league_id)
     moved = _moves_since(conn, league_id, ids, start) if start is not None else {}
     out = []
-    for n, r in enumerate(found):
+    for r in found:
         mine = pools[r.player_id]
         total_games = sum(g for (_m, _r), (_x, g) in mine.items())
         if r.role == GLOBAL_ROLE:
@@ -182,7 +195,7 @@ def ranking_page(
             trend = moved.get(r.player_id, {}).get((r.mode, r.role), 0.0)
         out.append(
             RankingRow(
-                rank=(page - 1) * per_page + n + 1,
+                rank=int(r.place),
                 player=r.name,
                 mode=r.mode,
                 role=r.role,
@@ -192,7 +205,7 @@ def ranking_page(
                 trend=trend if start is not None else None,
             )
         )
-    return RankingPage(out, total, page, per_page, start)
+    return RankingPage(out, total, page, per_page, start, effective_as_of(conn, league_id))
 
 
 def _pools_of(
@@ -247,4 +260,47 @@ def _moves_since(
         .group_by(ledger.c.player_id, ledger.c.mode, ledger.c.role)
     ):
         out[pid][mode, role] = float(moved)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceInPool:
+    """A player's competition rank in one of her pools (or global rows) and how many rows the
+    pool's ranking has."""
+
+    rank: int
+    of: int
+
+
+def player_places(
+    conn: Connection, league_id: int, rules: RuleSet, player_id: int
+) -> dict[tuple[str, str], PlaceInPool]:
+    """The player's rank in each ranking she is in: ``{(mode, role): place}``, global rows under
+    role ``*`` for rule sets pooled by role. Counted over the stored ratings: for each pool, one
+    more than the rows of the same mode and role with a strictly higher rating."""
+    out: dict[tuple[str, str], PlaceInPool] = {}
+    sources: list[Select[Any]] = [_pool_rows(league_id)]
+    if rules.pools.by_role:
+        sources.append(_global_rows(rules, league_id))
+    for source in sources:
+        rows = source.subquery("rows")
+        mine = (
+            select(rows.c.mode, rows.c.role, rows.c.rating)
+            .where(rows.c.player_id == player_id)
+            .subquery("mine")
+        )
+        query = (
+            select(
+                mine.c.mode,
+                mine.c.role,
+                func.count().filter(rows.c.rating > mine.c.rating),
+                func.count(),
+            )
+            .select_from(
+                mine.join(rows, and_(rows.c.mode == mine.c.mode, rows.c.role == mine.c.role))
+            )
+            .group_by(mine.c.mode, mine.c.role)
+        )
+        for mode, role, higher, count in conn.execute(query):
+            out[mode, role] = PlaceInPool(int(higher) + 1, int(count))
     return out
