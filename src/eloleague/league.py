@@ -68,6 +68,7 @@ from eloleague.store.ranking import (
     RankingFilter,
     RankingPage,
     player_places,
+    present_pools,
     ranking_page,
 )
 from eloleague.store.recompute import (
@@ -458,6 +459,11 @@ class League:
             return ranking_page(
                 conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
             )
+
+    def present_pools(self) -> dict[tuple[str, str], int]:
+        """The pools (mode, role) that have ratings, with how many players each ranks."""
+        with self._reading() as conn:
+            return present_pools(conn, self.id)
 
     def ranks(self, name: str) -> dict[tuple[str, str], PlaceInPool]:
         """The player's competition rank in each of her pools and global rows, in the whole

@@ -63,7 +63,7 @@ class RankingPage:
     total: int
     page: int
     per_page: int
-    last_event_start: dt.date | None
+    trend_since: dt.date | None  # trends are the change from this day on (see trend_start)
     as_of: dt.date | None  # the date the ratings stand at (last game, or after the last closing)
 
 
@@ -178,7 +178,8 @@ def ranking_page(
     found = list(conn.execute(query))
     ids = sorted({r.player_id for r in found})
     pools = _pools_of(conn, league_id, ids)
-    start = last_event_start(conn, league_id)
+    as_of = effective_as_of(conn, league_id)
+    start = trend_start(conn, league_id, as_of)
     moved = _moves_since(conn, league_id, ids, start) if start is not None else {}
     out = []
     for r in found:
@@ -205,7 +206,7 @@ def ranking_page(
                 trend=trend if start is not None else None,
             )
         )
-    return RankingPage(out, total, page, per_page, start, effective_as_of(conn, league_id))
+    return RankingPage(out, total, page, per_page, start, as_of)
 
 
 def _pools_of(
@@ -223,6 +224,18 @@ def _pools_of(
     ):
         out[pid][mode, role] = (rating, count)
     return out
+
+
+TREND_DAYS = 30  # leagues without events: the trend is the change over the last 30 days
+
+
+def trend_start(conn: Connection, league_id: int, as_of: dt.date | None) -> dt.date | None:
+    """The day trends count from: the first day of the league's latest event, or for a league
+    whose games have no events, :data:`TREND_DAYS` days before the ranking's date."""
+    start = last_event_start(conn, league_id)
+    if start is None and as_of is not None:
+        return as_of - dt.timedelta(days=TREND_DAYS - 1)
+    return start
 
 
 def last_event_start(conn: Connection, league_id: int) -> dt.date | None:
@@ -304,3 +317,15 @@ def player_places(
         for mode, role, higher, count in conn.execute(query):
             out[mode, role] = PlaceInPool(int(higher) + 1, int(count))
     return out
+
+
+def present_pools(conn: Connection, league_id: int) -> dict[tuple[str, str], int]:
+    """Each pool (mode, role) that has ratings, with how many players it ranks."""
+    return {
+        (mode, role): int(count)
+        for mode, role, count in conn.execute(
+            select(ratings.c.mode, ratings.c.role, func.count())
+            .where(ratings.c.league_id == league_id)
+            .group_by(ratings.c.mode, ratings.c.role)
+        )
+    }

@@ -20,7 +20,7 @@ from eloleague.i18n import Text, translator
 from eloleague.web import language, views
 from eloleague.web.chart import ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
-from eloleague.web.numbers import place, readable, signed
+from eloleague.web.numbers import day, place, readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import csrf_token, session_user
 
@@ -39,6 +39,7 @@ def templates() -> Environment:
     env.filters["signed"] = signed
     env.filters["r"] = readable
     env.globals["place"] = place
+    env.filters["day"] = day
     return env
 
 
@@ -167,9 +168,16 @@ def home(request: Request) -> Response:
 @router.get("/leagues/{league}", include_in_schema=False)
 def ranking_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
+    opening: list[tuple[str, str]] = []
     if found.rules.pools.by_role and "role" not in request.query_params:
         # Pooled by role: visitors first see the global ratings (RULES §3.3); "all" shows every row.
-        params = urlencode([*request.query_params.multi_items(), ("role", "*")])
+        opening.append(("role", "*"))
+    if "mode" not in request.query_params:
+        modes = views.pool_choices(found)["modes"]
+        if len(modes) > 1:  # several modes: open on the most played one ("all" shows them all)
+            opening.append(("mode", modes[0]))
+    if opening:
+        params = urlencode([*request.query_params.multi_items(), *opening])
         return RedirectResponse(f"{request.url.path}?{params}", status_code=307)
     context = views.ranking(found, **ranking_args(request))
     today = dt.date.today()

@@ -24,7 +24,6 @@ from eloleague.store.derived import read_ratings
 from eloleague.store.players import player_names
 from eloleague.store.ranking import RankingFilter
 from eloleague.store.tables import leagues as leagues_table
-from eloleague.store.tables import ratings
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
 from eloleague.web.errors import WebError, not_found
@@ -86,15 +85,14 @@ def leagues(engine: Engine) -> Context:
     return {"leagues": out}
 
 
-def _pools(league: League) -> Context:
-    """The pools a visitor can pick: modes and roles present, and the global rows."""
-    with read(league.engine) as conn:
-        found = conn.execute(
-            select(ratings.c.mode, ratings.c.role)
-            .where(ratings.c.league_id == league.id)
-            .distinct()
-        ).all()
-    modes = sorted({m for m, _ in found})
+def pool_choices(league: League) -> Context:
+    """The pools a visitor can pick: modes and roles present (the most played mode first), and
+    the global rows."""
+    found = league.present_pools()
+    players: dict[str, int] = defaultdict(int)
+    for (mode, _role), count in found.items():
+        players[mode] += count
+    modes = sorted(players, key=lambda m: (-players[m], m))
     roles = sorted({r for _, r in found if r})
     if league.rules.pools.by_role:
         roles = [GLOBAL_ROLE, *roles]
@@ -129,9 +127,10 @@ def ranking(
         "per_page": per_page,
         "pages": pages,
         "total": found.total,
-        "trend_since": found.last_event_start.isoformat() if found.last_event_start else None,
+        "trend_since": found.trend_since.isoformat() if found.trend_since else None,
+        "trend_by_event": league.event_count() > 0,
         "as_of": found.as_of.isoformat() if found.as_of else None,
-        "pools": _pools(league),
+        "pools": pool_choices(league),
         "rows": [
             {
                 "rank": r.rank,
