@@ -79,17 +79,19 @@ def test_ranking_page_offers_pools_for_role_leagues(read_client: TestClient) -> 
 def test_player_page_chart_and_explanations(read_client: TestClient) -> None:
     top = _top(read_client)
     page = read_client.get(f"/leagues/{BE}/players/{top['player']}", headers=EN).text
-    assert '<svg class="history-chart"' in page
+    # drawn twice: wide for screens, narrow for phones (CSS shows one)
+    assert '<svg class="history-chart chart-wide"' in page
+    assert '<svg class="history-chart chart-narrow"' in page
     points = re.findall(r'<circle class="game-point"', page)
     player = read_client.get(f"/api/v1/leagues/{BE}/players/{top['player']}").json()
     games = [c for c in player["changes"] if not c["season"]]
-    assert len(points) == len(games)
+    assert len(points) == 2 * len(games)
     seasons = [c for c in player["changes"] if c["season"]]
-    assert page.count('class="season-point"') == len(seasons)
+    assert page.count('class="season-point"') == 2 * len(seasons)
     if seasons:
         assert "season adjustment" in page
     first = games[0]
-    assert f">{first['expected']}<" in page and f">{first['k']:g}<" in page
+    assert f"<dd>{first['expected']}</dd>" in page and f"<dt>K</dt><dd>{first['k']:g}</dd>" in page
 
 
 def test_a_player_with_a_season_adjustment_has_it_marked(read_client: TestClient) -> None:

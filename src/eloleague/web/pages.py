@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.errors import Problem
 from eloleague.i18n import Text, translator
 from eloleague.web import language, views
-from eloleague.web.chart import ChartPoint, Series, history_svg, legend
+from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
 from eloleague.web.numbers import day, place, readable, signed
 from eloleague.web.rules_words import describe
@@ -188,7 +188,10 @@ def ranking_page(request: Request, league: str) -> Response:
     return render_page(request, "ranking.html", context)
 
 
-def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
+MANY_POOLS = 3  # more lines than this: the chart shows one pool at a time, chosen by a link
+
+
+def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | None) -> Markup:
     gettext = translator(lang, "web")
     series = [
         Series(
@@ -207,21 +210,42 @@ def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
         )
         for s in context["history"]
     ]
-    svg = history_svg(
-        series,
-        title=gettext("Rating history of {player}").format(player=context["player"]),
-        season_label=gettext("season adjustment"),
-        fmt="{:.0f}" if integers else "{:.1f}",
-    )
-    return Markup(svg + legend(series))  # built from escaped parts in chart.py
+    if len(series) > MANY_POOLS:
+        names = [s.name for s in series]
+        pick = chosen if chosen in names else max(series, key=lambda s: len(s.points)).name
+        context["chart_pools"] = sorted(names)
+        context["chart_pool"] = pick
+        series = [s for s in series if s.name == pick]
+    title = gettext("Rating history of {player}").format(player=context["player"])
+    if context.get("chart_pool"):
+        title += f" ({context['chart_pool']})"
+    season = gettext("season end")
+    common = {
+        "title": title,
+        "season_label": season,
+        "fmt": "{:.0f}" if integers else "{:.1f}",
+        "season_ends": context["season_ends"],
+    }
+    wide = history_svg(series, size=WIDE, css_class="chart-wide", **common)
+    narrow = history_svg(series, size=NARROW, css_class="chart-narrow", **common)
+    marks = bool(context["season_ends"]) or any(p.season for s in series for p in s.points)
+    # built from escaped parts in chart.py
+    return Markup(wide + narrow + legend(series, season_label=season, seasons=marks))
+
+
+RECENT = 20  # rating changes listed on the player page unless all are asked for
 
 
 @router.get("/leagues/{league}/players/{name:path}", include_in_schema=False)
 def player_page(request: Request, league: str, name: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
     context = views.player(found, name)
-    context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers)
+    chosen = request.query_params.get("pool")
+    context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers, chosen)
     context["two_sided"] = found.rules.method != "ffa_rank"
+    context["titled"] = bool(found.rules.titles)
+    context["all_changes"] = request.query_params.get("changes") == "all"
+    context["recent"] = RECENT
     against = (request.query_params.get("against") or "").strip()
     if against and context["two_sided"]:
         try:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
+from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -26,6 +27,7 @@ from eloleague.store.ranking import RankingFilter
 from eloleague.store.tables import leagues as leagues_table
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
+from eloleague.web import player_facts as facts
 from eloleague.web.errors import WebError, not_found
 from eloleague.web.numbers import plain, shown
 
@@ -230,8 +232,21 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
     }
 
 
+def season_ends(league: League, first: dt.date, last: dt.date) -> list[str]:
+    """The season ends between two days (the rule set's seasons, and the seasons an officer
+    closed), for the history chart."""
+    ends = {d for d in league.closings() if first <= d <= last}
+    end = season_end(league.rules.season, first)
+    while end is not None and end <= last:
+        ends.add(end)
+        end = next_season_end(league.rules.season, end)
+    return sorted(d.isoformat() for d in ends)
+
+
 def player(league: League, name: str) -> Context:
-    """A player's pools and title, history per pool, and every game with its explanation."""
+    """A player's pools with her rank in each, title and the next one, peak rating, record
+    (wins, draws, losses or average place), events, head-to-head, history per pool and every
+    rating change with its explanation (newest first)."""
     report = _lookup(league.player, name)
     places = league.ranks(report.name)
     rules = league.rules
@@ -248,11 +263,21 @@ def player(league: League, name: str) -> Context:
                 p.name for p in (mine.players if mine else ()) if p.name != report.name
             ]
         changes.append(item)
+    overall, against = facts.records(rules, report.name, report.history, report.games)
+    top = facts.peak(report.history, report.ratings)
+    best = max(report.standings, key=lambda r: r.rating, default=None)
+    total_games = sum(r.games for r in report.standings if r.role != GLOBAL_ROLE)
+    events_played = sorted({g.event for g in report.games if g.event})
+    history_first = report.history[0].date if report.history else None
+    history_last = report.history[-1].date if report.history else None
     return {
         "league": league.name,
         "player": report.name,
         "aliases": report.aliases,
         "title": report.title,
+        "next_title": (
+            facts.next_title(rules, best.rating, total_games) if best and rules.titles else None
+        ),
         "pools": [
             {
                 "mode": r.mode,
@@ -263,11 +288,49 @@ def player(league: League, name: str) -> Context:
                 "games": r.games,
                 "title": r.title,
             }
-            for r in report.standings
+            for r in sorted(
+                report.standings, key=lambda r: (r.mode, r.role != GLOBAL_ROLE, -r.games, r.role)
+            )
         ],
         "games": len(report.games),
+        "record": {
+            "games": overall.games,
+            "wins": overall.wins,
+            "draws": overall.draws,
+            "losses": overall.losses,
+            "average_place": plain(overall.average_place, 2),
+        },
+        "peak": (
+            {
+                "rating": shown(rules, top.rating),
+                "date": top.date,
+                "mode": top.mode,
+                "role": top.role,
+            }
+            if top
+            else None
+        ),
+        "events_played": len(events_played),
+        "head_to_head": [
+            {
+                "opponent": opponent,
+                "games": r.games,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "ahead": r.ahead,
+                "behind": r.behind,
+                "delta": shown(rules, r.delta) if rules.shown else plain(r.delta, 3),
+            }
+            for opponent, r in against.items()
+        ],
         "start_rating": shown(rules, rules.start_rating),
         "outcomes": outcome_names(league),
+        "season_ends": (
+            season_ends(league, history_first, history_last)
+            if history_first and history_last
+            else []
+        ),
         "changes": changes,
         "history": history(league, report.name, report)["series"],
     }
