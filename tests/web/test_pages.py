@@ -118,7 +118,7 @@ def test_game_event_rules_titles_pages(read_client: TestClient) -> None:
     assert "Delete this game" not in game.text  # visitors do not see officers' buttons
     events = read_client.get(f"/api/v1/leagues/{BE}/events").json()["events"]
     event = read_client.get(f"/leagues/{BE}/events/{events[-1]['name']}", headers=EN)
-    assert event.status_code == 200 and "Rating changes" in event.text
+    assert event.status_code == 200 and "Standings" in event.text and "Round by round" in event.text
     assert read_client.get(f"/leagues/{BE}/events", headers=EN).text.count("/events/") >= len(
         events
     )

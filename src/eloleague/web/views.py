@@ -27,6 +27,7 @@ from eloleague.store.ranking import RankingFilter
 from eloleague.store.tables import leagues as leagues_table
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
+from eloleague.web import event_facts
 from eloleague.web import player_facts as facts
 from eloleague.web.errors import WebError, not_found
 from eloleague.web.numbers import plain, shown
@@ -378,13 +379,15 @@ def events(league: League, page: int = 1, per_page: int = 100) -> Context:
 
 
 def event(league: League, name: str) -> Context:
-    """An event's games, results and rating changes."""
+    """An event: its dates, standings (games, points, rating change, performance rating),
+    round-by-round table, and its games with their rating changes.
+
+    The workbook's place and referee are read by the sheet reader but not stored with the games,
+    so the event has none to show (docs/web.md, "Event page")."""
     report = _lookup(league.event, name)
-    totals: dict[str, float] = defaultdict(float)
+    rules = league.rules
     out = []
     for g in report.games:
-        for e in g.entries:
-            totals[e.key.player] += e.delta
         out.append(
             {
                 "game": _game(league, g.game),
@@ -392,14 +395,46 @@ def event(league: League, name: str) -> Context:
                 "entries": [_entry(league, e) for e in g.entries],
             }
         )
+    lines = event_facts.standings(rules, report.games)
+    places = event_facts.competition_places([line.points for line in lines])
+    cross = event_facts.crosstable(lines)
+    days = sorted(g.game.date for g in report.games)
+
+    def number(value: float) -> float | int | None:
+        return shown(rules, value) if rules.shown else plain(value, 3)
+
     return {
         "league": league.name,
         "event": report.name,
+        "first": days[0].isoformat() if days else None,
+        "last": days[-1].isoformat() if days else None,
+        "place": None,
+        "referee": None,
         "outcomes": outcome_names(league),
+        "rounds": event_facts.rounds_of(lines),
+        "standings": [
+            {
+                "rank": rank,
+                "number": n,
+                "player": line.player,
+                "games": line.games,
+                "points": plain(line.points, 3),
+                "average_place": plain(line.average_place, 2),
+                "before": shown(rules, line.first_before),
+                "after": shown(rules, line.last_after),
+                "delta": number(line.delta),
+                "performance": shown(rules, line.performance(rules.scale)),
+                "rounds": {
+                    str(rnd): [{"result": code, "against": against} for code, against in results]
+                    for rnd, results in sorted(cross[line.player].items())
+                },
+            }
+            for n, (rank, line) in enumerate(zip(places, lines, strict=True), start=1)
+        ],
         "games": out,
         "players": [
-            {"player": p, "delta": shown(league.rules, d) if league.rules.shown else d}
-            for p, d in sorted(totals.items(), key=lambda x: (-x[1], x[0]))
+            {"player": line.player, "delta": number(line.delta)}
+            for line in sorted(lines, key=lambda x: (-x.delta, x.player))
         ],
     }
 
