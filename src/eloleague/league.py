@@ -67,6 +67,7 @@ from eloleague.store.ranking import (
     PlaceInPool,
     RankingFilter,
     RankingPage,
+    game_span,
     player_places,
     present_pools,
     ranking_page,
@@ -459,6 +460,17 @@ class League:
             return ranking_page(
                 conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
             )
+
+    def rated_as_of(self) -> dt.date | None:
+        """The day the stored ratings stand at: the last game's, or the day after the latest
+        closed season when that is later."""
+        with self._reading() as conn:
+            return effective_as_of(conn, self.id)
+
+    def game_span(self) -> tuple[dt.date | None, dt.date | None]:
+        """The dates of the league's first and last games (``None`` without games)."""
+        with self._reading() as conn:
+            return game_span(conn, self.id)
 
     def present_pools(self) -> dict[tuple[str, str], int]:
         """The pools (mode, role) that have ratings, with how many players each ranks."""

@@ -75,6 +75,7 @@ def _league_urls(league: League) -> list[str]:
         f"{base}/events",
         f"{base}/titles",
         f"{base}/rules",
+        f"{base}/list",
     ]
     events = league.events(newest_first=True, limit=1)
     if events:

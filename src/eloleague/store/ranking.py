@@ -329,3 +329,11 @@ def present_pools(conn: Connection, league_id: int) -> dict[tuple[str, str], int
             .group_by(ratings.c.mode, ratings.c.role)
         )
     }
+
+
+def game_span(conn: Connection, league_id: int) -> tuple[dt.date | None, dt.date | None]:
+    """The dates of the league's first and last games."""
+    first, last = conn.execute(
+        select(func.min(games.c.date), func.max(games.c.date)).where(games.c.league_id == league_id)
+    ).one()
+    return first, last

@@ -21,7 +21,7 @@ from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
-from eloleague.web.pages import events_args, page_lang, ranking_args
+from eloleague.web.pages import events_args, list_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
 from eloleague.web.security import bearer_user
 
@@ -62,6 +62,7 @@ class RankingOut(BaseModel):
     pages: int
     total: int
     trend_since: str | None
+    as_of: str | None = None  # the day the ratings stand at
     filters: dict[str, str | None]
     pools: dict[str, list[str]]
     rows: list[Row]
@@ -193,6 +194,16 @@ def events(request: Request, league: str) -> dict[str, Any]:
 )
 def event(request: Request, league: str, name: str) -> dict[str, Any]:
     return views.event(views.open_league(request.app.state.engine, league), name)
+
+
+@router.get(
+    "/leagues/{league}/list",
+    responses=_ERRORS,
+    summary="The published list: the ranking as of a day (date, mode, role)",
+)
+def published_list(request: Request, league: str) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return views.published_list(found, **list_args(request, found))
 
 
 @router.get("/leagues/{league}/rules", responses=_ERRORS, summary="The rule set in words")

@@ -7,6 +7,7 @@ under ``/api/v1/``) and renders a template; language, user and CSRF token are ad
 from __future__ import annotations
 
 import datetime as dt
+import io
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -15,8 +16,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.errors import Problem
 from eloleague.i18n import Text, translator
+from eloleague.io.published import ListPage, list_pdf
+from eloleague.io.sheets.exports import ranking_workbook
+from eloleague.league import League
 from eloleague.web import language, views
 from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body
@@ -285,3 +290,110 @@ def rules_page(request: Request, league: str) -> Response:
 def titles_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
     return render_page(request, "titles.html", views.titles(found))
+
+
+def list_args(request: Request, found: League) -> dict[str, Any]:
+    """The published list's day and ranking: ``date`` (a bad one: the current list), ``mode`` and
+    ``role`` (by default the ranking the ranking page opens on)."""
+    q = _Query(request, strict=False)
+    mode = q.params.get("mode")
+    role = q.params.get("role")
+    if role is None and found.rules.pools.by_role:
+        role = GLOBAL_ROLE
+    if mode is None:
+        modes = views.pool_choices(found)["modes"]
+        mode = modes[0] if len(modes) > 1 else None
+    return {"day": q.date("date"), "mode": mode or None, "role": role or None}
+
+
+def _list_title(request: Request, context: dict[str, Any]) -> tuple[str, str]:
+    lang = page_lang(request)
+    gettext = translator(lang, "web")
+    face = context.get("face") or {}
+    name = face.get("display_name") or context["league"]
+    pool = " · ".join(
+        x for x in (context["mode"] or "", gettext("global") if context["role"] == "*" else "") if x
+    )
+    title = f"{name} — {pool}" if pool else name
+    return title, gettext("Ranking as of {date}").format(date=day(context["date"], lang))
+
+
+@router.get("/leagues/{league}/list", include_in_schema=False)
+def list_page(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = views.published_list(found, **list_args(request, found))
+    context["face"] = views.face(found)
+    context["list_title"], context["list_date"] = _list_title(request, context)
+    context["titled"] = bool(found.rules.titles)
+    query = urlencode({k: v for k, v in request.query_params.items() if k != "lang"})
+    context["download_query"] = ("?" + query) if query else ""
+    return render_page(request, "list.html", context)
+
+
+def _list_rows(request: Request, found: League, context: dict[str, Any]) -> ListPage:
+    gettext = translator(page_lang(request), "web")
+    titled = bool(found.rules.titles)
+    headings = [gettext("Rank"), gettext("Player"), gettext("Rating"), gettext("Games")]
+    widths = [14.0, 80.0, 22.0, 18.0]
+    if titled:
+        headings.append(gettext("Title"))
+        widths.append(52.0)
+    rows = []
+    for r in context["rows"]:
+        cells = [str(r["rank"]), r["player"], readable(r["rating"]), str(r["games"])]
+        if titled:
+            cells.append(r["title"])
+        rows.append(cells)
+    title, subtitle = _list_title(request, context)
+    return ListPage(
+        title,
+        subtitle,
+        headings,
+        rows,
+        [True, False, True, True, False][: len(headings)],
+        widths,
+        footer=gettext("{n} players · rules: {rules}").format(n=len(rows), rules=found.rules.name),
+    )
+
+
+def _download_name(context: dict[str, Any], suffix: str) -> str:
+    stem = "-".join(x for x in (context["league"], context["mode"] or "", context["date"]) if x)
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)
+    return f"{safe}.{suffix}"
+
+
+@router.get("/leagues/{league}/list.pdf", include_in_schema=False)
+def list_pdf_download(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = views.published_list(found, **list_args(request, found))
+    context["face"] = views.face(found)
+    data = list_pdf(_list_rows(request, found, context))
+    name = _download_name(context, "pdf")
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/leagues/{league}/list.xlsx", include_in_schema=False)
+def list_xlsx_download(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    args = list_args(request, found)
+    context = views.published_list(found, **args)
+    context["face"] = views.face(found)
+    title, subtitle = _list_title(request, context)
+    rows = [  # the list as published: ratings at the rule set's display precision
+        Standing(r["player"], r["mode"], r["role"], float(r["rating"]), r["games"], r["title"])
+        for r in context["rows"]
+    ]
+    book = ranking_workbook(rows, found.rules, page_lang(request), title, subtitle)
+    out = io.BytesIO()
+    book.save(out)
+    return Response(
+        out.getvalue(),
+        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        headers={
+            "Content-Disposition": f'attachment; filename="{_download_name(context, "xlsx")}"'
+        },
+    )

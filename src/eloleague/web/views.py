@@ -16,6 +16,7 @@ from sqlalchemy import Engine, select
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.seasons import next_season_end, season_end
+from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -435,6 +436,49 @@ def event(league: League, name: str) -> Context:
         "players": [
             {"player": line.player, "delta": number(line.delta)}
             for line in sorted(lines, key=lambda x: (-x.delta, x.player))
+        ],
+    }
+
+
+def face(league: League) -> Context:
+    """The league's face: display name, description, logo and colour (set by an officer)."""
+    return {"display_name": None, "description": None, "colour": None, "logo": False}
+
+
+def published_list(
+    league: League, day: dt.date | None, mode: str | None, role: str | None
+) -> Context:
+    """The ranking as of a day (the current ratings when ``day`` is ``None`` or not before the
+    ratings' own date), one ranking (a mode and a role), each row with its competition rank:
+    the list a federation publishes. ``dates`` offers the season ends since the first game."""
+    first, _last = league.game_span()
+    current = league.rated_as_of()
+    if day is not None and current is not None and day >= current:
+        day = None
+    rows = league.ranking(mode=mode, role=role, as_of=day)
+    ranks = competition_ranks(rows)
+    rules = league.rules
+    today = dt.date.today()
+    ends = season_ends(league, first, min(today, current or today)) if first else []
+    return {
+        "league": league.name,
+        "date": (day or current or today).isoformat(),
+        "current": day is None,
+        "mode": mode,
+        "role": role,
+        "dates": [d for d in reversed(ends) if current is None or d < current.isoformat()],
+        "pools": pool_choices(league),
+        "rows": [
+            {
+                "rank": rank,
+                "player": r.player,
+                "mode": r.mode,
+                "role": r.role,
+                "rating": shown(rules, r.rating),
+                "games": r.games,
+                "title": r.title,
+            }
+            for rank, r in zip(ranks, rows, strict=True)
         ],
     }
 
