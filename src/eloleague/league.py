@@ -49,6 +49,7 @@ from eloleague.store import db as store_db
 from eloleague.store import exports, imports
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings
+from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
     delete_games,
@@ -460,6 +461,29 @@ class League:
             return ranking_page(
                 conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
             )
+
+    def face(self) -> Face:
+        """The league's display name, description, colour and whether it has a logo."""
+        with self._reading() as conn:
+            return read_face(conn, self.id)
+
+    def logo(self) -> tuple[bytes, str] | None:
+        """The league's logo and its media type (PNG or JPEG), if it has one."""
+        with self._reading() as conn:
+            return read_logo(conn, self.id)
+
+    def set_face(self, face: Face, logo: bytes | None = None, *, keep_logo: bool = True) -> None:
+        """Set what the public site shows of the league (docs/web.md, "The league's face"); a
+        logo must be a PNG or JPEG image of at most 256 KB, the colour one of
+        :data:`eloleague.store.faces.COLOURS`. Without ``logo``, the stored one stays unless
+        ``keep_logo`` is false."""
+        with self._writing() as conn:
+            write_face(conn, self.id, face, logo, keep_logo=keep_logo)
+
+    def current_pools(self) -> dict[PoolKey, PoolState]:
+        """Every pool's stored current rating and games."""
+        with self._reading() as conn:
+            return read_ratings(conn, self.id, player_names(conn, self.id))
 
     def rated_as_of(self) -> dt.date | None:
         """The day the stored ratings stand at: the last game's, or the day after the latest

@@ -699,6 +699,54 @@ def change_rules(
 
 
 @app.command()
+def face(
+    name: Annotated[
+        str | None, typer.Option("--name", help="The name the site shows (default: the league's).")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option("--description", help="A short description (500 characters).")
+    ] = None,
+    colour: Annotated[
+        str | None,
+        typer.Option("--colour", help="blue, green, red, purple, orange, teal, slate or pink."),
+    ] = None,
+    logo: Annotated[
+        Path | None, typer.Option("--logo", help="A PNG or JPEG image (256 KB at most).")
+    ] = None,
+    no_logo: Annotated[bool, typer.Option("--no-logo", help="Remove the logo.")] = False,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Set what the web site shows of the league: its display name, description, colour and logo
+    (options not given keep their value).
+
+    Example: [bold]eloleague face --name "Ligue de Lyon" --colour green --logo logo.png[/]
+    """
+    from eloleague.store.faces import Face
+
+    lg = _open(db, league)
+    old = lg.face()
+    image = None
+    if logo is not None:
+        try:
+            image = logo.read_bytes()
+        except OSError as exc:
+            raise typer.BadParameter(
+                _t("cannot read {path}: {reason}", path=str(logo), reason=exc.strerror or exc)
+            ) from None
+    lg.set_face(
+        Face(
+            name if name is not None else old.display_name,
+            description if description is not None else old.description,
+            colour if colour is not None else old.colour,
+        ),
+        image,
+        keep_logo=not no_logo,
+    )
+    print(_t('league "{name}": face saved', name=lg.name))
+
+
+@app.command()
 def export(
     file: Annotated[str, typer.Argument(help="Output file, or - for standard output.")],
     fmt: Annotated[

@@ -50,6 +50,19 @@ leagues = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# What the public site shows of a league (set by an officer): docs/web.md, "The league's face".
+league_faces = Table(
+    "league_faces",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    Column("display_name", String(200), nullable=True),
+    Column("description", Text, nullable=True),
+    Column("colour", String(20), nullable=True),
+    Column("logo", LargeBinary, nullable=True),
+    Column("logo_type", String(50), nullable=True),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
 players = Table(
     "players",
     metadata,

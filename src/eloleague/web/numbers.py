@@ -75,3 +75,8 @@ def day(value: str | dt.date | None, lang: str, style: str = "long") -> str:
         text = format_date(when, "long", locale="fr_FR")
         return "1er" + text[1:] if when.day == 1 else text  # French: « 1er novembre »
     return format_date(when, "long", locale="en_GB")
+
+
+def colon(lang: str) -> str:
+    """A colon after a label: French puts a no-break space before it."""
+    return "\u00a0:" if lang == "fr" else ":"

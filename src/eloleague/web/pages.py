@@ -14,20 +14,22 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
+from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from eloleague.engine import GLOBAL_ROLE, Standing
-from eloleague.errors import Problem
+from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text, translator
 from eloleague.io.published import ListPage, list_pdf
 from eloleague.io.sheets.exports import ranking_workbook
 from eloleague.league import League
+from eloleague.store.faces import COLOURS, MAX_LOGO_BYTES, Face
 from eloleague.web import language, views
 from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
-from eloleague.web.errors import WebError, error_body
-from eloleague.web.numbers import day, place, readable, signed
+from eloleague.web.errors import WebError, error_body, not_found
+from eloleague.web.numbers import colon, day, place, readable, signed
 from eloleague.web.rules_words import describe
-from eloleague.web.security import csrf_token, session_user
+from eloleague.web.security import checked_form, csrf_token, require_user, session_user
 
 router = APIRouter()
 
@@ -44,6 +46,7 @@ def templates() -> Environment:
     env.filters["signed"] = signed
     env.filters["r"] = readable
     env.globals["place"] = place
+    env.globals["colon"] = colon
     env.filters["day"] = day
     return env
 
@@ -61,6 +64,14 @@ def render_page(
     lang = page_lang(request)
     gettext = translator(lang, "web")
     other = "en" if lang == "fr" else "fr"
+    if "face" not in context and isinstance(context.get("league"), str):
+        try:  # the league's name, colour and logo in the header
+            context = {
+                **context,
+                "face": views.face(views.open_league(request.app.state.engine, context["league"])),
+            }
+        except WebError:
+            context = {**context, "face": None}
     params = dict(request.query_params)
     params["lang"] = other
     html = request.app.state.templates.get_template(template).render(
@@ -397,3 +408,55 @@ def list_xlsx_download(request: Request, league: str) -> Response:
             "Content-Disposition": f'attachment; filename="{_download_name(context, "xlsx")}"'
         },
     )
+
+
+# The league's face ---------------------------------------------------------------------------
+
+
+@router.get("/leagues/{league}/logo", include_in_schema=False)
+def logo(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    image = found.logo()
+    if image is None:
+        raise not_found("league {name} has no logo", name=found.name)
+    data, media = image
+    return Response(data, media_type=media, headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/leagues/{league}/face", include_in_schema=False)
+def face_form(request: Request, league: str) -> Response:
+    require_user(request, officer=True)
+    found = views.open_league(request.app.state.engine, league)
+    context = {"league": found.name, "face": views.face(found), "colours": COLOURS}
+    return render_page(request, "face.html", context)
+
+
+@router.post("/leagues/{league}/face", include_in_schema=False)
+async def face_save(request: Request, league: str) -> Response:
+    require_user(request, officer=True)
+    form = await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    upload = form.get("logo")
+    logo_bytes = None
+    if isinstance(upload, StarletteUpload) and upload.filename:
+        logo_bytes = await upload.read(MAX_LOGO_BYTES + 1)
+    wanted = Face(
+        str(form.get("display_name") or ""),
+        str(form.get("description") or ""),
+        str(form.get("colour") or "") or None,
+    )
+    try:
+        found.set_face(wanted, logo_bytes, keep_logo=form.get("remove_logo") != "yes")
+    except EloleagueError as exc:
+        context = {
+            "league": found.name,
+            "face": views.face(found),
+            "colours": COLOURS,
+            "fields": {k: str(v) for k, v in form.items() if isinstance(v, str)},
+            "error": error_body(WebError(422, "invalid_input", exc.message), page_lang(request))[
+                "error"
+            ],
+        }
+        return render_page(request, "face.html", context, status=422)
+    request.session["flash"] = translator(page_lang(request), "web")("The league's face is saved.")
+    return RedirectResponse(f"/leagues/{quote(found.name, safe='')}", status_code=303)

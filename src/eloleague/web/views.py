@@ -12,7 +12,7 @@ import weakref
 from collections import defaultdict
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.seasons import next_season_end, season_end
@@ -20,12 +20,10 @@ from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
-from eloleague.records import GameRecord, Participant, PoolKey, PoolState
+from eloleague.records import GameRecord, Participant
 from eloleague.store.db import read
-from eloleague.store.derived import read_ratings
-from eloleague.store.players import player_names
+from eloleague.store.faces import league_rows
 from eloleague.store.ranking import RankingFilter
-from eloleague.store.tables import leagues as leagues_table
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
 from eloleague.web import event_facts
@@ -42,12 +40,8 @@ _OPENED: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], League]] = (
 
 
 def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
-    query = select(leagues_table.c.id, leagues_table.c.name, leagues_table.c.rules_text)
-    if name is not None:
-        query = query.where(leagues_table.c.name == name)
     with read(engine) as conn:
-        rows = conn.execute(query.order_by(leagues_table.c.name)).all()
-        return [(int(r.id), str(r.name), str(r.rules_text)) for r in rows]
+        return league_rows(conn, name)
 
 
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
@@ -77,14 +71,51 @@ def _lookup(call: Any, *args: Any) -> Any:
         raise WebError(404, "not_found", exc.message) from None
 
 
+TOP = 5  # players each league shows on the home page
+
+
+def opening(league: League) -> tuple[str | None, str | None]:
+    """The ranking a visitor first sees: the global rows of rule sets pooled by role, the most
+    played mode when there are several (the ranking page opens on it)."""
+    modes = pool_choices(league)["modes"]
+    return (
+        modes[0] if len(modes) > 1 else None,
+        GLOBAL_ROLE if league.rules.pools.by_role else None,
+    )
+
+
 def leagues(engine: Engine) -> Context:
-    """The leagues of the database."""
+    """The leagues of the database, each with its face, its top players (of the ranking it
+    opens on) and its latest event."""
     out = []
     for row in _league_rows(engine):
         league = _league(engine, *row)
-        name = league.name
+        mode, role = opening(league)
+        top = league.ranking_page(RankingFilter(mode, role), 1, TOP)
+        latest = league.events(newest_first=True, limit=1)
         out.append(
-            {"name": name, "rules": league.rules.name, "description": league.rules.description}
+            {
+                "name": league.name,
+                "rules": league.rules.name,
+                "description": league.rules.description,
+                "face": face(league),
+                "mode": mode,
+                "as_of": top.as_of.isoformat() if top.as_of else None,
+                "players": top.total,
+                "top": [
+                    {"rank": r.rank, "player": r.player, "rating": shown(league.rules, r.rating)}
+                    for r in top.rows
+                ],
+                "latest_event": (
+                    {
+                        "name": latest[0].name,
+                        "first": latest[0].first.isoformat(),
+                        "last": latest[0].last.isoformat(),
+                    }
+                    if latest
+                    else None
+                ),
+            }
         )
     return {"leagues": out}
 
@@ -442,7 +473,13 @@ def event(league: League, name: str) -> Context:
 
 def face(league: League) -> Context:
     """The league's face: display name, description, logo and colour (set by an officer)."""
-    return {"display_name": None, "description": None, "colour": None, "logo": False}
+    found = league.face()
+    return {
+        "display_name": found.display_name,
+        "description": found.description,
+        "colour": found.colour,
+        "logo": found.logo_type is not None,
+    }
 
 
 def published_list(
@@ -513,11 +550,6 @@ def titles(league: League, limit: int = 200) -> Context:
     }
 
 
-def _current_pools(league: League) -> dict[PoolKey, PoolState]:
-    with read(league.engine) as conn:
-        return read_ratings(conn, league.id, player_names(conn, league.id))
-
-
 def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     """What a game between ``sides`` would put at stake (:func:`eloleague.tools.predict`):
     each player's P and K, and the change under every result. Names resolve as the league's
@@ -531,7 +563,7 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
                 "odds are given for two-sided games; for free-for-all games use eloleague predict"
             ),
         )
-    pools = _current_pools(league)
+    pools = league.current_pools()
     known = known_players(pools)
     try:
         aliases = league.aliases()
