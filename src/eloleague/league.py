@@ -61,6 +61,7 @@ from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
     name_index,
+    names_in_games,
     player_names,
     similar_names,
 )
@@ -514,6 +515,13 @@ class League:
 
     def _player_id(self, conn: Connection, name: str) -> int:
         wanted = normalise_name(name)
+        exact = conn.execute(  # the usual case, one indexed row: the player's own name
+            select(players.c.id).where(
+                and_(players.c.league_id == self.id, players.c.name == wanted)
+            )
+        ).scalar()
+        if exact is not None:
+            return int(exact)
         index = name_index(conn, self.id)
         if wanted in index:
             return index[wanted]
@@ -597,16 +605,16 @@ class League:
     def player(self, name: str) -> PlayerReport:
         """A player's pools, title, aliases, ledger history and games (newest last)."""
         with self._reading() as conn:
-            names = player_names(conn, self.id)
             pid = self._player_id(conn, name)
+            labels = self._game_labels(conn, pid, None)
+            names = names_in_games(conn, self.id, list(labels), also=pid)  # not all the league's
             canonical = names[pid]
             aliases = sorted(
                 conn.execute(
                     select(player_aliases.c.alias).where(player_aliases.c.player_id == pid)
                 ).scalars()
             )
-            pools = read_ratings(conn, self.id, names)
-            labels = self._game_labels(conn, pid, None)
+            pools = read_ratings(conn, self.id, names, player_id=pid)  # hers: titles, rows
             history = read_ledger(conn, self.id, names, labels, player_id=pid)
             played = load_games(conn, self.id, names, pks=list(labels))
         rows = [r for r in standings(self.rules, pools) if r.player == canonical]

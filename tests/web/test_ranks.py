@@ -112,3 +112,46 @@ def test_cli_ranking_and_player_share_ranks(db: Path, tmp_path: Path) -> None:
     assert sheet is not None
     ranks_xlsx = [sheet.cell(row=n, column=1).value for n in range(3, 9)]
     assert ranks_xlsx == [1, 1, 1, 4, 4, 4]
+
+
+@pytest.mark.parametrize(
+    ("league", "params"),
+    [
+        ("Bataille Empire", {}),
+        ("Bataille Empire", {"active_since": "2022-06-01"}),
+        ("Diplomatie", {"role": "*", "mode": "classic"}),
+        ("Diplomatie", {"role": "", "mode": ""}),  # every row: modes and roles interleaved
+        ("Diplomatie", {"role": "France"}),
+    ],
+)
+def test_paged_ranks_equal_the_ranks_of_the_whole_ranking(
+    read_client: TestClient, built_site: object, league: str, params: dict[str, str]
+) -> None:
+    """Small pages cut through ties: each row keeps the rank it has in the whole ranking."""
+    import datetime as dt
+
+    from eloleague.engine.standings import competition_ranks
+
+    db = built_site.db  # type: ignore[attr-defined]
+    lg = League.open(str(db), league)
+    since = params.get("active_since")
+    rows = lg.ranking(
+        mode=params.get("mode") or None,
+        role=params.get("role") or None,
+        active_since=dt.date.fromisoformat(since) if since else None,
+    )
+    want = [
+        (r.player, r.mode, r.role, rank)
+        for r, rank in zip(rows, competition_ranks(rows), strict=True)
+    ]
+    got = []
+    page = 1
+    while True:
+        data = read_client.get(
+            f"/api/v1/leagues/{league}", params={**params, "per_page": "7", "page": str(page)}
+        ).json()
+        got += [(r["player"], r["mode"], r["role"], r["rank"]) for r in data["rows"]]
+        if page >= data["pages"]:
+            break
+        page += 1
+    assert got == want

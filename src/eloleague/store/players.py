@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, insert, or_, select
 
 from eloleague.i18n import Text
 from eloleague.store.messages import msg
-from eloleague.store.tables import player_aliases, players
+from eloleague.store.tables import player_aliases, players, side_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,21 @@ def player_names(conn: Connection, league_id: int) -> dict[int, str]:
     return dict(
         conn.execute(
             select(players.c.id, players.c.name).where(players.c.league_id == league_id)
+        ).all()
+    )
+
+
+def names_in_games(
+    conn: Connection, league_id: int, game_ids: Sequence[int], also: int
+) -> dict[int, str]:
+    """``{player id: name}`` for the players of some games, and player ``also`` (a player's page
+    needs her opponents' names, not the whole league's)."""
+    ids = select(side_players.c.player_id).where(side_players.c.game_id.in_(list(game_ids)))
+    return dict(
+        conn.execute(
+            select(players.c.id, players.c.name).where(
+                players.c.league_id == league_id, or_(players.c.id.in_(ids), players.c.id == also)
+            )
         ).all()
     )
 

@@ -64,6 +64,7 @@ class RankingPage:
     page: int
     per_page: int
     trend_since: dt.date | None  # trends are the change from this day on (see trend_start)
+    trend_by_event: bool  # trend_since is the first day of the latest event
     as_of: dt.date | None  # the date the ratings stand at (last game, or after the last closing)
 
 
@@ -146,43 +147,49 @@ def ranking_page(
                 )
             )
         )
-    place = func.rank().over(partition_by=(rows.c.mode, rows.c.role), order_by=rows.c.rating.desc())
-    ranked = select(rows, place.label("place")).where(and_(True, *cond)).subquery("ranked")
-    joined = ranked.join(players, players.c.id == ranked.c.player_id)
-    where: ColumnElement[bool] = and_(True)
+    kept = and_(True, *cond)
+    found_ids: list[int] | None = None
     if wanted.search:
-        where = ranked.c.player_id.in_(search_players(conn, league_id, wanted.search))
-    total = int(conn.execute(select(func.count()).select_from(joined).where(where)).scalar() or 0)
+        found_ids = search_players(conn, league_id, wanted.search)
+    counted = select(func.count()).select_from(rows).where(kept)
+    if found_ids is not None:
+        counted = counted.where(rows.c.player_id.in_(found_ids))
+    total = int(conn.execute(counted).scalar() or 0)
+    joined = rows.join(players, players.c.id == rows.c.player_id)
+    where = kept
+    if found_ids is not None:
+        where = and_(kept, rows.c.player_id.in_(found_ids))
     page = max(1, page)
     query = (
         select(
-            ranked.c.player_id,
+            rows.c.player_id,
             players.c.name,
-            ranked.c.mode,
-            ranked.c.role,
-            ranked.c.rating,
-            ranked.c.games,
-            ranked.c.place,
+            rows.c.mode,
+            rows.c.role,
+            rows.c.rating,
+            rows.c.games,
         )
         .select_from(joined)
         .where(where)
         .order_by(
-            ranked.c.rating.desc(),
+            rows.c.rating.desc(),
             _collate(conn, players.c.name),
-            _collate(conn, ranked.c.mode),
-            _collate(conn, ranked.c.role),
+            _collate(conn, rows.c.mode),
+            _collate(conn, rows.c.role),
         )
         .limit(per_page)
         .offset((page - 1) * per_page)
     )
     found = list(conn.execute(query))
+    places = _places(conn, rows, kept, found, contiguous=found_ids is None)
     ids = sorted({r.player_id for r in found})
     pools = _pools_of(conn, league_id, ids)
     as_of = effective_as_of(conn, league_id)
-    start = trend_start(conn, league_id, as_of)
+    event_start = last_event_start(conn, league_id)
+    start = event_start if event_start is not None else trend_start(conn, league_id, as_of)
     moved = _moves_since(conn, league_id, ids, start) if start is not None else {}
     out = []
-    for r in found:
+    for r, place in zip(found, places, strict=True):
         mine = pools[r.player_id]
         total_games = sum(g for (_m, _r), (_x, g) in mine.items())
         if r.role == GLOBAL_ROLE:
@@ -196,7 +203,7 @@ def ranking_page(
             trend = moved.get(r.player_id, {}).get((r.mode, r.role), 0.0)
         out.append(
             RankingRow(
-                rank=int(r.place),
+                rank=place,
                 player=r.name,
                 mode=r.mode,
                 role=r.role,
@@ -206,7 +213,49 @@ def ranking_page(
                 trend=trend if start is not None else None,
             )
         )
-    return RankingPage(out, total, page, per_page, start, as_of)
+    return RankingPage(out, total, page, per_page, start, event_start is not None, as_of)
+
+
+def _places(
+    conn: Connection,
+    rows: Any,
+    kept: ColumnElement[bool],
+    found: Sequence[Any],
+    *,
+    contiguous: bool,
+) -> list[int]:
+    """The competition rank of each row of a page (rows in ranking order), among the rows the
+    filters keep: 1 + the rows of its mode and role with a strictly higher rating. A page without
+    a name search holds, for each mode and role, consecutive rows of that ranking: one count gives
+    its first row's rank and place, the others follow; a searched row is counted alone."""
+
+    def count(*where: ColumnElement[bool], by_name: bool = False) -> int:
+        source = rows.join(players, players.c.id == rows.c.player_id) if by_name else rows
+        query = select(func.count()).select_from(source).where(and_(kept, *where))
+        return int(conn.execute(query).scalar() or 0)
+
+    out: list[int] = []
+    state: dict[tuple[str, str], tuple[float, int, int]] = {}  # group: rating, rank, place
+    for r in found:
+        group = (rows.c.mode == r.mode, rows.c.role == r.role)
+        key = (r.mode, r.role)
+        if not contiguous or key not in state:
+            rank = 1 + count(*group, rows.c.rating > r.rating)
+            place = rank
+            if contiguous:  # rows tied with it and listed before it (on earlier pages)
+                place += count(
+                    *group,
+                    rows.c.rating == r.rating,
+                    _collate(conn, players.c.name) < r.name,
+                    by_name=True,
+                )
+        else:
+            rating, last_rank, last_place = state[key]
+            place = last_place + 1
+            rank = last_rank if r.rating == rating else place
+        state[key] = (r.rating, rank, place)
+        out.append(rank)
+    return out
 
 
 def _pools_of(

@@ -255,13 +255,13 @@ RECENT = 20  # rating changes listed on the player page unless all are asked for
 @router.get("/leagues/{league}/players/{name:path}", include_in_schema=False)
 def player_page(request: Request, league: str, name: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    context = views.player(found, name)
+    every = request.query_params.get("changes") == "all"
+    context = views.player(found, name, None if every else RECENT)
     chosen = request.query_params.get("pool")
     context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers, chosen)
     context["two_sided"] = found.rules.method != "ffa_rank"
     context["titled"] = bool(found.rules.titles)
-    context["all_changes"] = request.query_params.get("changes") == "all"
-    context["recent"] = RECENT
+    context["all_changes"] = every
     against = (request.query_params.get("against") or "").strip()
     if against and context["two_sided"]:
         try:

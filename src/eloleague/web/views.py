@@ -163,7 +163,7 @@ def ranking(
         "pages": pages,
         "total": found.total,
         "trend_since": found.trend_since.isoformat() if found.trend_since else None,
-        "trend_by_event": league.event_count() > 0,
+        "trend_by_event": found.trend_by_event,
         "as_of": found.as_of.isoformat() if found.as_of else None,
         "pools": pool_choices(league),
         "rows": [
@@ -276,16 +276,18 @@ def season_ends(league: League, first: dt.date, last: dt.date) -> list[str]:
     return sorted(d.isoformat() for d in ends)
 
 
-def player(league: League, name: str) -> Context:
+def player(league: League, name: str, recent: int | None = None) -> Context:
     """A player's pools with her rank in each, title and the next one, peak rating, record
     (wins, draws, losses or average place), events, head-to-head, history per pool and every
-    rating change with its explanation (newest first)."""
+    rating change with its explanation (newest first; the ``recent`` newest only, when given:
+    ``changes_total`` counts them all)."""
     report = _lookup(league.player, name)
     places = league.ranks(report.name)
     rules = league.rules
     games_by_id = {g.id: g for g in report.games}
     changes = []
-    for e in reversed(report.history):
+    newest = list(reversed(report.history))
+    for e in newest[:recent] if recent is not None else newest:
         item = _entry(league, e)
         g = games_by_id.get(e.game) if e.game else None
         if g is not None:
@@ -365,6 +367,7 @@ def player(league: League, name: str) -> Context:
             else []
         ),
         "changes": changes,
+        "changes_total": len(report.history),
         "history": history(league, report.name, report)["series"],
     }
 
