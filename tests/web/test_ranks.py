@@ -155,3 +155,18 @@ def test_paged_ranks_equal_the_ranks_of_the_whole_ranking(
             break
         page += 1
     assert got == want
+
+
+def test_the_search_sees_a_rename_at_once(db: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    copy = tmp_path / "copy.db"
+    with sqlite3.connect(db) as src, sqlite3.connect(copy) as dst:
+        src.backup(dst)  # the WAL included
+    client = TestClient(create_app(Settings(db=str(copy), secret="s" * 40)))
+    assert client.get(f"/api/v1/leagues/{NAME}", params={"q": "xavier"}).json()["rows"] == []
+    League.open(str(copy), NAME).rename_player("Bruno", "Xavier Bruneau")
+    rows = client.get(f"/api/v1/leagues/{NAME}", params={"q": "xavier"}).json()["rows"]
+    assert [(r["player"], r["rank"]) for r in rows] == [("Xavier Bruneau", 4)]
+    old = client.get(f"/api/v1/leagues/{NAME}", params={"q": "bruno"}).json()["rows"]
+    assert [r["player"] for r in old] == ["Xavier Bruneau"]  # found by the former name

@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, insert, or_, select
+from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
 from eloleague.store.messages import msg
@@ -117,19 +117,48 @@ def _folded(name: str) -> str:
     return " ".join(_strip_accents(name).casefold().split())
 
 
+_FOLDED: dict[tuple[str, int, tuple[int, ...]], list[tuple[str, int]]] = {}
+
+
+def _folded_names(conn: Connection, league_id: int) -> list[tuple[str, int]]:
+    """``(folded name or alias, player id)`` of a league, kept while its players and aliases
+    are unchanged (a rename or a merge adds an alias, a new player an id)."""
+    version = tuple(
+        int(x or 0)
+        for x in (
+            *conn.execute(
+                select(func.count(), func.max(players.c.id)).where(players.c.league_id == league_id)
+            ).one(),
+            *conn.execute(
+                select(func.count(), func.max(player_aliases.c.id)).where(
+                    player_aliases.c.league_id == league_id
+                )
+            ).one(),
+        )
+    )
+    key = (str(conn.engine.url), league_id, version)
+    found = _FOLDED.get(key)
+    if found is None:
+        found = [(_folded(name), pk) for pk, name in player_names(conn, league_id).items()]
+        found += [
+            (_folded(alias), pk)
+            for alias, pk in conn.execute(
+                select(player_aliases.c.alias, player_aliases.c.player_id).where(
+                    player_aliases.c.league_id == league_id
+                )
+            )
+        ]
+        if len(_FOLDED) > 32:
+            _FOLDED.clear()
+        _FOLDED[key] = found
+    return found
+
+
 def search_players(conn: Connection, league_id: int, text: str) -> list[int]:
     """The ids of the players whose name, or one of whose former names (aliases), contains
     ``text``, ignoring case, accents and spacing ("elodie" finds "Élodie Lefèvre")."""
     wanted = _folded(text)
-    found = {pk for pk, name in player_names(conn, league_id).items() if wanted in _folded(name)}
-    for alias, pk in conn.execute(
-        select(player_aliases.c.alias, player_aliases.c.player_id).where(
-            player_aliases.c.league_id == league_id
-        )
-    ):
-        if wanted in _folded(alias):
-            found.add(pk)
-    return sorted(found)
+    return sorted({pk for name, pk in _folded_names(conn, league_id) if wanted in name})
 
 
 def _deletions(text: str) -> set[str]:

@@ -188,14 +188,15 @@ def ranking_page(request: Request, league: str) -> Response:
     if found.rules.pools.by_role and "role" not in request.query_params:
         # Pooled by role: visitors first see the global ratings (RULES §3.3); "all" shows every row.
         opening.append(("role", "*"))
+    choices = views.pool_choices(found)
     if "mode" not in request.query_params:
-        modes = views.pool_choices(found)["modes"]
+        modes = choices["modes"]
         if len(modes) > 1:  # several modes: open on the most played one ("all" shows them all)
             opening.append(("mode", modes[0]))
     if opening:
         params = urlencode([*request.query_params.multi_items(), *opening])
         return RedirectResponse(f"{request.url.path}?{params}", status_code=307)
-    context = views.ranking(found, **ranking_args(request))
+    context = views.ranking(found, **ranking_args(request), pools=choices)
     today = dt.date.today()
     context["active_choices"] = [
         (today - dt.timedelta(days=days)).isoformat() for days in (365, 730)

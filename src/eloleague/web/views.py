@@ -143,6 +143,7 @@ def ranking(
     active_since: dt.date | None = None,
     page: int = 1,
     per_page: int = 50,
+    pools: Context | None = None,
 ) -> Context:
     """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
     order of RULES §6, each with its ``rank`` and its ``trend`` since the last event began."""
@@ -165,7 +166,7 @@ def ranking(
         "trend_since": found.trend_since.isoformat() if found.trend_since else None,
         "trend_by_event": found.trend_by_event,
         "as_of": found.as_of.isoformat() if found.as_of else None,
-        "pools": pool_choices(league),
+        "pools": pools if pools is not None else pool_choices(league),
         "rows": [
             {
                 "rank": r.rank,
