@@ -65,7 +65,7 @@ def place(rank: int | None, lang: str) -> str:
 
 def day(value: str | dt.date | None, lang: str, style: str = "long") -> str:
     """A date in the visitor's language: ``23 novembre 2026``, ``23 November 2026`` (Babel's
-    CLDR data; ``style="short"`` for tables: ``23/11/2026``, ``23/11/2026``)."""
+    CLDR data; ``style="short"`` for tables: ``23/11/2026``, ``23 Nov 2026``)."""
     if not value:
         return ""
     when = dt.date.fromisoformat(value) if isinstance(value, str) else value
