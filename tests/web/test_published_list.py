@@ -77,3 +77,14 @@ def test_the_latest_list_is_the_current_ranking(read_client: TestClient) -> None
         (r["rank"], r["player"]) for r in api["rows"]
     ]
     assert f"Ranking as of {dt.date.fromisoformat(api['as_of']).strftime('%-d %B %Y')}" in page
+
+
+def test_a_bad_date_is_a_422_for_programs_and_the_latest_list_for_visitors(
+    read_client: TestClient,
+) -> None:
+    api = read_client.get(f"/api/v1/leagues/{BE}/list", params={"date": "31/12/2024"})
+    assert api.status_code == 422 and api.json()["error"]["code"] == "invalid_request"
+    page = read_client.get(f"/leagues/{BE}/list", params={"date": "31/12/2024"}, headers=EN)
+    assert page.status_code == 200 and "as the ranking stood" not in page.text
+    before = read_client.get(f"/leagues/{BE}/list", params={"date": "1900-01-01"}, headers=EN)
+    assert before.status_code == 200 and "No player matches." in before.text

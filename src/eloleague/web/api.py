@@ -203,7 +203,7 @@ def event(request: Request, league: str, name: str) -> dict[str, Any]:
 )
 def published_list(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    return views.published_list(found, **list_args(request, found))
+    return views.published_list(found, **list_args(request, found, strict=True))
 
 
 @router.get("/leagues/{league}/rules", responses=_ERRORS, summary="The rule set in words")

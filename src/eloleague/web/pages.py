@@ -304,10 +304,10 @@ def titles_page(request: Request, league: str) -> Response:
     return render_page(request, "titles.html", views.titles(found))
 
 
-def list_args(request: Request, found: League) -> dict[str, Any]:
-    """The published list's day and ranking: ``date`` (a bad one: the current list), ``mode`` and
-    ``role`` (by default the ranking the ranking page opens on)."""
-    q = _Query(request, strict=False)
+def list_args(request: Request, found: League, *, strict: bool = False) -> dict[str, Any]:
+    """The published list's day and ranking: ``date`` (a bad one: the current list on a page, a
+    422 from the API), ``mode`` and ``role`` (by default the ranking the ranking page opens on)."""
+    q = _Query(request, strict)
     mode = q.params.get("mode")
     role = q.params.get("role")
     if role is None and found.rules.pools.by_role:
@@ -315,7 +315,9 @@ def list_args(request: Request, found: League) -> dict[str, Any]:
     if mode is None:
         modes = views.pool_choices(found)["modes"]
         mode = modes[0] if len(modes) > 1 else None
-    return {"day": q.date("date"), "mode": mode or None, "role": role or None}
+    day_wanted = q.date("date")
+    q.done()
+    return {"day": day_wanted, "mode": mode or None, "role": role or None}
 
 
 def _list_title(request: Request, context: dict[str, Any]) -> tuple[str, str]:
