@@ -111,3 +111,27 @@ def test_every_page_fits_and_passes_axe(
         screenshot(page, f"{width}-{lang}-{slug[:80]}")
     context.close()
     assert problems == {}
+
+
+def test_the_phone_menu_opens_from_the_keyboard(
+    browser: Any, demo: tuple[LiveServer, list[str]]
+) -> None:
+    server, urls = demo
+    context = browser.new_context(viewport=WIDTHS["phone"], locale="en-GB")
+    page = context.new_page()
+    page.goto(f"{server.base}{urls[1]}?lang=en")
+    menu = page.locator("#menu")
+    assert not menu.is_visible()
+    for _ in range(5):  # skip link, league name, then the Menu button
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "menu-toggle":
+            break
+    assert page.evaluate("document.activeElement.id") == "menu-toggle"
+    page.keyboard.press("Space")
+    assert menu.is_visible()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Ranking"
+    page.keyboard.press("Enter")
+    page.wait_for_load_state()
+    assert "/leagues/" in page.url
+    context.close()
