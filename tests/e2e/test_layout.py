@@ -99,6 +99,13 @@ def test_every_page_fits_and_passes_axe(
         assert response is not None and response.status == 200, url
         assert page.locator("html").get_attribute("lang") == lang
         found = page.evaluate(OVERFLOW)
+        # a phone shows the short summaries, a desktop the columns: never both
+        hidden = ".wide-only" if width == "phone" else ".narrow-only"
+        shown_twice = page.evaluate(
+            f"[...document.querySelectorAll('{hidden}')].filter(e => e.offsetParent).length"
+        )
+        if shown_twice:
+            found.append(f"{shown_twice} {hidden} element(s) visible")
         page.add_script_tag(content=axe)
         result = page.evaluate(
             "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
