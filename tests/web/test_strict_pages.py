@@ -38,3 +38,12 @@ def test_public_pages_have_no_inline_script_or_style(read_client: TestClient) ->
             page = read_client.get(url, params={"lang": lang}, follow_redirects=True)
             assert page.status_code == 200, url
             assert INLINE.findall(page.text) == [], url
+
+
+def test_french_pages_put_a_no_break_space_before_a_colon(read_client: TestClient) -> None:
+    rules = read_client.get(f"/leagues/{BE}/rules", params={"lang": "fr"}).text
+    assert "Règles\u00a0: " in rules and "Règles: " not in rules
+    home = read_client.get("/", params={"lang": "fr"}).text
+    assert "Dernière manifestation\u00a0: " in home
+    english = read_client.get(f"/leagues/{BE}/rules", params={"lang": "en"}).text
+    assert "Rules: " in english
