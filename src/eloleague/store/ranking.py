@@ -1,6 +1,7 @@
 """The ranking's queries: the league's stored current ratings, paginated in SQL, with each row's
-competition rank (ties share a rank: :func:`eloleague.engine.standings.competition_ranks`, computed
-here by SQL's ``RANK()`` over the same groups), and a player's rank in each of her pools.
+competition rank (ties share a rank, as :func:`eloleague.engine.standings.competition_ranks`;
+counted here in SQL over the same groups, see :func:`_places`), and a player's rank in each of her
+pools.
 
 The ranking is read from the ``ratings`` table the recompute keeps current (DESIGN.md: ratings are
 derived and materialised), never by replaying: a page of a 10,000-player league is one indexed
@@ -186,7 +187,7 @@ def ranking_page(
     pools = _pools_of(conn, league_id, ids)
     as_of = effective_as_of(conn, league_id)
     event_start = last_event_start(conn, league_id)
-    start = event_start if event_start is not None else trend_start(conn, league_id, as_of)
+    start = trend_start(event_start, as_of)
     moved = _moves_since(conn, league_id, ids, start) if start is not None else {}
     out = []
     for r, place in zip(found, places, strict=True):
@@ -278,13 +279,12 @@ def _pools_of(
 TREND_DAYS = 30  # leagues without events: the trend is the change over the last 30 days
 
 
-def trend_start(conn: Connection, league_id: int, as_of: dt.date | None) -> dt.date | None:
+def trend_start(event_start: dt.date | None, as_of: dt.date | None) -> dt.date | None:
     """The day trends count from: the first day of the league's latest event, or for a league
     whose games have no events, :data:`TREND_DAYS` days before the ranking's date."""
-    start = last_event_start(conn, league_id)
-    if start is None and as_of is not None:
+    if event_start is None and as_of is not None:
         return as_of - dt.timedelta(days=TREND_DAYS - 1)
-    return start
+    return event_start
 
 
 def last_event_start(conn: Connection, league_id: int) -> dt.date | None:
