@@ -52,7 +52,7 @@ OVERFLOW = """() => {
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LiveServer, list[str]]]:
     db = tmp_path_factory.mktemp("demo") / "demo.db"
     leagues = build(db, Console(file=io.StringIO()))
-    urls = ["/"]
+    urls = ["/", "/login"]
     for league in leagues:
         urls += _league_urls(league)
     with LiveServer(Site(db, "", "")) as server:
@@ -126,7 +126,7 @@ def test_the_phone_menu_opens_from_the_keyboard(
     server, urls = demo
     context = browser.new_context(viewport=WIDTHS["phone"], locale="en-GB")
     page = context.new_page()
-    page.goto(f"{server.base}{urls[1]}?lang=en")
+    page.goto(f"{server.base}{urls[2]}?lang=en")
     menu = page.locator("#menu")
     assert not menu.is_visible()
     for _ in range(5):  # skip link, league name, then the Menu button
