@@ -180,6 +180,8 @@ def main() -> None:
             "ranking page 100 (rows 4951-5000)": f"/leagues/{league}?page=100",
             "ranking API, name search": f"/api/v1/leagues/{league}/ranking?q=Joueur%200004",
             "player API (200 games, history)": f"/api/v1/leagues/{league}/players/{quote(some)}",
+            "player page (200 games, chart, head-to-head)": f"/leagues/{league}/players/"
+            + quote(some),
         }
         print(
             f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

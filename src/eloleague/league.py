@@ -53,6 +53,7 @@ from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
+from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
     delete_games,
@@ -65,8 +66,18 @@ from eloleague.store.players import (
     add_alias,
     create_players,
     name_index,
+    names_in_games,
     player_names,
     similar_names,
+)
+from eloleague.store.ranking import (
+    PlaceInPool,
+    RankingFilter,
+    RankingPage,
+    game_span,
+    player_places,
+    present_pools,
+    ranking_page,
 )
 from eloleague.store.recompute import (
     Progress,
@@ -662,6 +673,61 @@ class League:
                 raise InputError(problems, f"league {self.name} under {rule_set.name}")
         return replay(rule_set, records, initial=start or None, as_of=when)
 
+    def ranking_page(
+        self, wanted: RankingFilter | None = None, page: int = 1, per_page: int = 50
+    ) -> RankingPage:
+        """One page of the current ranking read from the stored ratings (the site and the API):
+        rows with their competition rank, title and trend since the last event began."""
+        with self._reading() as conn:
+            return ranking_page(
+                conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
+            )
+
+    def face(self) -> Face:
+        """The league's display name, description, colour and whether it has a logo."""
+        with self._reading() as conn:
+            return read_face(conn, self.id)
+
+    def logo(self) -> tuple[bytes, str] | None:
+        """The league's logo and its media type (PNG or JPEG), if it has one."""
+        with self._reading() as conn:
+            return read_logo(conn, self.id)
+
+    def set_face(self, face: Face, logo: bytes | None = None, *, keep_logo: bool = True) -> None:
+        """Set what the public site shows of the league (docs/web.md, "The league's face"); a
+        logo must be a PNG or JPEG image of at most 256 KB, the colour one of
+        :data:`eloleague.store.faces.COLOURS`. Without ``logo``, the stored one stays unless
+        ``keep_logo`` is false."""
+        with self._writing() as conn:
+            write_face(conn, self.id, face, logo, keep_logo=keep_logo)
+
+    def current_pools(self) -> dict[PoolKey, PoolState]:
+        """Every pool's stored current rating and games."""
+        with self._reading() as conn:
+            return read_ratings(conn, self.id, player_names(conn, self.id))
+
+    def rated_as_of(self) -> dt.date | None:
+        """The day the stored ratings stand at: the last game's, or the day after the latest
+        closed season when that is later."""
+        with self._reading() as conn:
+            return effective_as_of(conn, self.id)
+
+    def game_span(self) -> tuple[dt.date | None, dt.date | None]:
+        """The dates of the league's first and last games (``None`` without games)."""
+        with self._reading() as conn:
+            return game_span(conn, self.id)
+
+    def present_pools(self) -> dict[tuple[str, str], int]:
+        """The pools (mode, role) that have ratings, with how many players each ranks."""
+        with self._reading() as conn:
+            return present_pools(conn, self.id)
+
+    def ranks(self, name: str) -> dict[tuple[str, str], PlaceInPool]:
+        """The player's competition rank in each of her pools and global rows, in the whole
+        current ranking (``{(mode, role): place}``)."""
+        with self._reading() as conn:
+            return player_places(conn, self.id, self.rules, self._player_id(conn, name))
+
     def players(self) -> list[str]:
         """The registered players' names, sorted."""
         with self._reading() as conn:
@@ -669,6 +735,13 @@ class League:
 
     def _player_id(self, conn: Connection, name: str) -> int:
         wanted = normalise_name(name)
+        exact = conn.execute(  # the usual case, one indexed row: the player's own name
+            select(players.c.id).where(
+                and_(players.c.league_id == self.id, players.c.name == wanted)
+            )
+        ).scalar()
+        if exact is not None:
+            return int(exact)
         index = name_index(conn, self.id)
         if wanted in index:
             return index[wanted]
@@ -755,16 +828,16 @@ class League:
     def player(self, name: str) -> PlayerReport:
         """A player's pools, title, aliases, ledger history and games (newest last)."""
         with self._reading() as conn:
-            names = player_names(conn, self.id)
             pid = self._player_id(conn, name)
+            labels = self._game_labels(conn, pid, None)
+            names = names_in_games(conn, self.id, list(labels), also=pid)  # not all the league's
             canonical = names[pid]
             aliases = sorted(
                 conn.execute(
                     select(player_aliases.c.alias).where(player_aliases.c.player_id == pid)
                 ).scalars()
             )
-            pools = read_ratings(conn, self.id, names)
-            labels = self._game_labels(conn, pid, None)
+            pools = read_ratings(conn, self.id, names, player_id=pid)  # hers: titles, rows
             history = read_ledger(conn, self.id, names, labels, player_id=pid)
             played = load_games(conn, self.id, names, pks=list(labels))
         rows = [r for r in standings(self.rules, pools) if r.player == canonical]

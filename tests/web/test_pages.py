@@ -66,7 +66,9 @@ def test_ranking_page_lists_players_with_titles_and_pages(read_client: TestClien
 
 def test_ranking_page_offers_pools_for_role_leagues(read_client: TestClient) -> None:
     first = read_client.get(f"/leagues/{DIPLO}?lang=en", follow_redirects=False)
-    assert first.status_code == 307 and first.headers["location"].endswith("lang=en&role=%2A")
+    # the global rows of the most played mode (one ranking, each player once)
+    assert first.status_code == 307
+    assert first.headers["location"].endswith("lang=en&role=%2A&mode=classic")
     every = read_client.get(f"/leagues/{DIPLO}?role=", headers=EN).text
     assert '<option value="" selected>' not in every and ">France<" in every
     page = read_client.get(f"/leagues/{DIPLO}?role=*", headers=EN).text
@@ -77,17 +79,19 @@ def test_ranking_page_offers_pools_for_role_leagues(read_client: TestClient) -> 
 def test_player_page_chart_and_explanations(read_client: TestClient) -> None:
     top = _top(read_client)
     page = read_client.get(f"/leagues/{BE}/players/{top['player']}", headers=EN).text
-    assert '<svg class="history-chart"' in page
+    # drawn twice: wide for screens, narrow for phones (CSS shows one)
+    assert '<svg class="history-chart chart-wide"' in page
+    assert '<svg class="history-chart chart-narrow"' in page
     points = re.findall(r'<circle class="game-point"', page)
     player = read_client.get(f"/api/v1/leagues/{BE}/players/{top['player']}").json()
     games = [c for c in player["changes"] if not c["season"]]
-    assert len(points) == len(games)
+    assert len(points) == 2 * len(games)
     seasons = [c for c in player["changes"] if c["season"]]
-    assert page.count('class="season-point"') == len(seasons)
+    assert page.count('class="season-point"') == 2 * len(seasons)
     if seasons:
         assert "season adjustment" in page
     first = games[0]
-    assert f">{first['expected']}<" in page and f">{first['k']:g}<" in page
+    assert f"<dd>{first['expected']}</dd>" in page and f"<dt>K</dt><dd>{first['k']:g}</dd>" in page
 
 
 def test_a_player_with_a_season_adjustment_has_it_marked(read_client: TestClient) -> None:
@@ -97,7 +101,7 @@ def test_a_player_with_a_season_adjustment_has_it_marked(read_client: TestClient
         if any(p["season"] for s in history["series"] for p in s["points"]):
             page = read_client.get(f"/leagues/{BE}/players/{row['player']}", headers=EN).text
             assert 'class="season-mark"' in page and "season adjustment" in page
-            assert '<tr class="season">' in page
+            assert '<li class="season">' in page
             return
     raise AssertionError("no player of the test league has a season adjustment")
 
@@ -108,13 +112,13 @@ def test_game_event_rules_titles_pages(read_client: TestClient) -> None:
     explained = read_client.get(f"/api/v1/leagues/{BE}/games/g1").json()
     first = explained["entries"][0]
     assert "<strong>Decisive victory</strong>" in game.text  # the rule file's wording
-    assert f'<td class="n">{first["raw_delta"]}</td>' in game.text  # K × (S − P) before rounding
+    assert f"<dt>K × (S − P)</dt><dd>{first['raw_delta']}</dd>" in game.text  # before rounding
     french = read_client.get(f"/leagues/{BE}/games/g1", headers={"Accept-Language": "fr"}).text
     assert "<strong>Victoire décisive</strong>" in french and "<strong>Défaite</strong>" in french
     assert "Delete this game" not in game.text  # visitors do not see officers' buttons
     events = read_client.get(f"/api/v1/leagues/{BE}/events").json()["events"]
     event = read_client.get(f"/leagues/{BE}/events/{events[-1]['name']}", headers=EN)
-    assert event.status_code == 200 and "Rating changes" in event.text
+    assert event.status_code == 200 and "Standings" in event.text and "Round by round" in event.text
     assert read_client.get(f"/leagues/{BE}/events", headers=EN).text.count("/events/") >= len(
         events
     )
@@ -209,9 +213,9 @@ def test_a_rule_change_elsewhere_shows_at_once(site: Site) -> None:
 def test_the_row_count_agrees_with_its_number(read_client: TestClient) -> None:
     top = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
     one = read_client.get(f"/leagues/{BE}", params={"q": top["player"], "lang": "fr"}).text
-    assert ">1 ligne" in one and "1 lignes" not in one
+    assert " · 1 ligne<" in one and "1 lignes" not in one
     many = read_client.get(f"/leagues/{BE}", params={"lang": "fr"}).text
-    assert re.search(r">\d+ lignes", many)
+    assert re.search(r" · \d+ lignes<", many)
 
 
 def test_a_team_game_on_the_player_page_names_partners_and_opponents(site: Site) -> None:
@@ -233,4 +237,4 @@ def test_a_team_game_on_the_player_page_names_partners_and_opponents(site: Site)
         source="test",
     )
     page = make_client(site).get("/leagues/Cartes/players/Ana", params={"lang": "fr"}).text
-    assert "<small>avec Bea</small>" in page and "<small>contre Cy, Dan</small>" in page
+    assert " · avec Bea<" in page and "contre Cy, Dan<" in page

@@ -54,3 +54,40 @@ def test_ranking_and_writes_on_postgresql(pg_server: PgServer) -> None:  # noqa:
     assert posted.status_code == 201, posted.text
     found = client.get("/api/v1/leagues/BE/ranking", params={"q": "postgres"}).json()["rows"]
     assert {r["player"] for r in found} == {"Zoé Postgres", "Émile Postgres"}
+
+
+def test_ranks_with_ties_player_page_and_search_on_postgresql(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
+    from eloleague.engine.standings import competition_ranks
+
+    url = pg_server.new_database()
+    League.create(url, "BE", "bataille-empire").import_file(REPLAY / "bataille-empire.jsonl")
+    league = League.create(url, "Diplo", "diplomacy")
+    league.import_file(REPLAY / "diplomacy.jsonl")
+    client = TestClient(create_app(Settings(db=url, secret="pg-" + "s" * 40)))
+    for name, params in (("BE", {}), ("Diplo", {"role": "", "mode": ""})):
+        rows = League.open(url, name).ranking()
+        want = [
+            (r.player, r.mode, r.role, n)
+            for r, n in zip(rows, competition_ranks(rows), strict=True)
+        ]
+        got: list[tuple[str, str, str, int]] = []
+        page = 1
+        while True:  # pages of 9 rows cut through the ties
+            data = client.get(
+                f"/api/v1/leagues/{name}", params={**params, "per_page": "9", "page": str(page)}
+            ).json()
+            got += [(r["player"], r["mode"], r["role"], r["rank"]) for r in data["rows"]]
+            if page >= data["pages"]:
+                break
+            page += 1
+        assert got == want
+    top = League.open(url, "BE").ranking()[3]
+    data = client.get(f"/api/v1/leagues/BE/players/{top.player}").json()
+    assert data["pools"][0]["rank"] == competition_ranks(League.open(url, "BE").ranking())[3]
+    folded = top.player.upper().replace("É", "E").replace("Ç", "C")
+    found = client.get("/api/v1/leagues/BE", params={"q": folded}).json()["rows"]
+    assert top.player in [r["player"] for r in found]
+    assert client.get(f"/leagues/BE/players/{top.player}").status_code == 200
+    assert client.get("/leagues/BE/list.pdf").status_code == 200

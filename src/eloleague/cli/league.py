@@ -412,6 +412,7 @@ def ranking(
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
     """
     from eloleague.cli.output import print_ranking
+    from eloleague.engine.standings import competition_ranks
     from eloleague.io.ratings_csv import format_number, write_ratings
 
     lg = _open(db, league)
@@ -446,7 +447,7 @@ def ranking(
                 "games": r.games,
                 "title": r.title,
             }
-            for n, r in enumerate(rows, start=1)
+            for n, r in zip(competition_ranks(rows), rows, strict=True)
         ]
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
@@ -511,7 +512,14 @@ def player(
     console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
     if report.aliases:
         console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
-    print_ranking(lg.rules, report.standings, title=_t("Ratings"), console=console)
+    places = lg.ranks(report.name)
+    print_ranking(
+        lg.rules,
+        report.standings,
+        title=_t("Ratings"),
+        console=console,
+        ranks=[places[r.mode, r.role].rank for r in report.standings],
+    )
     games_history = [e for e in report.history]
     if games_history:
         console.print(
@@ -809,6 +817,54 @@ def change_rules(
     with _progress(lg):
         lg.change_rules(rules, user=_who())
     print(_t('league "{name}" now uses rule set {rules}', name=lg.name, rules=lg.rules.name))
+
+
+@app.command()
+def face(
+    name: Annotated[
+        str | None, typer.Option("--name", help="The name the site shows (default: the league's).")
+    ] = None,
+    description: Annotated[
+        str | None, typer.Option("--description", help="A short description (500 characters).")
+    ] = None,
+    colour: Annotated[
+        str | None,
+        typer.Option("--colour", help="blue, green, red, purple, orange, teal, slate or pink."),
+    ] = None,
+    logo: Annotated[
+        Path | None, typer.Option("--logo", help="A PNG or JPEG image (256 KB at most).")
+    ] = None,
+    no_logo: Annotated[bool, typer.Option("--no-logo", help="Remove the logo.")] = False,
+    db: DbOption = None,
+    league: LeagueOption = None,
+) -> None:
+    """Set what the web site shows of the league: its display name, description, colour and logo
+    (options not given keep their value).
+
+    Example: [bold]eloleague face --name "Ligue de Lyon" --colour green --logo logo.png[/]
+    """
+    from eloleague.store.faces import Face
+
+    lg = _open(db, league)
+    old = lg.face()
+    image = None
+    if logo is not None:
+        try:
+            image = logo.read_bytes()
+        except OSError as exc:
+            raise typer.BadParameter(
+                _t("cannot read {path}: {reason}", path=str(logo), reason=exc.strerror or exc)
+            ) from None
+    lg.set_face(
+        Face(
+            name if name is not None else old.display_name,
+            description if description is not None else old.description,
+            colour if colour is not None else old.colour,
+        ),
+        image,
+        keep_logo=not no_logo,
+    )
+    print(_t('league "{name}": face saved', name=lg.name))
 
 
 @app.command()

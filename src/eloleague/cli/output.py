@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
-from eloleague.engine.standings import Standing
+from eloleague.engine.standings import Standing, competition_ranks
 from eloleague.i18n import pick_language, translator
 from eloleague.io.ratings_csv import format_number
 from eloleague.rules.model import RuleSet
@@ -19,10 +19,13 @@ def print_ranking(
     title: str | None = None,
     console: Console | None = None,
     lang: str | None = None,
+    ranks: Sequence[int] | None = None,
 ) -> None:
     """Print ranking rows as a table, with rank, titles and the rule set's rating precision.
 
-    Column headings in ``lang`` (default: :func:`~eloleague.i18n.pick_language`).
+    Column headings in ``lang`` (default: :func:`~eloleague.i18n.pick_language`). The ranks are
+    the rows' competition ranks (ties share a rank) unless ``ranks`` gives them (a player's rows
+    carry their ranks in the whole league).
     """
     _ = translator(pick_language(lang), "league")
     console = console or Console()
@@ -44,7 +47,8 @@ def print_ranking(
         from eloleague.rules.model import Rounding
 
         shown = Rounding(mode="half_up", decimals=1)
-    for rank, row in enumerate(rows, start=1):
+    places = list(ranks) if ranks is not None else competition_ranks(rows)
+    for rank, row in zip(places, rows, strict=True):
         cells = [str(rank), row.player]
         if show_mode:
             cells.append(row.mode)

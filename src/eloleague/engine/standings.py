@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from eloleague.engine.methods import shown_values
@@ -88,3 +88,28 @@ def standings(
             )
     rows.sort(key=lambda r: (-r.rating, r.player, r.mode, r.role))
     return rows
+
+
+def ranking_group(row: Standing) -> tuple[str, str]:
+    """The ranking a row belongs to: its mode and its role (the global ``*`` rows of a mode form
+    their own ranking). Ranks are counted within a group, never across modes or roles."""
+    return row.mode, row.role
+
+
+def competition_ranks(rows: Sequence[Standing]) -> list[int]:
+    """Each row's rank in its group (:func:`ranking_group`), standard competition ranking
+    ("1224"): one more than the number of rows of the group with a strictly higher rating, so
+    that players with equal ratings share a rank and the next rank is skipped (docs/league.md,
+    "Ranks"). ``rows`` may be in any order and hold several groups; the answer is in their order.
+    """
+    by_group: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for r in rows:
+        by_group[ranking_group(r)].append(r.rating)
+    first: dict[tuple[str, str], dict[float, int]] = {}
+    for key, values in by_group.items():
+        values.sort(reverse=True)
+        places: dict[float, int] = {}
+        for n, value in enumerate(values, start=1):
+            places.setdefault(value, n)
+        first[key] = places
+    return [first[ranking_group(r)][r.rating] for r in rows]

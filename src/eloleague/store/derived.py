@@ -238,9 +238,10 @@ def write_ratings(
 
 
 def read_ratings(
-    conn: Connection, league_id: int, names: Mapping[int, str]
+    conn: Connection, league_id: int, names: Mapping[int, str], player_id: int | None = None
 ) -> dict[PoolKey, PoolState]:
-    """The current ratings, in order of first appearance."""
+    """The current ratings, in order of first appearance (of one player's pools only, with
+    ``player_id``)."""
     query = (
         select(
             ratings.c.player_id,
@@ -253,6 +254,8 @@ def read_ratings(
         .where(ratings.c.league_id == league_id)
         .order_by(ratings.c.position)
     )
+    if player_id is not None:
+        query = query.where(ratings.c.player_id == player_id)
     return {
         PoolKey(names[pid], mode, role): PoolState(
             rating, games, tuple(json.loads(extra)) if extra else ()

@@ -11,18 +11,18 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy
 from numpy.typing import NDArray
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
 from eloleague.store.messages import msg
-from eloleague.store.tables import player_aliases, players
+from eloleague.store.tables import player_aliases, players, side_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +51,21 @@ def player_names(conn: Connection, league_id: int) -> dict[int, str]:
     return dict(
         conn.execute(
             select(players.c.id, players.c.name).where(players.c.league_id == league_id)
+        ).all()
+    )
+
+
+def names_in_games(
+    conn: Connection, league_id: int, game_ids: Sequence[int], also: int
+) -> dict[int, str]:
+    """``{player id: name}`` for the players of some games, and player ``also`` (a player's page
+    needs her opponents' names, not the whole league's)."""
+    ids = select(side_players.c.player_id).where(side_players.c.game_id.in_(list(game_ids)))
+    return dict(
+        conn.execute(
+            select(players.c.id, players.c.name).where(
+                players.c.league_id == league_id, or_(players.c.id.in_(ids), players.c.id == also)
+            )
         ).all()
     )
 
@@ -112,6 +127,50 @@ MIN_TYPO_LENGTH = 5
 _CHUNK = (
     1000  # new names compared at once (a matrix of uint8: 1,000 x registered names of a length)
 )
+
+
+_FOLDED: dict[tuple[str, int, tuple[int, ...]], list[tuple[str, int]]] = {}
+
+
+def _folded_names(conn: Connection, league_id: int) -> list[tuple[str, int]]:
+    """``(folded name or alias, player id)`` of a league, kept while its players and aliases
+    are unchanged (a rename or a merge adds an alias, a new player an id)."""
+    version = tuple(
+        int(x or 0)
+        for x in (
+            *conn.execute(
+                select(func.count(), func.max(players.c.id)).where(players.c.league_id == league_id)
+            ).one(),
+            *conn.execute(
+                select(func.count(), func.max(player_aliases.c.id)).where(
+                    player_aliases.c.league_id == league_id
+                )
+            ).one(),
+        )
+    )
+    key = (str(conn.engine.url), league_id, version)
+    found = _FOLDED.get(key)
+    if found is None:
+        found = [(_folded(name), pk) for pk, name in player_names(conn, league_id).items()]
+        found += [
+            (_folded(alias), pk)
+            for alias, pk in conn.execute(
+                select(player_aliases.c.alias, player_aliases.c.player_id).where(
+                    player_aliases.c.league_id == league_id
+                )
+            )
+        ]
+        if len(_FOLDED) > 32:
+            _FOLDED.clear()
+        _FOLDED[key] = found
+    return found
+
+
+def search_players(conn: Connection, league_id: int, text: str) -> list[int]:
+    """The ids of the players whose name, or one of whose former names (aliases), contains
+    ``text``, ignoring case, accents and spacing ("elodie" finds "Élodie Lefèvre")."""
+    wanted = _folded(text)
+    return sorted({pk for name, pk in _folded_names(conn, league_id) if wanted in name})
 
 
 def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarning]:

@@ -55,6 +55,19 @@ leagues = Table(
     Column("initial_source", String(500), nullable=True),
 )
 
+# What the public site shows of a league (set by an officer): docs/web.md, "The league's face".
+league_faces = Table(
+    "league_faces",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    Column("display_name", String(200), nullable=True),
+    Column("description", Text, nullable=True),
+    Column("colour", String(20), nullable=True),
+    Column("logo", LargeBinary, nullable=True),
+    Column("logo_type", String(50), nullable=True),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
 players = Table(
     "players",
     metadata,

@@ -3,7 +3,8 @@
 written anywhere.
 
 Ranks are competition ranks within a ranking (same mode and role; the global ``*`` rows of rule
-sets pooled by role form their own ranking): 1 + the number of rows with a strictly higher rating.
+sets pooled by role form their own ranking): 1 + the number of rows with a strictly higher rating
+(:func:`eloleague.engine.standings.competition_ranks`, the ranks of every page and export).
 The mean rating per season is, at each season's last day, the mean over the pools that exist by
 then of the start rating (or initial rating) plus every ledger change dated on or before that day
 (games and inactivity adjustments): the rating inflation, or deflation, of a rule set over time.
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 from eloleague.engine import ReplayResult, Standing, replay
 from eloleague.engine.seasons import next_season_end, season_end
+from eloleague.engine.standings import competition_ranks
 from eloleague.errors import InputError
 from eloleague.i18n import Text
 from eloleague.io import validate_games
@@ -90,14 +92,10 @@ class Comparison:
 
 
 def _ranks(rows: Sequence[Standing]) -> dict[tuple[str, str, str], int]:
-    groups: dict[tuple[str, bool], list[float]] = {}
-    for r in rows:
-        groups.setdefault((r.mode, r.role == "*"), []).append(r.rating)
-    ranks = {}
-    for r in rows:
-        same = groups[r.mode, r.role == "*"]
-        ranks[r.player, r.mode, r.role] = 1 + sum(1 for x in same if x > r.rating + 1e-9)
-    return ranks
+    return {
+        (r.player, r.mode, r.role): rank
+        for r, rank in zip(rows, competition_ranks(rows), strict=True)
+    }
 
 
 def season_means(

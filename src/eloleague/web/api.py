@@ -22,7 +22,7 @@ from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
-from eloleague.web.pages import events_args, journal_args, page_lang, ranking_args
+from eloleague.web.pages import events_args, journal_args, list_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
 
 router = APIRouter(prefix="/api/v1")
@@ -67,6 +67,7 @@ class RankingOut(BaseModel):
     pages: int
     total: int
     trend_since: str | None
+    as_of: str | None = None  # the day the ratings stand at
     filters: dict[str, str | None]
     pools: dict[str, list[str]]
     rows: list[Row]
@@ -214,6 +215,16 @@ def events(request: Request, league: str) -> dict[str, Any]:
 )
 def event(request: Request, league: str, name: str) -> dict[str, Any]:
     return views.event(views.open_league(request.app.state.engine, league), name)
+
+
+@router.get(
+    "/leagues/{league}/list",
+    responses=_READ_QUERY,
+    summary="The published list: the ranking as of a day (date, mode, role)",
+)
+def published_list(request: Request, league: str) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return views.published_list(found, **list_args(request, found, strict=True))
 
 
 @router.get("/leagues/{league}/rules", responses=_READ, summary="The rule set in words")

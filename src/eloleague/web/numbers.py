@@ -6,6 +6,10 @@ numbers when the rule set rounds deltas to integers, full precision when it roun
 
 from __future__ import annotations
 
+import datetime as dt
+
+from babel.dates import format_date
+
 from eloleague.engine.maths import round_float
 from eloleague.rules.model import RuleSet
 
@@ -48,3 +52,31 @@ def readable(value: float | int | None) -> str:
     if isinstance(value, float) and not value.is_integer():
         return f"{value:.1f}"
     return str(int(value)) if isinstance(value, float) else str(value)
+
+
+def place(rank: int | None, lang: str) -> str:
+    """A rank as a page prints it: ``#4`` in English, ``4ᵉ`` (``1ᵉʳ``) in French."""
+    if rank is None:
+        return ""
+    if lang == "fr":
+        return f"{rank}ᵉʳ" if rank == 1 else f"{rank}ᵉ"
+    return f"#{rank}"
+
+
+def day(value: str | dt.date | None, lang: str, style: str = "long") -> str:
+    """A date in the visitor's language: ``23 novembre 2026``, ``23 November 2026`` (Babel's
+    CLDR data; ``style="short"`` for tables: ``23/11/2026``, ``23 Nov 2026``)."""
+    if not value:
+        return ""
+    when = dt.date.fromisoformat(value) if isinstance(value, str) else value
+    if style == "short":
+        return format_date(when, "dd/MM/yyyy" if lang == "fr" else "d MMM yyyy", locale=lang)
+    if lang == "fr":
+        text = format_date(when, "long", locale="fr_FR")
+        return "1er" + text[1:] if when.day == 1 else text  # French: « 1er novembre »
+    return format_date(when, "long", locale="en_GB")
+
+
+def colon(lang: str) -> str:
+    """A colon after a label: French puts a no-break space before it."""
+    return "\u00a0:" if lang == "fr" else ":"

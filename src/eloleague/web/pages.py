@@ -7,6 +7,7 @@ under ``/api/v1/``) and renders a template; language, user and CSRF token are ad
 from __future__ import annotations
 
 import datetime as dt
+import io
 import re
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -14,18 +15,24 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
+from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.engine.methods import ranked
-from eloleague.errors import Problem
+from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text, translator
 from eloleague.io.limits import NAME_MAX, storable
+from eloleague.io.published import ListPage, list_pdf
+from eloleague.io.sheets.exports import ranking_workbook
+from eloleague.league import League
+from eloleague.store.faces import COLOURS, MAX_LOGO_BYTES, Face
 from eloleague.web import language, views
-from eloleague.web.chart import ChartPoint, Series, history_svg, legend
-from eloleague.web.errors import WebError, error_body
-from eloleague.web.numbers import readable, signed
+from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
+from eloleague.web.errors import WebError, error_body, not_found
+from eloleague.web.numbers import colon, day, place, readable, signed
 from eloleague.web.rules_words import describe
-from eloleague.web.security import csrf_token, session_user
+from eloleague.web.security import checked_form, csrf_token, require_user, session_user
 
 router = APIRouter()
 
@@ -41,6 +48,9 @@ def templates() -> Environment:
     env.filters["q"] = lambda value: quote(str(value), safe="")
     env.filters["signed"] = signed
     env.filters["r"] = readable
+    env.globals["place"] = place
+    env.globals["colon"] = colon
+    env.filters["day"] = day
     return env
 
 
@@ -57,6 +67,14 @@ def render_page(
     lang = page_lang(request)
     gettext = translator(lang, "web")
     other = "en" if lang == "fr" else "fr"
+    if "face" not in context and isinstance(context.get("league"), str):
+        try:  # the league's name, colour and logo in the header
+            context = {
+                **context,
+                "face": views.face(views.open_league(request.app.state.engine, context["league"])),
+            }
+        except WebError:
+            context = {**context, "face": None}
     params = dict(request.query_params)
     params["lang"] = other
     html = request.app.state.templates.get_template(template).render(
@@ -210,11 +228,19 @@ def home(request: Request) -> Response:
 @router.get("/leagues/{league}", include_in_schema=False)
 def ranking_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
+    opening: list[tuple[str, str]] = []
     if found.rules.pools.by_role and "role" not in request.query_params:
         # Pooled by role: visitors first see the global ratings (RULES §3.3); "all" shows every row.
-        params = urlencode([*request.query_params.multi_items(), ("role", "*")])
+        opening.append(("role", "*"))
+    choices = views.pool_choices(found)
+    if "mode" not in request.query_params:
+        modes = choices["modes"]
+        if len(modes) > 1:  # several modes: open on the most played one ("all" shows them all)
+            opening.append(("mode", modes[0]))
+    if opening:
+        params = urlencode([*request.query_params.multi_items(), *opening])
         return RedirectResponse(f"{request.url.path}?{params}", status_code=307)
-    context = views.ranking(found, **ranking_args(request))
+    context = views.ranking(found, **ranking_args(request), pools=choices)
     today = dt.date.today()
     context["active_choices"] = [
         (today - dt.timedelta(days=days)).isoformat() for days in (365, 730)
@@ -223,7 +249,10 @@ def ranking_page(request: Request, league: str) -> Response:
     return render_page(request, "ranking.html", context)
 
 
-def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
+MANY_POOLS = 3  # more lines than this: the chart shows one pool at a time, chosen by a link
+
+
+def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | None) -> Markup:
     gettext = translator(lang, "web")
     series = [
         Series(
@@ -242,21 +271,42 @@ def _chart(context: dict[str, Any], lang: str, integers: bool) -> Markup:
         )
         for s in context["history"]
     ]
-    svg = history_svg(
-        series,
-        title=gettext("Rating history of {player}").format(player=context["player"]),
-        season_label=gettext("season adjustment"),
-        fmt="{:.0f}" if integers else "{:.1f}",
-    )
-    return Markup(svg + legend(series))  # built from escaped parts in chart.py
+    if len(series) > MANY_POOLS:
+        names = [s.name for s in series]
+        pick = chosen if chosen in names else max(series, key=lambda s: len(s.points)).name
+        context["chart_pools"] = sorted(names)
+        context["chart_pool"] = pick
+        series = [s for s in series if s.name == pick]
+    title = gettext("Rating history of {player}").format(player=context["player"])
+    if context.get("chart_pool"):
+        title += f" ({context['chart_pool']})"
+    season = gettext("season end")
+    common = {
+        "title": title,
+        "season_label": season,
+        "fmt": "{:.0f}" if integers else "{:.1f}",
+        "season_ends": context["season_ends"],
+    }
+    wide = history_svg(series, size=WIDE, css_class="chart-wide", **common)
+    narrow = history_svg(series, size=NARROW, css_class="chart-narrow", **common)
+    marks = bool(context["season_ends"]) or any(p.season for s in series for p in s.points)
+    # built from escaped parts in chart.py
+    return Markup(wide + narrow + legend(series, season_label=season, seasons=marks))
+
+
+RECENT = 20  # rating changes listed on the player page unless all are asked for
 
 
 @router.get("/leagues/{league}/players/{name:path}", include_in_schema=False)
 def player_page(request: Request, league: str, name: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    context = views.player(found, name)
-    context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers)
+    every = request.query_params.get("changes") == "all"
+    context = views.player(found, name, None if every else RECENT)
+    chosen = request.query_params.get("pool")
+    context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers, chosen)
     context["two_sided"] = not ranked(found.rules)
+    context["titled"] = bool(found.rules.titles)
+    context["all_changes"] = every
     against = (request.query_params.get("against") or "").strip()
     if against and context["two_sided"]:
         try:
@@ -296,3 +346,164 @@ def rules_page(request: Request, league: str) -> Response:
 def titles_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
     return render_page(request, "titles.html", views.titles(found))
+
+
+def list_args(request: Request, found: League, *, strict: bool = False) -> dict[str, Any]:
+    """The published list's day and ranking: ``date`` (a bad one: the current list on a page, a
+    422 from the API), ``mode`` and ``role`` (by default the ranking the ranking page opens on)."""
+    q = _Query(request, strict)
+    mode = q.params.get("mode")
+    role = q.params.get("role")
+    if role is None and found.rules.pools.by_role:
+        role = GLOBAL_ROLE
+    if mode is None:
+        modes = views.pool_choices(found)["modes"]
+        mode = modes[0] if len(modes) > 1 else None
+    day_wanted = q.date("date")
+    q.done()
+    return {"day": day_wanted, "mode": mode or None, "role": role or None}
+
+
+def _list_title(request: Request, context: dict[str, Any]) -> tuple[str, str]:
+    lang = page_lang(request)
+    gettext = translator(lang, "web")
+    face = context.get("face") or {}
+    name = face.get("display_name") or context["league"]
+    pool = " · ".join(
+        x for x in (context["mode"] or "", gettext("global") if context["role"] == "*" else "") if x
+    )
+    title = f"{name} — {pool}" if pool else name
+    return title, gettext("Ranking as of {date}").format(date=day(context["date"], lang))
+
+
+@router.get("/leagues/{league}/list", include_in_schema=False)
+def list_page(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = views.published_list(found, **list_args(request, found))
+    context["face"] = views.face(found)
+    context["list_title"], context["list_date"] = _list_title(request, context)
+    context["titled"] = bool(found.rules.titles)
+    query = urlencode({k: v for k, v in request.query_params.items() if k != "lang"})
+    context["download_query"] = ("?" + query) if query else ""
+    return render_page(request, "list.html", context)
+
+
+def _list_rows(request: Request, found: League, context: dict[str, Any]) -> ListPage:
+    gettext = translator(page_lang(request), "web")
+    titled = bool(found.rules.titles)
+    headings = [gettext("Rank"), gettext("Player"), gettext("Rating"), gettext("Games")]
+    widths = [14.0, 80.0, 22.0, 18.0]
+    if titled:
+        headings.append(gettext("Title"))
+        widths.append(52.0)
+    rows = []
+    for r in context["rows"]:
+        cells = [str(r["rank"]), r["player"], readable(r["rating"]), str(r["games"])]
+        if titled:
+            cells.append(r["title"])
+        rows.append(cells)
+    title, subtitle = _list_title(request, context)
+    return ListPage(
+        title,
+        subtitle,
+        headings,
+        rows,
+        [True, False, True, True, False][: len(headings)],
+        widths,
+        footer=gettext("{n} players · rules: {rules}").format(n=len(rows), rules=found.rules.name),
+    )
+
+
+def _download_name(context: dict[str, Any], suffix: str) -> str:
+    stem = "-".join(x for x in (context["league"], context["mode"] or "", context["date"]) if x)
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)
+    return f"{safe}.{suffix}"
+
+
+@router.get("/leagues/{league}/list.pdf", include_in_schema=False)
+def list_pdf_download(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    context = views.published_list(found, **list_args(request, found))
+    context["face"] = views.face(found)
+    data = list_pdf(_list_rows(request, found, context))
+    name = _download_name(context, "pdf")
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/leagues/{league}/list.xlsx", include_in_schema=False)
+def list_xlsx_download(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    args = list_args(request, found)
+    context = views.published_list(found, **args)
+    context["face"] = views.face(found)
+    title, subtitle = _list_title(request, context)
+    rows = [  # the list as published: ratings at the rule set's display precision
+        Standing(r["player"], r["mode"], r["role"], float(r["rating"]), r["games"], r["title"])
+        for r in context["rows"]
+    ]
+    book = ranking_workbook(rows, found.rules, page_lang(request), title, subtitle)
+    out = io.BytesIO()
+    book.save(out)
+    return Response(
+        out.getvalue(),
+        media_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        headers={
+            "Content-Disposition": f'attachment; filename="{_download_name(context, "xlsx")}"'
+        },
+    )
+
+
+# The league's face ---------------------------------------------------------------------------
+
+
+@router.get("/leagues/{league}/logo", include_in_schema=False)
+def logo(request: Request, league: str) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    image = found.logo()
+    if image is None:
+        raise not_found("league {name} has no logo", name=found.name)
+    data, media = image
+    return Response(data, media_type=media, headers={"Cache-Control": "public, max-age=300"})
+
+
+@router.get("/leagues/{league}/face", include_in_schema=False)
+def face_form(request: Request, league: str) -> Response:
+    require_user(request, officer=True)
+    found = views.open_league(request.app.state.engine, league)
+    context = {"league": found.name, "face": views.face(found), "colours": COLOURS}
+    return render_page(request, "face.html", context)
+
+
+@router.post("/leagues/{league}/face", include_in_schema=False)
+async def face_save(request: Request, league: str) -> Response:
+    require_user(request, officer=True)
+    form = await checked_form(request)
+    found = views.open_league(request.app.state.engine, league)
+    upload = form.get("logo")
+    logo_bytes = None
+    if isinstance(upload, StarletteUpload) and upload.filename:
+        logo_bytes = await upload.read(MAX_LOGO_BYTES + 1)
+    wanted = Face(
+        str(form.get("display_name") or ""),
+        str(form.get("description") or ""),
+        str(form.get("colour") or "") or None,
+    )
+    try:
+        found.set_face(wanted, logo_bytes, keep_logo=form.get("remove_logo") != "yes")
+    except EloleagueError as exc:
+        context = {
+            "league": found.name,
+            "face": views.face(found),
+            "colours": COLOURS,
+            "fields": {k: str(v) for k, v in form.items() if isinstance(v, str)},
+            "error": error_body(WebError(422, "invalid_input", exc.message), page_lang(request))[
+                "error"
+            ],
+        }
+        return render_page(request, "face.html", context, status=422)
+    request.session["flash"] = translator(page_lang(request), "web")("The league's face is saved.")
+    return RedirectResponse(f"/leagues/{quote(found.name, safe='')}", status_code=303)

@@ -91,7 +91,7 @@ def _balance_context(found: League, fields: dict[str, str]) -> Context:
         "league": found.name,
         "fields": fields,
         "known": found.players()[:MAX_DATALIST],
-        "modes": [m for m in views._pools(found)["modes"] if m],
+        "modes": [m for m in views.pool_choices(found)["modes"] if m],
         "two_sided": not ranked(found.rules),
     }
 

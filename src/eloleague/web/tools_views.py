@@ -27,7 +27,7 @@ from eloleague.tools.evaluate import Evaluation, Metrics, evaluate_result
 from eloleague.tools.players import ToolError, player_ratings, resolve_player
 from eloleague.web.errors import WebError, as_web_error
 from eloleague.web.numbers import plain, shown
-from eloleague.web.views import Context, _current_pools
+from eloleague.web.views import Context
 
 MAX_NAMES = 500  # players in one balance request (the search itself is bounded by the tool)
 
@@ -247,7 +247,7 @@ def split_teams(
         )
     try:
         aliases = league.aliases()
-        ratings = player_ratings(rules, _current_pools(league), players, mode=mode, aliases=aliases)
+        ratings = player_ratings(rules, league.current_pools(), players, mode=mode, aliases=aliases)
         known = list(ratings)
         groups_t = [[resolve_player(n, known, aliases=aliases) for n in g] for g in together]
         groups_a = [[resolve_player(n, known, aliases=aliases) for n in g] for g in apart]

@@ -2,7 +2,7 @@
 JSON API returns the same dict (datasette's habit: every HTML page has a JSON twin).
 
 The functions call the league service (:class:`eloleague.league.League`) and the ranking query
-(:mod:`eloleague.web.ranking`); they hold no rating logic of their own.
+(:mod:`eloleague.store.ranking` through the league); they hold no rating logic of their own.
 """
 
 from __future__ import annotations
@@ -13,23 +13,24 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import method_of, ranked
+from eloleague.engine.seasons import next_season_end, season_end
+from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.io.limits import storable
 from eloleague.league import League, PlayerReport
-from eloleague.records import GameRecord, Participant, PoolKey, PoolState
+from eloleague.records import GameRecord, Participant
 from eloleague.store.db import read
-from eloleague.store.derived import read_ratings
-from eloleague.store.players import player_names
-from eloleague.store.tables import leagues as leagues_table
-from eloleague.store.tables import ratings
+from eloleague.store.faces import league_rows
+from eloleague.store.ranking import RankingFilter
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
-from eloleague.web import ranking as ranking_query
+from eloleague.web import event_facts
+from eloleague.web import player_facts as facts
 from eloleague.web.errors import WebError, not_found, translate
 from eloleague.web.numbers import plain, shown
 
@@ -42,14 +43,10 @@ _OPENED: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], League]] = (
 
 
 def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
-    query = select(leagues_table.c.id, leagues_table.c.name, leagues_table.c.rules_text)
-    if name is not None:
-        if not storable(name):  # no league has it (a NUL would be a PostgreSQL error)
-            return []
-        query = query.where(leagues_table.c.name == name)
+    if name is not None and not storable(name):  # no league has it (NUL: a PostgreSQL error)
+        return []
     with read(engine) as conn:
-        rows = conn.execute(query.order_by(leagues_table.c.name)).all()
-        return [(int(r.id), str(r.name), str(r.rules_text)) for r in rows]
+        return league_rows(conn, name)
 
 
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
@@ -79,27 +76,63 @@ def _lookup(call: Any, *args: Any) -> Any:
         raise WebError(404, "not_found", exc.message) from None
 
 
+TOP = 5  # players each league shows on the home page
+
+
+def opening(league: League) -> tuple[str | None, str | None]:
+    """The ranking a visitor first sees: the global rows of rule sets pooled by role, the most
+    played mode when there are several (the ranking page opens on it)."""
+    modes = pool_choices(league)["modes"]
+    return (
+        modes[0] if len(modes) > 1 else None,
+        GLOBAL_ROLE if league.rules.pools.by_role else None,
+    )
+
+
 def leagues(engine: Engine) -> Context:
-    """The leagues of the database."""
+    """The leagues of the database, each with its face, its top players (of the ranking it
+    opens on) and its latest event."""
     out = []
     for row in _league_rows(engine):
         league = _league(engine, *row)
-        name = league.name
+        mode, role = opening(league)
+        top = league.ranking_page(RankingFilter(mode, role), 1, TOP)
+        latest = league.events(newest_first=True, limit=1)
         out.append(
-            {"name": name, "rules": league.rules.name, "description": league.rules.description}
+            {
+                "name": league.name,
+                "rules": league.rules.name,
+                "description": league.rules.description,
+                "face": face(league),
+                "mode": mode,
+                "as_of": top.as_of.isoformat() if top.as_of else None,
+                "players": top.total,
+                "top": [
+                    {"rank": r.rank, "player": r.player, "rating": shown(league.rules, r.rating)}
+                    for r in top.rows
+                ],
+                "latest_event": (
+                    {
+                        "name": latest[0].name,
+                        "first": latest[0].first.isoformat(),
+                        "last": latest[0].last.isoformat(),
+                    }
+                    if latest
+                    else None
+                ),
+            }
         )
     return {"leagues": out}
 
 
-def _pools(league: League) -> Context:
-    """The pools a visitor can pick: modes and roles present, and the global rows."""
-    with read(league.engine) as conn:
-        found = conn.execute(
-            select(ratings.c.mode, ratings.c.role)
-            .where(ratings.c.league_id == league.id)
-            .distinct()
-        ).all()
-    modes = sorted({m for m, _ in found})
+def pool_choices(league: League) -> Context:
+    """The pools a visitor can pick: modes and roles present (the most played mode first), and
+    the global rows."""
+    found = league.present_pools()
+    players: dict[str, int] = defaultdict(int)
+    for (mode, _role), count in found.items():
+        players[mode] += count
+    modes = sorted(players, key=lambda m: (-players[m], m))
     roles = sorted({r for _, r in found if r})
     if league.rules.pools.by_role:
         roles = [GLOBAL_ROLE, *roles]
@@ -115,12 +148,12 @@ def ranking(
     active_since: dt.date | None = None,
     page: int = 1,
     per_page: int = 50,
+    pools: Context | None = None,
 ) -> Context:
     """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
     order of RULES §6, each with its ``rank`` and its ``trend`` since the last event began."""
-    wanted = ranking_query.RankingFilter(mode or None, role or None, search or None, active_since)
-    with read(league.engine) as conn:
-        found = ranking_query.ranking_page(conn, league.id, league.rules, wanted, page, per_page)
+    wanted = RankingFilter(mode or None, role or None, search or None, active_since)
+    found = league.ranking_page(wanted, page, per_page)
     rules = league.rules
     fields = method_of(rules).shown_fields
     pages = max(1, -(-found.total // per_page))
@@ -136,8 +169,10 @@ def ranking(
         "per_page": per_page,
         "pages": pages,
         "total": found.total,
-        "trend_since": found.last_event_start.isoformat() if found.last_event_start else None,
-        "pools": _pools(league),
+        "trend_since": found.trend_since.isoformat() if found.trend_since else None,
+        "trend_by_event": found.trend_by_event,
+        "as_of": found.as_of.isoformat() if found.as_of else None,
+        "pools": pools if pools is not None else pool_choices(league),
         "rows": [
             {
                 "rank": r.rank,
@@ -265,14 +300,30 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
     }
 
 
-def player(league: League, name: str) -> Context:
-    """A player's pools and title, history per pool, and every game with its explanation."""
+def season_ends(league: League, first: dt.date, last: dt.date) -> list[str]:
+    """The season ends between two days (the rule set's seasons, and the seasons an officer
+    closed), for the history chart."""
+    ends = {d for d in league.closings() if first <= d <= last}
+    end = season_end(league.rules.season, first)
+    while end is not None and end <= last:
+        ends.add(end)
+        end = next_season_end(league.rules.season, end)
+    return sorted(d.isoformat() for d in ends)
+
+
+def player(league: League, name: str, recent: int | None = None) -> Context:
+    """A player's pools with her rank in each, title and the next one, peak rating, record
+    (wins, draws, losses or average place), events, head-to-head, history per pool and every
+    rating change with its explanation (newest first; the ``recent`` newest only, when given:
+    ``changes_total`` counts them all)."""
     report = _lookup(league.player, name)
+    places = league.ranks(report.name)
     rules = league.rules
     fields = method_of(rules).shown_fields
     games_by_id = {g.id: g for g in report.games}
     changes = []
-    for e in reversed(report.history):
+    newest = list(reversed(report.history))
+    for e in newest[:recent] if recent is not None else newest:
         item = _entry(league, e)
         g = games_by_id.get(e.game) if e.game else None
         if g is not None:
@@ -283,27 +334,78 @@ def player(league: League, name: str) -> Context:
                 p.name for p in (mine.players if mine else ()) if p.name != report.name
             ]
         changes.append(item)
+    overall, against = facts.records(rules, report.name, report.history, report.games)
+    top = facts.peak(report.history, report.ratings)
+    best = max(report.standings, key=lambda r: r.rating, default=None)
+    total_games = sum(r.games for r in report.standings if r.role != GLOBAL_ROLE)
+    events_played = sorted({g.event for g in report.games if g.event})
+    history_first = report.history[0].date if report.history else None
+    history_last = report.history[-1].date if report.history else None
     return {
         "league": league.name,
         "player": report.name,
         "aliases": report.aliases,
         "title": report.title,
+        "next_title": (
+            facts.next_title(rules, best.rating, total_games) if best and rules.titles else None
+        ),
         "pools": [
             {
                 "mode": r.mode,
                 "role": r.role,
+                "rank": places[r.mode, r.role].rank,
+                "of": places[r.mode, r.role].of,
                 "rating": shown(rules, r.rating),
                 "games": r.games,
                 "title": r.title,
                 **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
             }
-            for r in report.standings
+            for r in sorted(
+                report.standings, key=lambda r: (r.mode, r.role != GLOBAL_ROLE, -r.games, r.role)
+            )
         ],
         "shown_fields": list(fields),
         "games": len(report.games),
+        "record": {
+            "games": overall.games,
+            "wins": overall.wins,
+            "draws": overall.draws,
+            "losses": overall.losses,
+            "average_place": plain(overall.average_place, 2),
+        },
+        "peak": (
+            {
+                "rating": shown(rules, top.rating),
+                "date": top.date,
+                "mode": top.mode,
+                "role": top.role,
+            }
+            if top
+            else None
+        ),
+        "events_played": len(events_played),
+        "head_to_head": [
+            {
+                "opponent": opponent,
+                "games": r.games,
+                "wins": r.wins,
+                "draws": r.draws,
+                "losses": r.losses,
+                "ahead": r.ahead,
+                "behind": r.behind,
+                "delta": shown(rules, r.delta) if rules.shown else plain(r.delta, 3),
+            }
+            for opponent, r in against.items()
+        ],
         "start_rating": shown(rules, rules.start_rating),
         "outcomes": outcome_names(league),
+        "season_ends": (
+            season_ends(league, history_first, history_last)
+            if history_first and history_last
+            else []
+        ),
         "changes": changes,
+        "changes_total": len(report.history),
         "history": history(league, report.name, report)["series"],
     }
 
@@ -350,13 +452,15 @@ def events(league: League, page: int = 1, per_page: int = 100) -> Context:
 
 
 def event(league: League, name: str) -> Context:
-    """An event's games, results and rating changes."""
+    """An event: its dates, standings (games, points, rating change, performance rating),
+    round-by-round table, and its games with their rating changes.
+
+    The workbook's place and referee are read by the sheet reader but not stored with the games,
+    so the event has none to show (docs/web.md, "Event page")."""
     report = _lookup(league.event, name)
-    totals: dict[str, float] = defaultdict(float)
+    rules = league.rules
     out = []
     for g in report.games:
-        for e in g.entries:
-            totals[e.key.player] += e.delta
         out.append(
             {
                 "game": _game(league, g.game),
@@ -364,14 +468,95 @@ def event(league: League, name: str) -> Context:
                 "entries": [_entry(league, e) for e in g.entries],
             }
         )
+    lines = event_facts.standings(rules, report.games)
+    places = event_facts.competition_places([line.points for line in lines])
+    cross = event_facts.crosstable(lines)
+    days = sorted(g.game.date for g in report.games)
+
+    def number(value: float) -> float | int | None:
+        return shown(rules, value) if rules.shown else plain(value, 3)
+
     return {
         "league": league.name,
         "event": report.name,
+        "first": days[0].isoformat() if days else None,
+        "last": days[-1].isoformat() if days else None,
+        "place": None,
+        "referee": None,
         "outcomes": outcome_names(league),
+        "rounds": event_facts.rounds_of(lines),
+        "standings": [
+            {
+                "rank": rank,
+                "number": n,
+                "player": line.player,
+                "games": line.games,
+                "points": plain(line.points, 3),
+                "average_place": plain(line.average_place, 2),
+                "before": shown(rules, line.first_before),
+                "after": shown(rules, line.last_after),
+                "delta": number(line.delta),
+                "performance": shown(rules, line.performance(rules.scale)),
+                "rounds": {
+                    str(rnd): [{"result": code, "against": against} for code, against in results]
+                    for rnd, results in sorted(cross[line.player].items())
+                },
+            }
+            for n, (rank, line) in enumerate(zip(places, lines, strict=True), start=1)
+        ],
         "games": out,
         "players": [
-            {"player": p, "delta": shown(league.rules, d) if league.rules.shown else d}
-            for p, d in sorted(totals.items(), key=lambda x: (-x[1], x[0]))
+            {"player": line.player, "delta": number(line.delta)}
+            for line in sorted(lines, key=lambda x: (-x.delta, x.player))
+        ],
+    }
+
+
+def face(league: League) -> Context:
+    """The league's face: display name, description, logo and colour (set by an officer)."""
+    found = league.face()
+    return {
+        "display_name": found.display_name,
+        "description": found.description,
+        "colour": found.colour,
+        "logo": found.logo_type is not None,
+    }
+
+
+def published_list(
+    league: League, day: dt.date | None, mode: str | None, role: str | None
+) -> Context:
+    """The ranking as of a day (the current ratings when ``day`` is ``None`` or not before the
+    ratings' own date), one ranking (a mode and a role), each row with its competition rank:
+    the list a federation publishes. ``dates`` offers the season ends since the first game."""
+    first, _last = league.game_span()
+    current = league.rated_as_of()
+    if day is not None and current is not None and day >= current:
+        day = None
+    rows = league.ranking(mode=mode, role=role, as_of=day)
+    ranks = competition_ranks(rows)
+    rules = league.rules
+    today = dt.date.today()
+    ends = season_ends(league, first, min(today, current or today)) if first else []
+    return {
+        "league": league.name,
+        "date": (day or current or today).isoformat(),
+        "current": day is None,
+        "mode": mode,
+        "role": role,
+        "dates": [d for d in reversed(ends) if current is None or d < current.isoformat()],
+        "pools": pool_choices(league),
+        "rows": [
+            {
+                "rank": rank,
+                "player": r.player,
+                "mode": r.mode,
+                "role": r.role,
+                "rating": shown(rules, r.rating),
+                "games": r.games,
+                "title": r.title,
+            }
+            for rank, r in zip(ranks, rows, strict=True)
         ],
     }
 
@@ -406,11 +591,6 @@ def titles(league: League, limit: int = 200) -> Context:
     }
 
 
-def _current_pools(league: League) -> dict[PoolKey, PoolState]:
-    with read(league.engine) as conn:
-        return read_ratings(conn, league.id, player_names(conn, league.id))
-
-
 def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     """What a game between ``sides`` would put at stake (:func:`eloleague.tools.predict`):
     each player's P and K, and the change under every result. Names resolve as the league's
@@ -424,7 +604,7 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
                 "odds are given for two-sided games; for free-for-all games use eloleague predict"
             ),
         )
-    pools = _current_pools(league)
+    pools = league.current_pools()
     known = known_players(pools)
     try:
         aliases = league.aliases()

@@ -23,7 +23,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.engine.ledger import LedgerEntry
-from eloleague.engine.standings import Standing
+from eloleague.engine.standings import Standing, competition_ranks
 from eloleague.io.ledger_csv import write_ledger
 from eloleague.io.ratings_csv import write_ratings
 from eloleague.io.sheets.layout import tr
@@ -67,15 +67,15 @@ def csv_beside(path: Path) -> Path:
     return path.with_suffix(".csv")
 
 
-def export_ranking_xlsx(
+def ranking_workbook(
     rows: Sequence[Standing],
     rules: RuleSet,
-    path: str | Path,
     lang: str = "fr",
     title: str | None = None,
-) -> tuple[Path, Path]:
-    """Write the ranking as xlsx and, beside it, the ``eloleague rate`` CSV; return both paths."""
-    path = Path(path)
+    subtitle: str | None = None,
+) -> Workbook:
+    """The ranking as a workbook: a title line (and a subtitle, e.g. the list's date), the
+    header, then one row per ranking row with its competition rank (ties share a rank)."""
     book = Workbook()
     ws = book.active
     assert ws is not None
@@ -83,6 +83,10 @@ def export_ranking_xlsx(
     ws.cell(
         row=1, column=1, value=title or tr(lang, "Ranking — {rules}", rules=rules.name)
     ).font = TITLE_FONT
+    top = 2
+    if subtitle:
+        ws.cell(row=2, column=1, value=subtitle)
+        top = 3
     show_mode = any(r.mode for r in rows)
     show_role = any(r.role for r in rows)
     labels = ["#", tr(lang, "Player")]
@@ -98,9 +102,10 @@ def export_ranking_xlsx(
     if rules.titles:
         labels.append(tr(lang, "Title"))
         widths.append(24)
-    _header(ws, 2, labels, widths)
+    _header(ws, top, labels, widths)
     rating = _rating_format(rules)
-    for rank, row in enumerate(rows, start=1):
+    ranks = competition_ranks(rows)
+    for line, (rank, row) in enumerate(zip(ranks, rows, strict=True), start=top + 1):
         values: list[object] = [rank, row.player]
         formats: list[str | None] = ["0", None]
         if show_mode:
@@ -114,11 +119,23 @@ def export_ranking_xlsx(
         if rules.titles:
             values.append(row.title)
             formats.append(None)
-        _row(ws, rank + 2, values, formats)
-    ws.freeze_panes = "A3"
+        _row(ws, line, values, formats)
+    ws.freeze_panes = f"A{top + 1}"
     if rows:
-        ws.auto_filter.ref = f"A2:{get_column_letter(len(labels))}{len(rows) + 2}"
-    book.save(path)
+        ws.auto_filter.ref = f"A{top}:{get_column_letter(len(labels))}{len(rows) + top}"
+    return book
+
+
+def export_ranking_xlsx(
+    rows: Sequence[Standing],
+    rules: RuleSet,
+    path: str | Path,
+    lang: str = "fr",
+    title: str | None = None,
+) -> tuple[Path, Path]:
+    """Write the ranking as xlsx and, beside it, the ``eloleague rate`` CSV; return both paths."""
+    path = Path(path)
+    ranking_workbook(rows, rules, lang, title).save(path)
     with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
         write_ratings(rows, rules, out)  # type: ignore[arg-type,unused-ignore]
     return path, csv_beside(path)
@@ -260,4 +277,10 @@ def export_player_xlsx(
     return path, csv_beside(path)
 
 
-__all__ = ["csv_beside", "export_event_xlsx", "export_player_xlsx", "export_ranking_xlsx"]
+__all__ = [
+    "csv_beside",
+    "export_event_xlsx",
+    "export_player_xlsx",
+    "export_ranking_xlsx",
+    "ranking_workbook",
+]

@@ -1,4 +1,7 @@
-"""The ranking page's query: the league's stored current ratings, paginated in SQL.
+"""The ranking's queries: the league's stored current ratings, paginated in SQL, with each row's
+competition rank (ties share a rank, as :func:`eloleague.engine.standings.competition_ranks`;
+counted here in SQL over the same groups, see :func:`_places`), and a player's rank in each of her
+pools.
 
 The ranking is read from the ``ratings`` table the recompute keeps current (DESIGN.md: ratings are
 derived and materialised), never by replaying: a page of a 10,000-player league is one indexed
@@ -37,6 +40,8 @@ from eloleague.engine.methods import shown_values
 from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
+from eloleague.store.players import search_players
+from eloleague.store.recompute import effective_as_of
 from eloleague.store.tables import games, ledger, players, ratings
 
 
@@ -44,7 +49,7 @@ from eloleague.store.tables import games, ledger, players, ratings
 class RankingRow:
     """One ranking row with its place, and its change since the last event began."""
 
-    rank: int
+    rank: int  # standard competition rank within the row's mode and role (1, 2, 2, 4)
     player: str
     mode: str
     role: str
@@ -63,12 +68,17 @@ class RankingPage:
     total: int
     page: int
     per_page: int
-    last_event_start: dt.date | None
+    trend_since: dt.date | None  # trends are the change from this day on (see trend_start)
+    trend_by_event: bool  # trend_since is the first day of the latest event
+    as_of: dt.date | None  # the date the ratings stand at (last game, or after the last closing)
 
 
 @dataclass(frozen=True, slots=True)
 class RankingFilter:
-    """What a visitor asked for: a pool (mode, role or ``*``), a name search, active players."""
+    """What a visitor asked for: a pool (mode, role or ``*``), a name search, active players.
+
+    Ranks are counted among the rows the pool and activity filters keep; the name search only
+    picks rows, so a player found by name keeps her rank."""
 
     mode: str | None = None
     role: str | None = None
@@ -131,11 +141,6 @@ def ranking_page(
         cond.append(rows.c.mode == wanted.mode)
     if wanted.role is not None and wanted.role != GLOBAL_ROLE:
         cond.append(rows.c.role == wanted.role)
-    if wanted.search:
-        pattern = (
-            "%" + wanted.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        )
-        cond.append(players.c.name.ilike(pattern, escape="\\"))
     if wanted.active_since is not None:
         cond.append(
             exists().where(
@@ -147,13 +152,27 @@ def ranking_page(
                 )
             )
         )
+    kept = and_(True, *cond)
+    found_ids: list[int] | None = None
+    if wanted.search:
+        found_ids = search_players(conn, league_id, wanted.search)
+    counted = select(func.count()).select_from(rows).where(kept)
+    if found_ids is not None:
+        counted = counted.where(rows.c.player_id.in_(found_ids))
+    total = int(conn.execute(counted).scalar() or 0)
     joined = rows.join(players, players.c.id == rows.c.player_id)
-    where = and_(True, *cond)
-    total = int(conn.execute(select(func.count()).select_from(joined).where(where)).scalar() or 0)
+    where = kept
+    if found_ids is not None:
+        where = and_(kept, rows.c.player_id.in_(found_ids))
     page = max(1, page)
     query = (
         select(
-            rows.c.player_id, players.c.name, rows.c.mode, rows.c.role, rows.c.rating, rows.c.games
+            rows.c.player_id,
+            players.c.name,
+            rows.c.mode,
+            rows.c.role,
+            rows.c.rating,
+            rows.c.games,
         )
         .select_from(joined)
         .where(where)
@@ -167,12 +186,15 @@ def ranking_page(
         .offset((page - 1) * per_page)
     )
     found = list(conn.execute(query))
+    places = _places(conn, rows, kept, found, contiguous=found_ids is None)
     ids = sorted({r.player_id for r in found})
     pools = _pools_of(conn, league_id, ids)
-    start = last_event_start(conn, league_id)
+    as_of = effective_as_of(conn, league_id)
+    event_start = last_event_start(conn, league_id)
+    start = trend_start(event_start, as_of)
     moved = _moves_since(conn, league_id, ids, start) if start is not None else {}
     out = []
-    for n, r in enumerate(found):
+    for r, place in zip(found, places, strict=True):
         mine = pools[r.player_id]
         total_games = sum(g for (_m, _r), (_x, g, _e) in mine.items())
         extra: tuple[float, ...] = ()
@@ -189,7 +211,7 @@ def ranking_page(
             trend = moved.get(r.player_id, {}).get((r.mode, r.role), 0.0)
         out.append(
             RankingRow(
-                rank=(page - 1) * per_page + n + 1,
+                rank=place,
                 player=r.name,
                 mode=r.mode,
                 role=r.role,
@@ -200,7 +222,49 @@ def ranking_page(
                 shown=shown_values(rules, PoolState(rating, 0, extra)) if extra else (),
             )
         )
-    return RankingPage(out, total, page, per_page, start)
+    return RankingPage(out, total, page, per_page, start, event_start is not None, as_of)
+
+
+def _places(
+    conn: Connection,
+    rows: Any,
+    kept: ColumnElement[bool],
+    found: Sequence[Any],
+    *,
+    contiguous: bool,
+) -> list[int]:
+    """The competition rank of each row of a page (rows in ranking order), among the rows the
+    filters keep: 1 + the rows of its mode and role with a strictly higher rating. A page without
+    a name search holds, for each mode and role, consecutive rows of that ranking: one count gives
+    its first row's rank and place, the others follow; a searched row is counted alone."""
+
+    def count(*where: ColumnElement[bool], by_name: bool = False) -> int:
+        source = rows.join(players, players.c.id == rows.c.player_id) if by_name else rows
+        query = select(func.count()).select_from(source).where(and_(kept, *where))
+        return int(conn.execute(query).scalar() or 0)
+
+    out: list[int] = []
+    state: dict[tuple[str, str], tuple[float, int, int]] = {}  # group: rating, rank, place
+    for r in found:
+        group = (rows.c.mode == r.mode, rows.c.role == r.role)
+        key = (r.mode, r.role)
+        if not contiguous or key not in state:
+            rank = 1 + count(*group, rows.c.rating > r.rating)
+            place = rank
+            if contiguous:  # rows tied with it and listed before it (on earlier pages)
+                place += count(
+                    *group,
+                    rows.c.rating == r.rating,
+                    _collate(conn, players.c.name) < r.name,
+                    by_name=True,
+                )
+        else:
+            rating, last_rank, last_place = state[key]
+            place = last_place + 1
+            rank = last_rank if r.rating == rating else place
+        state[key] = (r.rating, rank, place)
+        out.append(rank)
+    return out
 
 
 def _pools_of(
@@ -223,6 +287,17 @@ def _pools_of(
     ):
         out[pid][mode, role] = (rating, count, tuple(json.loads(extra)) if extra else ())
     return out
+
+
+TREND_DAYS = 30  # leagues without events: the trend is the change over the last 30 days
+
+
+def trend_start(event_start: dt.date | None, as_of: dt.date | None) -> dt.date | None:
+    """The day trends count from: the first day of the league's latest event, or for a league
+    whose games have no events, :data:`TREND_DAYS` days before the ranking's date."""
+    if event_start is None and as_of is not None:
+        return as_of - dt.timedelta(days=TREND_DAYS - 1)
+    return event_start
 
 
 def last_event_start(conn: Connection, league_id: int) -> dt.date | None:
@@ -261,3 +336,66 @@ def _moves_since(
     ):
         out[pid][mode, role] = float(moved)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceInPool:
+    """A player's competition rank in one of her pools (or global rows) and how many rows the
+    pool's ranking has."""
+
+    rank: int
+    of: int
+
+
+def player_places(
+    conn: Connection, league_id: int, rules: RuleSet, player_id: int
+) -> dict[tuple[str, str], PlaceInPool]:
+    """The player's rank in each ranking she is in: ``{(mode, role): place}``, global rows under
+    role ``*`` for rule sets pooled by role. Counted over the stored ratings: for each pool, one
+    more than the rows of the same mode and role with a strictly higher rating."""
+    out: dict[tuple[str, str], PlaceInPool] = {}
+    sources: list[Select[Any]] = [_pool_rows(league_id)]
+    if rules.pools.by_role:
+        sources.append(_global_rows(rules, league_id))
+    for source in sources:
+        rows = source.subquery("rows")
+        mine = (
+            select(rows.c.mode, rows.c.role, rows.c.rating)
+            .where(rows.c.player_id == player_id)
+            .subquery("mine")
+        )
+        query = (
+            select(
+                mine.c.mode,
+                mine.c.role,
+                func.count().filter(rows.c.rating > mine.c.rating),
+                func.count(),
+            )
+            .select_from(
+                mine.join(rows, and_(rows.c.mode == mine.c.mode, rows.c.role == mine.c.role))
+            )
+            .group_by(mine.c.mode, mine.c.role)
+        )
+        for mode, role, higher, count in conn.execute(query):
+            out[mode, role] = PlaceInPool(int(higher) + 1, int(count))
+    return out
+
+
+def present_pools(conn: Connection, league_id: int) -> dict[tuple[str, str], int]:
+    """Each pool (mode, role) that has ratings, with how many players it ranks."""
+    return {
+        (mode, role): int(count)
+        for mode, role, count in conn.execute(
+            select(ratings.c.mode, ratings.c.role, func.count())
+            .where(ratings.c.league_id == league_id)
+            .group_by(ratings.c.mode, ratings.c.role)
+        )
+    }
+
+
+def game_span(conn: Connection, league_id: int) -> tuple[dt.date | None, dt.date | None]:
+    """The dates of the league's first and last games."""
+    first, last = conn.execute(
+        select(func.min(games.c.date), func.max(games.c.date)).where(games.c.league_id == league_id)
+    ).one()
+    return first, last

@@ -1,0 +1,108 @@
+"""The player page as a player reads it: rank, peak rating and its date, games, wins, draws and
+losses (free-for-all: average place), events played, the next title and what it needs,
+head-to-head, the last games compactly, and one chart line at a time for many pools."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from fastapi.testclient import TestClient
+
+from eloleague.league import League
+from eloleague.web import player_facts
+from tests.web.conftest import BE, DIPLO, Site
+
+EN = {"Accept-Language": "en"}
+
+
+def _busiest(client: TestClient, league: str, **params: str) -> str:
+    rows = client.get(f"/api/v1/leagues/{league}", params={"per_page": "1000", **params}).json()
+    return str(max(rows["rows"], key=lambda r: (r["games"], r["player"]))["player"])
+
+
+def test_record_peak_events_and_head_to_head_agree_with_the_games(
+    read_client: TestClient, built_site: Site
+) -> None:
+    name = _busiest(read_client, BE)
+    data = read_client.get(f"/api/v1/leagues/{BE}/players/{name}").json()
+    league = League.open(str(built_site.db), BE)
+    report = league.player(name)
+    wins = draws = losses = 0
+    opponents: Counter[str] = Counter()
+    for game in report.games:
+        mine = next(s for s in game.sides if any(p.name == name for p in s.players))
+        value = league.rules.outcomes[str(mine.outcome)].score
+        wins += value > 0.5
+        draws += value == 0.5
+        losses += value < 0.5
+        for side in game.sides:
+            if side is not mine:
+                opponents.update(p.name for p in side.players)
+    record = data["record"]
+    assert (record["games"], record["wins"], record["draws"], record["losses"]) == (
+        len(report.games),
+        wins,
+        draws,
+        losses,
+    )
+    assert data["events_played"] == len({g.event for g in report.games if g.event})
+    assert {h["opponent"]: h["games"] for h in data["head_to_head"]} == dict(opponents)
+    after_games = [
+        (r, e.date) for e, r in zip(report.history, report.ratings, strict=True) if e.game
+    ]
+    best = max(r for r, _ in after_games)
+    assert data["peak"]["rating"] == round(best)
+    assert data["peak"]["date"] == next(d for r, d in after_games if r == best).isoformat()
+    page = read_client.get(f"/leagues/{BE}/players/{name}", headers=EN).text
+    assert "Peak rating" in page and "Wins · draws · losses" in page
+    assert f"{wins} · {draws} · {losses}" in page
+    assert "Head-to-head" in page
+    # the last 20 changes are listed, the others one link away
+    assert page.count("<details>\n    <summary>") == min(20, len(data["changes"]))
+    if len(data["changes"]) > 20:
+        assert "?changes=all#changes" in page
+        every = read_client.get(f"/leagues/{BE}/players/{name}?changes=all", headers=EN).text
+        assert every.count("<details>\n    <summary>") == len(data["changes"])
+
+
+def test_next_title_says_what_it_needs(built_site: Site) -> None:
+    rules = League.open(str(built_site.db), BE).rules
+    lowest, above = rules.titles[-1], rules.titles[-2]
+    assert above.min_rating is not None
+    rating = above.min_rating - 30
+    games = max(lowest.min_games, above.min_games)
+    found = player_facts.next_title(rules, rating, games)
+    assert found is not None and found["title"] == above.name
+    assert found["rating_needed"] == 30 and found["games_needed"] == 0
+    top = rules.titles[0]
+    assert top.min_rating is not None
+    assert player_facts.next_title(rules, top.min_rating + 1, 10**6) is None
+
+
+def test_a_diplomacy_player_sees_ranks_average_place_and_one_line(
+    read_client: TestClient,
+) -> None:
+    name = _busiest(read_client, DIPLO, role="*", mode="")
+    data = read_client.get(f"/api/v1/leagues/{DIPLO}/players/{name}").json()
+    assert data["record"]["average_place"] is not None and 1 <= data["record"]["average_place"] <= 7
+    globals_ = [p for p in data["pools"] if p["role"] == "*"]
+    assert globals_ and all(1 <= p["rank"] <= p["of"] for p in data["pools"])
+    page = read_client.get(f"/leagues/{DIPLO}/players/{name}", headers=EN).text
+    assert "Average place" in page and "Wins · draws · losses" not in page
+    assert "Mode and role" in page and ">rating<" not in page
+    if len(data["history"]) > 3:  # many pools: one line at a time, picked in a list
+        assert page.count('<path class="series"') == 2  # the wide and the narrow drawing
+        chosen = data["history"][0]["name"]
+        picked = read_client.get(
+            f"/leagues/{DIPLO}/players/{name}", params={"pool": chosen}, headers=EN
+        ).text
+        assert re.search(rf'<path class="series" data-pool="{re.escape(chosen)}"', picked)
+        assert f'<option value="{chosen}" selected>' in picked
+
+
+def test_a_single_pool_player_has_no_pool_table(read_client: TestClient) -> None:
+    name = _busiest(read_client, BE)
+    page = read_client.get(f"/leagues/{BE}/players/{name}", params={"lang": "fr"}).text
+    assert '<table class="pools">' not in page  # no "Classement | Elo" table with a row "Elo"
+    assert "<dt>Rang</dt>" in page and "<small>sur " in page
