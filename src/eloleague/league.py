@@ -735,6 +735,10 @@ class League:
 
     def _player_id(self, conn: Connection, name: str) -> int:
         wanted = normalise_name(name)
+        if not storable(wanted):  # no player has it (a NUL would be a PostgreSQL error)
+            raise EloleagueError(
+                msg("no player named {name!r} in league {league!r}", name=wanted, league=self.name)
+            )
         exact = conn.execute(  # the usual case, one indexed row: the player's own name
             select(players.c.id).where(
                 and_(players.c.league_id == self.id, players.c.name == wanted)

@@ -193,10 +193,12 @@ def test_pages_need_nothing_the_content_security_policy_forbids(
         page.goto(live.base + path)
         expect(page.locator("main")).to_be_visible()
     page.goto(live.base + "/leagues/Diplomatie/players/" + several_pools)
+    # A player of many pools sees one line at a time; the legend's swatches (the line, the
+    # season marks) take their colours from the stylesheet, not from inline styles.
     legend = page.locator(".chart-legend .swatch")
-    assert legend.count() >= 2
+    assert legend.count() >= 1
     colours = {s.evaluate("e => getComputedStyle(e).backgroundColor") for s in legend.all()}
-    assert len(colours) == min(legend.count(), 7)  # the lines' 7 colours, from the stylesheet
+    assert "rgba(0, 0, 0, 0)" not in colours and len(colours) == legend.count()
     page.goto(live.base + "/login")
     page.get_by_label("Name").fill("Claire")
     page.get_by_label("Password").fill(PASSWORD)

@@ -48,15 +48,21 @@ def test_the_ranking_shows_deviations_in_the_api_and_the_page(tmp_path: Path) ->
         assert 0 < row["deviation"] < 350
     page = client.get(f"/leagues/{NAME}", headers={"Accept-Language": "fr"})
     assert page.status_code == 200
-    assert "<th>écart type</th><th>volatilité</th>" in page.text
+    assert (
+        '<th class="n wide-only">écart type</th><th class="n wide-only">volatilité</th>'
+        in page.text
+    )
     first = body["rows"][0]
-    assert f'<td class="n">{first["deviation"]}</td>' in page.text
+    assert f'<td class="n wide-only">{first["deviation"]}</td>' in page.text
     english = client.get(f"/leagues/{NAME}", headers={"Accept-Language": "en"})
-    assert "<th>deviation</th><th>volatility</th>" in english.text
+    assert (
+        '<th class="n wide-only">deviation</th><th class="n wide-only">volatility</th>'
+        in english.text
+    )
     ana = client.get(f"/leagues/{NAME}/players/Ana", headers={"Accept-Language": "fr"})
     assert ana.status_code == 200
     deviation = round(want["Ana"].shown[0], 6)
-    assert "<th>écart type</th>" in ana.text and f'<td class="n">{deviation}</td>' in ana.text
+    assert f"<dt>écart type</dt><dd>{deviation}</dd>" in ana.text  # her one pool's facts
     history = client.get(f"/api/v1/leagues/{NAME}/players/Ana").json()
     assert history["pools"][0]["deviation"] == deviation
     assert all("deviation" in change for change in history["changes"])
