@@ -41,7 +41,7 @@ from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
 from eloleague.i18n import Text
-from eloleague.io.games import read_games, rule_problems, validate_games
+from eloleague.io.games import duplicate_ids, read_games, rule_problems, validate_games
 from eloleague.io.limits import ROUND_MAX, game_number, storable, text_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
@@ -488,9 +488,7 @@ class League:
         records, mapping = _mapped(games_in, names)
         _checked = _checked and not mapping  # a mapped name may now meet itself in a game
         # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
-        problems = (
-            imports.duplicate_ids(records) if _checked else validate_games(self.rules, records)
-        )
+        problems = duplicate_ids(records) if _checked else validate_games(self.rules, records)
         if problems:
             raise InputError(problems, source)
 
@@ -564,7 +562,7 @@ class League:
         imported, in one transaction: a crash leaves it waiting and the league unchanged.
         ``names`` maps spellings to registered players, as in :meth:`import_games`."""
         records, mapping = _mapped(records, names)
-        problems = validate_games(self.rules, records) + imports.duplicate_ids(records)
+        problems = validate_games(self.rules, records)
         if problems:
             raise InputError(problems, f"upload {upload_id}")
         with self._writing() as conn:

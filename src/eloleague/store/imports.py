@@ -65,29 +65,6 @@ class Plan:
     conflicts: list[Problem] = field(default_factory=list)
 
 
-def duplicate_ids(records: Sequence[GameRecord]) -> list[Problem]:
-    """A problem for each game whose id an earlier game of the same input already uses."""
-    seen: dict[str, str] = {}
-    problems = []
-    for g in records:
-        if g.id is None:
-            continue
-        if g.id not in seen:
-            seen[g.id] = g.origin
-            continue
-        problems.append(
-            Problem(
-                g.origin,
-                msg(
-                    'game id "{id}" is used twice (also at {other})',
-                    id=g.id,
-                    other=seen[g.id] or "?",
-                ),
-            )
-        )
-    return problems
-
-
 def wanted_names(records: Sequence[GameRecord]) -> list[str]:
     """Every name in the games, once, in order of first appearance."""
     seen: dict[str, None] = {}

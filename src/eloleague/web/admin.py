@@ -339,15 +339,20 @@ def edit(request: Request, league: str, game: str, user: Officer, form: Form) ->
     return RedirectResponse(_league_url(found.name), status_code=303)
 
 
-@router.post("/leagues/{league}/seasons/close")
-def close_season(request: Request, league: str, user: Officer, form: Form) -> Response:
-    found = views.open_league(request.app.state.engine, league)
+def _season_end(form: FormData) -> dt.date:
+    """The season's last day a form names (400 otherwise)."""
     try:
-        end = dt.date.fromisoformat(str(form.get("end", "")))
+        return dt.date.fromisoformat(str(form.get("end", "")))
     except ValueError:
         raise WebError(
             400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")
         ) from None
+
+
+@router.post("/leagues/{league}/seasons/close")
+def close_season(request: Request, league: str, user: Officer, form: Form) -> Response:
+    found = views.open_league(request.app.state.engine, league)
+    end = _season_end(form)
     if form.get("confirm") != "yes":  # first the list of what the closing will do
         planned = found.close_season(end, user=user.name, dry_run=True)
         return render_page(
@@ -375,12 +380,7 @@ def close_season(request: Request, league: str, user: Officer, form: Form) -> Re
 @router.post("/leagues/{league}/seasons/reopen")
 def reopen_season(request: Request, league: str, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    try:
-        end = dt.date.fromisoformat(str(form.get("end", "")))
-    except ValueError:
-        raise WebError(
-            400, "bad_date", Text.of("give the season's last day as YYYY-MM-DD")
-        ) from None
+    end = _season_end(form)
     undone = found.reopen_season(end, user=user.name)
     request.session["flash"] = translate(
         Text.in_domain(

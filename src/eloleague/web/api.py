@@ -383,24 +383,32 @@ def delete(request: Request, league: str, game: str, user: TokenOfficer) -> dict
     return {"deleted": game}
 
 
+_SEASON_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": SeasonIn.model_json_schema()}},
+    }
+}
+
+
+def _season(body: bytes) -> SeasonIn:
+    """The season a close or reopen names (a 422 naming each problem otherwise)."""
+    try:
+        return SeasonIn.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+
+
 @router.post(
     "/leagues/{league}/seasons/close",
     responses=_errors(400, 401, 403, 404, 413, 422),
     dependencies=_TOKEN,
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": SeasonIn.model_json_schema()}},
-        }
-    },
+    openapi_extra=_SEASON_BODY,
     summary="Close a season (officer): its inactivity adjustments apply now",
 )
 def close_season(request: Request, league: str, user: TokenOfficer, body: Body) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    try:
-        season = SeasonIn.model_validate_json(body)
-    except ValidationError as exc:
-        raise RequestValidationError(exc.errors()) from None
+    season = _season(body)
     applied = found.close_season(season.end, user=user.name, dry_run=season.dry_run)
     return {
         "closed": season.end.isoformat(),
@@ -413,20 +421,12 @@ def close_season(request: Request, league: str, user: TokenOfficer, body: Body) 
     "/leagues/{league}/seasons/reopen",
     responses=_errors(400, 401, 403, 404, 413, 422),
     dependencies=_TOKEN,
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": SeasonIn.model_json_schema()}},
-        }
-    },
+    openapi_extra=_SEASON_BODY,
     summary="Reopen a closed season (officer): its adjustments are taken back",
 )
 def reopen_season(request: Request, league: str, user: TokenOfficer, body: Body) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    try:
-        season = SeasonIn.model_validate_json(body)
-    except ValidationError as exc:
-        raise RequestValidationError(exc.errors()) from None
+    season = _season(body)
     undone = found.reopen_season(season.end, user=user.name)
     return {"reopened": season.end.isoformat(), "adjustments": views.adjustments(found, undone)}
 
