@@ -439,8 +439,8 @@ def reopen_season(request: Request, league: str, user: TokenOfficer, body: Body)
         "parameters": [
             _query(
                 "limit",
-                {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100},
-                "How many changes, newest first.",
+                {"type": "integer", "minimum": 1, "default": 100},
+                "How many changes, newest first (at most 1,000: more gives 1,000).",
             )
         ]
     },
