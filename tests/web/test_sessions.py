@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from eloleague import accounts
 from eloleague.league import League, engine_for
 from eloleague.web import Settings, create_app
+from eloleague.web.security import SignInThrottle
 from tests.conftest import run_cli
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 from tests.web.conftest import BE, PASSWORD, LiveServer, Site
@@ -286,16 +287,19 @@ def test_wrong_passwords_count_on_every_worker(two_workers: tuple[LiveServer, Li
 def test_the_throttle_forgets_after_its_window_and_after_a_success(site: Site) -> None:
     client, clock = _clocked(site)
     assert [_attempt(client, f"guess {n}").status_code for n in range(5)] == [401] * 5
+    key = SignInThrottle._key("testclient", "Claire")
     with sqlite3.connect(site.db) as conn:  # five rows, and not the name that was typed
-        rows = conn.execute("SELECT * FROM sign_in_failures").fetchall()
-    assert len(rows) == 5 and "Claire" not in repr(rows)
+        rows = conn.execute("SELECT * FROM sign_in_failures WHERE key = ?", (key,)).fetchall()
+        everything = conn.execute("SELECT * FROM sign_in_failures").fetchall()
+    assert len(rows) == 5 and "Claire" not in repr(everything)
     clock.advance(minutes=10)
     held = _attempt(client, PASSWORD)
     assert held.status_code == 429 and held.headers["retry-after"] == str(5 * 60)
     clock.advance(minutes=5, seconds=1)
     assert _attempt(client, PASSWORD).status_code == 303  # the window has passed
     with sqlite3.connect(site.db) as conn:
-        assert conn.execute("SELECT count(*) FROM sign_in_failures").fetchone() == (0,)
+        left = conn.execute("SELECT count(*) FROM sign_in_failures WHERE key = ?", (key,))
+        assert left.fetchone() == (0,)
 
 
 def test_noting_activity_never_waits_for_a_busy_database(site: Site) -> None:
