@@ -1,4 +1,4 @@
-"""Officers' and referees' accounts and the API tokens of programs (issue 5, "officers and referees").
+"""Officers' and referees' accounts and the API tokens of programs ("officers and referees").
 
 The schema belongs to the store (``users``, ``api_tokens`` in :mod:`eloleague.store.tables`); the
 logic is here. Passwords are hashed with argon2id (argon2-cffi); API tokens are random 256-bit

@@ -1,4 +1,4 @@
-"""The batch job behind ``eloleague rate`` (RULES.md §6), callable from Python too.
+"""The batch job behind ``eloleague rate`` (docs/formats.md), callable from Python too.
 
 ``rate_file(path, "adlg")`` reads and validates the games, the optional initial ratings, runs the
 engine and returns a :class:`RateResult` that writes the ratings CSV and the ledger.

@@ -1,7 +1,7 @@
 """Errors a user can meet, each with its location and words an officer understands.
 
 Readers collect every :class:`Problem` before they give up, then raise one :class:`InputError`
-holding all of them (RULES.md §2: nothing partial, every problem with its line).
+holding all of them (docs/formats.md: nothing partial, every problem with its line).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""French and English for everything users read (DESIGN.md: Babel / gettext catalogues).
+"""French and English for everything users read.
 
 Messages are written in English in the code and translated through gettext catalogues kept as
 ``.po`` files in ``locale/<lang>/LC_MESSAGES/<domain>.po`` (one domain per area: ``messages``

@@ -1,4 +1,4 @@
-"""The league service: what a ranking officer runs a community with (DESIGN.md, "the one idea").
+"""The league service: what a ranking officer runs a community with.
 
 A :class:`League` lives in a database (a SQLite file by default, or PostgreSQL) next to other
 leagues, with its rule set stored as TOML text. Games are the source of truth; every change
@@ -614,7 +614,7 @@ class League:
         top: int | None = None,
         active_since: dt.date | None = None,
     ) -> list[Standing]:
-        """The ranking rows of RULES §6 (titles included), current or as of a date.
+        """The ranking rows of docs/formats.md (titles included), current or as of a date.
 
         ``as_of``: the ranking as it stood then: the games dated on or before it, seasons ending
         before it applied (equal to ``eloleague rate`` of those games with ``--as-of``).
@@ -969,7 +969,7 @@ class League:
 
     def closings_after_last_game(self) -> list[dt.date]:
         """The closings no game file can carry: those of seasons with no game after them (an
-        earlier closing is applied again by the next season's first game, RULES §3.5)."""
+        earlier closing is applied again by the next season's first game, docs/rule-sets.md)."""
         from eloleague.store.recompute import closings, last_game_date
 
         with self._reading() as conn:
@@ -1153,7 +1153,7 @@ class League:
         today: dt.date | None = None,
         dry_run: bool = False,
     ) -> list[LedgerEntry]:
-        """Declare the season ending on ``end`` closed: its inactivity adjustments (RULES §3.5)
+        """Declare the season ending on ``end`` closed: its inactivity adjustments
         apply to the stored ratings now, before a game of the next season arrives. Returns those
         adjustments (player, before, after, the rule that fired); with ``dry_run`` they are
         computed the same way and nothing is stored, so a closing applies exactly the list its
@@ -1222,7 +1222,7 @@ class League:
         """Undo the closing of the season ending ``end``: its adjustments are removed and the
         ratings recomputed (games are the source of truth; the closing was only a date). Returns
         the adjustments taken back. A season with games after it cannot be reopened: the first
-        game of the next season applies its adjustments anyway (RULES §3.5).
+        game of the next season applies its adjustments anyway.
         """
         with self._writing() as conn:
             last = last_game_date(conn, self.id)

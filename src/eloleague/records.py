@@ -1,7 +1,7 @@
-"""The typed records passed between readers, the engine and the store (DESIGN.md, data flow).
+"""The typed records passed between readers, the engine and the store.
 
 Plain, immutable values. Names are normalised once, when a record is built from outside input
-(:func:`normalise_name`, RULES.md §1): every later comparison is a plain string comparison.
+(:func:`normalise_name`, docs/rule-sets.md): every later comparison is a plain string comparison.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 
 def normalise_name(name: str) -> str:
-    """A player's name as compared in a league: Unicode NFC, surrounding spaces removed (RULES §1).
+    """A player's name as compared in a league: Unicode NFC, surrounding spaces removed.
 
     Case and accents stay significant; inner runs of white space are kept as they are.
     """
@@ -38,7 +38,7 @@ class Side:
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """One game of the interchange format (RULES.md §2).
+    """One game of the interchange format (docs/formats.md).
 
     ``origin`` says where the record came from ("line 14", "Résultats!B7") for messages; it does
     not take part in equality, so the same game read from two files compares equal.

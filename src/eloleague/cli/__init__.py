@@ -1,4 +1,4 @@
-"""The ``eloleague`` command line: a thin Typer shell over the library (DESIGN.md, "doors").
+"""The ``eloleague`` command line: a thin Typer shell over the library.
 
 Each group of commands lives in its own module and registers itself on :data:`app`. Library
 errors (:class:`eloleague.errors.EloleagueError`) become their message on standard error and

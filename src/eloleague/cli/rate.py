@@ -1,4 +1,4 @@
-"""``eloleague rate``: the batch command of RULES.md §6 (a stable interface)."""
+"""``eloleague rate``: the batch command of docs/formats.md (a stable interface)."""
 
 from __future__ import annotations
 

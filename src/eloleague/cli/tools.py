@@ -1,4 +1,4 @@
-"""``eloleague predict | balance | compare | evaluate``: the officer and referee tools (issue 6).
+"""``eloleague predict | balance | compare | evaluate``: the officer and referee tools.
 
 Thin shells over :mod:`eloleague.tools`: read the league (``--db``/``--league``) or files
 (``--games``/``--rules``/``--initial``), call the library, print with Rich.

@@ -1,5 +1,5 @@
 """``eloleague serve``, ``eloleague user add`` and ``eloleague token create``: the web site and its
-accounts (issue 5). Thin shells over :mod:`eloleague.web` and :mod:`eloleague.accounts`.
+accounts. Thin shells over :mod:`eloleague.web` and :mod:`eloleague.accounts`.
 """
 
 from __future__ import annotations

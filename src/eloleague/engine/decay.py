@@ -1,4 +1,4 @@
-"""Time-based decay of idle pools (issue 7; docs/rule-sets.md, "decay").
+"""Time-based decay of idle pools (docs/rule-sets.md, "decay").
 
 After ``idle_days`` without a rated game a pool loses ``points`` every ``every_days``: the n-th
 loss is dated ``last game + idle_days + n * every_days``. Over one idle spell the losses never

@@ -1,4 +1,4 @@
-"""The K factor (RULES.md §3 and §4, the "K" row): tiers on games and rating, or a linear decay."""
+"""The K factor (docs/rule-sets.md, the presets' K): tiers on games and rating, or a linear decay."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from eloleague.rules.model import KRule
 def k_factor(rule: KRule | None, rating: float, games_before: int) -> float:
     """K for a player of ``rating`` who played ``games_before`` rated games in the pool.
 
-    With ``count_current_game`` the game being rated counts too (seed 003: a first game has
+    With ``count_current_game`` the game being rated counts too (the Diplomacy site's rules: a first game has
     ``k = 40 - 1 / 2 = 39.5``).
     """
     assert rule is not None  # the Elo methods require [k] (engine/methods/elo.py)

@@ -1,4 +1,4 @@
-"""The ledger: one entry per rating change, with every input needed to explain it (RULES.md §1, §6)."""
+"""The ledger: one entry per rating change, with every input needed to explain it (docs/rule-sets.md)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ CAP = "cap"
 FLOOR = "floor"
 INACTIVITY = "inactivity"
 
-# Sanity warnings of the free-for-all method (RULES §3.3 step 8) and the season warning.
+# Sanity warnings of the free-for-all method (docs/rule-sets.md step 8) and the season warning.
 LOSER_GAIN = "loser_gain"
 WINNER_LOSS = "winner_loss"
 
@@ -72,7 +72,7 @@ def running_ratings(entries: Sequence[LedgerEntry], batched: bool) -> list[float
     """The pool's rating after each of ``entries`` (one player's history, in ledger order).
 
     Under per-game updates it is each entry's ``after``. Under batched updates (per event or per
-    period, RULES.md §3.4) every game of a batch starts from the batch's ``before`` and its
+    period, docs/rule-sets.md) every game of a batch starts from the batch's ``before`` and its
     ``after`` is that game's delta alone; the running rating adds the deltas of the batch's
     earlier games too, so a history chart climbs game by game to the rating the batch ends on.
     """

@@ -1,4 +1,4 @@
-"""Expected scores and rounding (RULES.md §3 and §3.1 steps 2 and 5).
+"""Expected scores and rounding (docs/rule-sets.md).
 
 Decimal rounding works on the shortest decimal that round-trips the float (``repr``), which is the
 number an officer sees and what the communities' own spreadsheets and scripts round.
@@ -40,7 +40,7 @@ def round_float(value: float, rounding: Rounding) -> float:
 
 
 def round_probability(p: float, decimals: int) -> Decimal:
-    """P rounded half-up to ``decimals`` (the percentage the seeds print, RULES §3.1 step 2)."""
+    """P rounded half-up to ``decimals`` (the percentage the seeds print, docs/rule-sets.md step 2)."""
     scaled = p * 10**decimals
     # Far from a half, the float answer is exact; near one, decide on the decimal form.
     if abs(scaled - math.floor(scaled) - 0.5) > 1e-9:
@@ -55,7 +55,7 @@ def exact(value: float) -> Decimal:
 
 def snap(rules: RuleSet, rating: float) -> float:
     """Keep a rating on the grid of its rounded deltas (0.1 when deltas round to 0.1), so that
-    float sums never drift below a displayed digit (issue 7, "rounding to a precision").
+    float sums never drift below a displayed digit ("rounding to a precision").
     """
     rounding = rules.delta_rounding
     if rounding.mode == "none" or rounding.decimals == 0:

@@ -1,4 +1,4 @@
-"""Replay a stream of games under a rule set: order, batches, seasons, ledger (RULES.md §2-§3.5).
+"""Replay a stream of games under a rule set: order, batches, seasons, ledger (docs/formats.md).
 
 :func:`replay` is pure: it takes records and returns a :class:`ReplayResult` (final pools, ledger,
 games left unrated, and an :class:`EngineState` from which a later replay can resume).
@@ -32,7 +32,7 @@ __all__ = [
 
 
 def processing_order(games: Sequence[GameRecord]) -> list[int]:
-    """Positions of ``games`` sorted by ``(date, round or 0)``, ties in input order (RULES §2)."""
+    """Positions of ``games`` sorted by ``(date, round or 0)``, ties in input order."""
     return sorted(range(len(games)), key=lambda i: (games[i].date, games[i].round or 0))
 
 
@@ -45,7 +45,7 @@ def _period_key(rules: RuleSet, day: dt.date) -> object:
 
 
 def batches(rules: RuleSet, games: Sequence[GameRecord], order: Iterable[int]) -> list[list[int]]:
-    """Group game positions into update batches, in processing order (RULES §3.4).
+    """Group game positions into update batches, in processing order.
 
     ``per_game``: one game a batch. ``per_event``: the rated games of one event; events in the
     order of their earliest game's date, ties by first appearance in processing order; a game
@@ -110,7 +110,7 @@ class _Replayer:
             self.season_end = next_season_end(self.rules.season, self.season_end)
 
     def close_season(self, end: dt.date) -> None:
-        """Inactivity adjustments at the end of a season (RULES §3.5)."""
+        """Inactivity adjustments at the end of a season."""
         active = self.active.pop(end, set())
         season = self.rules.season
         if season.inactivity:
@@ -172,7 +172,7 @@ class _Replayer:
             self.pools[key] = replace(pool, rating=after)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
-        """Rate one batch from the pools as they stood when it began (RULES §3.4)."""
+        """Rate one batch from the pools as they stood when it began."""
         rated = self.method.rate(
             self.rules,
             [(games[i], game_label(games[i], i)) for i in batch],

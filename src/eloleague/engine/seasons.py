@@ -1,4 +1,4 @@
-"""Season boundaries and the inactivity rule (RULES.md §3.5; seeds 000, 001, 004)."""
+"""Season boundaries and the inactivity rule (docs/rule-sets.md; the Bataille Empire and L'Art de la Guerre rules)."""
 
 from __future__ import annotations
 

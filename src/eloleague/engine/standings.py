@@ -1,4 +1,4 @@
-"""Ranking rows from a final state: pools, global ratings across roles, titles (RULES §3.3, §3.6, §6)."""
+"""Ranking rows from a final state: pools, global ratings across roles, titles (docs/rule-sets.md)."""
 
 from __future__ import annotations
 
@@ -39,10 +39,10 @@ def standings(
     A global rating is the mean over the rule set's roles of the player's role ratings, the start
     rating standing in for roles never played; its games are the player's total in that mode.
     Titles use the player's rated games over all pools. Sorted by rating descending, then
-    player, mode and role by code point (RULES §6).
+    player, mode and role by code point.
 
     With ``active_since`` (and the pools' ``last_played`` dates), players whose last rated game is
-    older are left out (issue 7, ``--active-days``).
+    older are left out (``--active-days``).
     """
     if active_since is not None:
         last: dict[str, dt.date] = {}

@@ -50,7 +50,7 @@ class EngineState:
 
 @dataclass(frozen=True)
 class Unrated:
-    """A valid game that is stored but not rated, and why (RULES §2)."""
+    """A valid game that is stored but not rated, and why."""
 
     game: GameRecord
     position: int
@@ -69,7 +69,7 @@ class ReplayResult:
     as_of: dt.date | None
 
     def standings(self, *, active_days: int | None = None) -> list[Standing]:
-        """The ranking rows of RULES §6, titles included; with ``active_days``, only players
+        """The ranking rows of docs/formats.md, titles included; with ``active_days``, only players
         whose last rated game is at most that many days before the as-of date."""
         since = None
         if active_days is not None and self.as_of is not None:

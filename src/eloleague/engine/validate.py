@@ -1,4 +1,4 @@
-"""Checks of a game against a rule set, shared by every reader (RULES.md §2, "Problems to detect").
+"""Checks of a game against a rule set, shared by every reader (docs/formats.md, "Problems to detect").
 
 :func:`check_game` returns the problems (messages without location: the reader adds it), as
 translatable :class:`~eloleague.i18n.Text`; :func:`unrated_reason` says why a valid game is
@@ -133,7 +133,7 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
 
 
 def unrated_reason(rules: RuleSet, game: GameRecord) -> Text | None:
-    """Why a valid game is stored but never rated, or ``None`` when it is rated (RULES §2, §3.3)."""
+    """Why a valid game is stored but never rated, or ``None`` when it is rated (docs/formats.md)."""
     if not game.rated:
         return Text.of("marked as not rated")
     if rules.roles and method_of(rules).shape == RANKED:

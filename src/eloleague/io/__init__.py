@@ -1,4 +1,4 @@
-"""Readers and writers of the interchange formats (RULES.md §2, §6; docs/formats.md).
+"""Readers and writers of the interchange formats (docs/formats.md).
 
 Readers parse and validate *everything* before returning: structural problems (bad JSON, dates,
 types) and the rule set's checks (:func:`eloleague.engine.check_game`) are reported together, each

@@ -14,7 +14,7 @@ from eloleague.rules.model import RuleSet
 
 
 def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
-    """The rule set's checks over every game, each problem at the game's origin (RULES §2),
+    """The rule set's checks over every game, each problem at the game's origin,
     after the bounds of what a league can store (:mod:`eloleague.io.limits`)."""
     problems: list[Problem] = []
     fine = quick_check(rules)  # most games pass a cheap test; the others get the full check

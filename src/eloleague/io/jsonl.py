@@ -1,4 +1,4 @@
-"""The JSON Lines interchange format: one game per line (RULES.md §2).
+"""The JSON Lines interchange format: one game per line (docs/formats.md).
 
 Well-formed lines take a fast typed path (msgspec); a line that fails it is examined again field by
 field so that the message says what is wrong in an officer's words (field, value, what is expected).

@@ -1,4 +1,4 @@
-"""The ledger CSV of ``eloleague rate --ledger`` (RULES.md §6)."""
+"""The ledger CSV of ``eloleague rate --ledger`` (docs/formats.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ratings CSV of ``eloleague rate`` and of ``--initial`` (RULES.md §6).
+"""The ratings CSV of ``eloleague rate`` and of ``--initial`` (docs/formats.md).
 
 Columns ``player,mode,role,rating,games,title``, then the pool fields the rule set's method
 publishes (Glicko-2: ``deviation,volatility``). Ratings print as the rule set shows them: whole
@@ -44,7 +44,7 @@ def _line(number: int) -> Text:
 
 
 def format_number(value: float | None, shown: Rounding | None = None) -> str:
-    """A number as the CSV prints it: ``shown`` precision, or ``repr`` (RULES §6)."""
+    """A number as the CSV prints it: ``shown`` precision, or ``repr``."""
     if value is None:
         return ""
     if shown is None:

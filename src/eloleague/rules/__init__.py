@@ -222,7 +222,7 @@ def _dotted(name: str) -> list[str]:
 
 
 def load_rules(name_or_path: str | Path) -> RuleSet:
-    """Load a preset by name, or a rule file by path (RULES.md §6 ``--rules NAME_OR_PATH``)."""
+    """Load a preset by name, or a rule file by path (docs/formats.md ``--rules NAME_OR_PATH``)."""
     text_name = str(name_or_path)
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.is_file():

@@ -1,4 +1,4 @@
-"""The rule-set model: every parameter of RULES.md §3-§4, typed and validated (pydantic v2).
+"""The rule-set model: every parameter of docs/rule-sets.md, typed and validated (pydantic v2).
 
 A rule set is data: the five presets are TOML files in ``presets/`` written in exactly the format a
 community writes for itself (docs/rule-sets.md documents every key).
@@ -55,7 +55,7 @@ class Outcome(_Strict):
 
     score: float
     against: tuple[str, ...] = Field(
-        description="labels the other side may carry (RULES §3.1 step 3)"
+        description="labels the other side may carry (docs/rule-sets.md step 3)"
     )
     fr: str | None = Field(default=None, description="French wording for sheets and pages")
     en: str | None = Field(default=None, description="English wording for sheets and pages")
@@ -87,7 +87,7 @@ class KTier(_Strict):
 
 
 class KLinear(_Strict):
-    """``max(minimum, start - games / per_games)`` (seed 003: KMAX, K_SLOPE, KMAX / 2)."""
+    """``max(minimum, start - games / per_games)`` (the Diplomacy site's rules: KMAX, K_SLOPE, KMAX / 2)."""
 
     start: float = Field(gt=0)
     per_games: float = Field(gt=0)
@@ -122,7 +122,7 @@ class Rounding(_Strict):
 
 
 class GainCap(_Strict):
-    """No gain for a player whose lead over the opposing side reaches ``lead`` (RULES §3.1 step 6)."""
+    """No gain for a player whose lead over the opposing side reaches ``lead`` (docs/rule-sets.md step 6)."""
 
     lead: float = Field(gt=0)
     inclusive: bool = True
@@ -156,7 +156,7 @@ class InactivityTier(_Strict):
 
 
 class Season(_Strict):
-    """Season boundaries and the inactivity rule applied at each end (RULES §3.5).
+    """Season boundaries and the inactivity rule applied at each end.
 
     By default a season is a calendar year; ``year_end`` moves the yearly end ("06-30"), and
     ``ends`` lists explicit end dates instead.
@@ -201,7 +201,7 @@ class Decay(_Strict):
 
 
 class Title(_Strict):
-    """A title held by a player whose rating and games reach the minimums (RULES §3.6)."""
+    """A title held by a player whose rating and games reach the minimums."""
 
     name: str = Field(min_length=1)
     min_rating: float | None = None
@@ -218,12 +218,12 @@ class Title(_Strict):
 
 
 class FreeForAll(_Strict):
-    """Constants of the score-ranked free-for-all method (seed 003)."""
+    """Constants of the score-ranked free-for-all method (the Diplomacy site's rules)."""
 
     alpha: float = Field(default=1.5, gt=1)
     renormalise: bool = Field(
         default=False,
-        description="rescale the positive scorers' performances to sum to 1 (seed 003: off)",
+        description="rescale the positive scorers' performances to sum to 1 (the Diplomacy site's rules: off)",
     )
 
 
@@ -237,7 +237,7 @@ class Glicko2Options(_Strict):
 
 
 class RuleSet(_Strict):
-    """Every parameter of one community's rating rules (RULES.md §3-§4)."""
+    """Every parameter of one community's rating rules (docs/rule-sets.md)."""
 
     name: str = Field(min_length=1)
     description: str = ""
@@ -324,7 +324,7 @@ class RuleSet(_Strict):
         return Decimal(repr(self.outcomes[label].score))
 
     def title_for(self, rating: float, games: int) -> str:
-        """The first title whose conditions hold, or ``""`` (RULES §3.6)."""
+        """The first title whose conditions hold, or ``""``."""
         for title in self.titles:
             if title.holds(rating, games):
                 return title.name

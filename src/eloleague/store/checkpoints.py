@@ -1,7 +1,7 @@
 """Resumable engine states: where a recompute starts instead of the first game.
 
 A checkpoint at date ``D`` is the engine state (:class:`eloleague.engine.EngineState`) after every
-game dated before ``D``; it is only taken where no update batch straddles ``D`` (RULES §3.4: an
+game dated before ``D``; it is only taken where no update batch straddles ``D`` (docs/rule-sets.md: an
 event with games on both sides, a calendar period that began before ``D``), so that replaying the
 games dated on or after ``D`` from it gives exactly what a full replay gives. States are stored
 with player ids (a rename changes nothing) as compressed msgpack.
@@ -24,7 +24,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.store.tables import checkpoints
 
 # A checkpoint every this many games: an import at the end of a long history replays at most
-# about this many games again (RULES §2 order), while a full replay stores few states.
+# about this many games again (docs/formats.md order), while a full replay stores few states.
 CHECKPOINT_EVERY = 20_000
 
 
@@ -138,7 +138,7 @@ def _period_start(rules: RuleSet, day: dt.date) -> dt.date:
 
 
 def touched_from(rules: RuleSet, day: dt.date, event_start: dt.date | None = None) -> dt.date:
-    """The earliest date a change dated ``day`` can alter: the start of its batch (RULES §3.4)."""
+    """The earliest date a change dated ``day`` can alter: the start of its batch."""
     start = day if event_start is None else min(day, event_start)
     return _period_start(rules, start)
 

@@ -45,7 +45,7 @@ def write_ledger(
     game_pks: Mapping[str, int],
     player_ids: Mapping[str, int],
 ) -> None:
-    """Append ledger entries numbered from ``start``; games and players by id (RULES §6 fields).
+    """Append ledger entries numbered from ``start``; games and players by id (docs/formats.md fields).
 
     The engine's fast path hands its ledger over as columns: those are turned into rows column by
     column (:func:`_columnar_rows`), without making one :class:`LedgerEntry` per row.

@@ -1,6 +1,6 @@
 """Exports of a league's games (JSON Lines, CSV long format) and backups of the database.
 
-The JSON Lines export is lossless (RULES §2): every field of every game, in arrival order, so that
+The JSON Lines export is lossless: every field of every game, in arrival order, so that
 importing it into an empty league gives identical ratings. Games without a source id are written
 without one (their ``#N`` ledger label comes back from the arrival order).
 """

@@ -1,6 +1,6 @@
 """Players of a league: names, aliases, and names that look like an existing player.
 
-A name in a games file resolves to a player by its exact name (RULES §1: after NFC and trimming,
+A name in a games file resolves to a player by its exact name (docs/rule-sets.md: after NFC and trimming,
 case and accents significant) or by an alias (a misspelling merged into the right player). A new
 name that differs from an existing one only by case, accents, spacing or one typo is reported as a
 warning with the likely match: the officer decides (``player merge``), the import does not guess.

@@ -3,12 +3,12 @@ competition rank (ties share a rank, as :func:`eloleague.engine.standings.compet
 counted here in SQL over the same groups, see :func:`_places`), and a player's rank in each of her
 pools.
 
-The ranking is read from the ``ratings`` table the recompute keeps current (DESIGN.md: ratings are
-derived and materialised), never by replaying: a page of a 10,000-player league is one indexed
-query. Rows and their order are those of RULES §6 (rating descending, then player, mode and role
-by code point); for rule sets pooled by role, each player's global row per mode (role ``*``) is the
-mean over the rule set's roles with the start rating standing in for roles never played (RULES
-§3.3), computed here with the same formula and order of evaluation as
+The ranking is read from the ``ratings`` table the recompute keeps current (ratings are derived
+and materialised), never by replaying: a page of a 10,000-player league is one indexed query.
+Rows and their order are those of ``eloleague rate`` (docs/formats.md: rating descending, then
+player, mode and role by code point); for rule sets pooled by role, each player's global row per mode (role ``*``) is the
+mean over the rule set's roles with the start rating standing in for roles never played
+(docs/rule-sets.md), computed here with the same formula and order of evaluation as
 :func:`eloleague.engine.standings`, so that values equal ``eloleague ranking --format csv``.
 """
 
@@ -127,7 +127,7 @@ def ranking_page(
     page: int = 1,
     per_page: int = 50,
 ) -> RankingPage:
-    """One page of the league's ranking (RULES §6 order), with titles and trends."""
+    """One page of the league's ranking (docs/formats.md order), with titles and trends."""
     source: Select[Any] | CompoundSelect[Any]
     if rules.pools.by_role and wanted.role == GLOBAL_ROLE:
         source = _global_rows(rules, league_id)

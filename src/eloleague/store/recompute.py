@@ -1,9 +1,9 @@
 """Recompute the derived tables from the games, starting from the latest safe checkpoint.
 
-Games are the source of truth (DESIGN.md): after any change dated ``D`` (new games, a corrected
+Games are the source of truth: after any change dated ``D`` (new games, a corrected
 or deleted game, a merge, a rule change, a season closing), the ledger from the last checkpoint
 before ``D`` on, the current ratings and the later checkpoints are rewritten by replaying the games
-from that checkpoint (RULES §2 order, §3.4 batches, §3.5 seasons). The result equals a full replay:
+from that checkpoint (docs/formats.md order). The result equals a full replay:
 tests check it on every change.
 
 Besides the checkpoints every :data:`~eloleague.store.checkpoints.CHECKPOINT_EVERY` games, each
@@ -108,7 +108,7 @@ def touched_date(
     conn: Connection, league_id: int, rules: RuleSet, dated: Sequence[GameRecord]
 ) -> dt.date | None:
     """The earliest date a change of these games (added, replaced, deleted, moved) can alter:
-    the start of their batches (RULES §3.4), ``None`` for no game."""
+    the start of their batches, ``None`` for no game."""
     if not dated:
         return None
     first: dict[str | None, dt.date] = {}  # each event's earliest game among these

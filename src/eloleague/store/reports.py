@@ -27,7 +27,7 @@ class RatingChange:
 
     @property
     def delta(self) -> float:
-        """The change: a new pool's is counted from the start rating (RULES §3.1)."""
+        """The change: a new pool's is counted from the start rating."""
         return self.after - (self.before if self.before is not None else self.start)
 
 

@@ -1,6 +1,6 @@
 """The league database's tables (SQLAlchemy Core), mirrored by the Alembic migrations.
 
-Games are the source of truth (DESIGN.md, "the one idea"): ``games`` and ``side_players`` (one
+Games are the source of truth: ``games`` and ``side_players`` (one
 row per participant, with its side's result) hold what was played; ``season_closings`` what the officer declared. ``ledger``,
 ``ratings`` and ``checkpoints`` are derived by the engine and rewritten on every recompute.
 ``users``, ``api_tokens``, ``pending_uploads``, ``web_sessions`` and ``sign_in_failures`` belong
@@ -132,7 +132,7 @@ games = Table(
     metadata,
     Column("id", Integer, primary_key=True),
     Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
-    # Arrival order: ties of (date, round) are replayed in this order (RULES §2).
+    # Arrival order: ties of (date, round) are replayed in this order.
     Column("seq", Integer, nullable=False),
     Column("ext_id", String(200), nullable=True),
     Column("date", Date, nullable=False),
@@ -191,7 +191,7 @@ ledger = Table(
     "ledger",
     metadata,
     Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
-    # Processing order (RULES §6 --ledger).
+    # Processing order (docs/formats.md --ledger).
     Column("seq", Integer, primary_key=True),
     Column("game_id", Integer, nullable=True),  # NULL: a season adjustment
     Column("date", Date, nullable=False),
@@ -229,7 +229,7 @@ ratings = Table(
     Column("role", String(100), primary_key=True),
     Column("rating", Float, nullable=False),
     Column("games", Integer, nullable=False),
-    Column("position", Integer, nullable=False),  # order of first appearance (RULES §3.5)
+    Column("position", Integer, nullable=False),  # order of first appearance
     # A method's pool fields beyond rating and games (PoolState.extra) as a JSON list, or NULL.
     Column("extra", Text, nullable=True),
 )

@@ -1,4 +1,4 @@
-"""Officer and referee tools (issue 6): predict a game, balance teams, compare rule sets, evaluate.
+"""Officer and referee tools: predict a game, balance teams, compare rule sets, evaluate.
 
 Each module is pure: it takes a rule set, pools, games or a replay result and returns typed
 results. Rating changes are always computed by the engine itself (:func:`eloleague.engine.replay`

@@ -1,4 +1,4 @@
-"""Split players into teams of even strength (issue 6; RULES.md §3.1: a side's strength is the
+"""Split players into teams of even strength (docs/rule-sets.md: a side's strength is the
 mean of its players' ratings; the rule set's method gives the expected score of one mean against
 another, ``eloleague.engine.methods.expected_score``).
 

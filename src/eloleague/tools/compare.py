@@ -1,4 +1,4 @@
-"""Replay one history under two rule sets and show what changes (issue 6: "what if we drop the
+"""Replay one history under two rule sets and show what changes ("what if we drop the
 500-point cap?"). Both replays are :func:`eloleague.engine.replay` on the same games; nothing is
 written anywhere.
 

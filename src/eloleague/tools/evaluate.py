@@ -1,4 +1,4 @@
-"""How well a rule set predicts results before they happen (issue 6), next to baselines.
+"""How well a rule set predicts results before they happen, next to baselines.
 
 Every rated game is predicted from the ratings just before it, as the rule set used them
 (per-event rule sets: the ratings when the event began). The rule set's prediction is read from
@@ -6,7 +6,7 @@ its own ledger (:func:`eloleague.engine.replay`):
 
 - ``duel``: the mean of side 1's players' P (for one player a side, exactly his P, rounded as the
   rule set rounds it);
-- ``team_and_personal``: the team term's p (RULES §3.2);
+- ``team_and_personal``: the team term's p;
 - ``ffa_rank``: one prediction per pair of players, E(R_i, R_j) on the ratings before the game.
 
 What counts as the result (graded outcomes mapped to win / draw / loss): a side wins when its

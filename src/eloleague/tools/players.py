@@ -45,7 +45,7 @@ def resolve_player(
     allow_new: bool = False,
     aliases: Mapping[str, str] | None = None,
 ) -> str:
-    """The league's spelling of ``name`` (RULES §1 normalisation), or a clear error.
+    """The league's spelling of ``name`` (docs/rule-sets.md normalisation), or a clear error.
 
     An alias (a renamed or merged player's earlier spelling) gives the name the player goes by
     now, as an import does. With ``allow_new`` an unknown name is accepted as a newcomer at the
@@ -82,7 +82,7 @@ def player_ratings(
     aliases: Mapping[str, str] | None = None,
 ) -> dict[str, float]:
     """Each named player's rating in ``mode`` (his global rating across roles when the rule set
-    pools by role, RULES §3.3), resolved as :func:`resolve_player` does; newcomers (with
+    pools by role, docs/rule-sets.md), resolved as :func:`resolve_player` does; newcomers (with
     ``allow_new``) stand at the start rating. A name given twice is an error."""
     known = known_players(pools)
     modes = {key.mode for key in pools}

@@ -2,7 +2,7 @@
 
 The changes come from the engine itself: for each outcome, :func:`eloleague.engine.replay` rates a
 one-game stream starting from the players' current pools, so the table is exactly what the league
-would record (rounding of P and of deltas, K tiers, gain cap, floor: RULES.md §3.1-§3.3). Seed 000's
+would record (rounding of P and of deltas, K tiers, gain cap, floor: docs/rule-sets.md). Seed 000's
 "EXEMPLE" table is the model: A (1000, 0 games) against B (1200, 20 games) under bataille-empire
 gives A -8/+7/+22/+29/+37 and B -43/-13/+17/+32/+47, with P 0.28 and 0.72.
 """
@@ -59,7 +59,7 @@ class PlayerOdds:
 class SideOdds:
     """A side: its players, mean pre-game rating and expected score against the other side.
 
-    ``expected`` is P of the side mean against the other side's mean (RULES §3, E with the rule
+    ``expected`` is P of the side mean against the other side's mean (docs/rule-sets.md, E with the rule
     set's scale), rounded as the rule set rounds P; for free-for-all games the sum of the
     players' E_i (each player is his own side).
     """

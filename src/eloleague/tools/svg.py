@@ -1,4 +1,4 @@
-"""Small self-contained SVG charts written by hand (DESIGN.md: server-side SVG, works offline).
+"""Small self-contained SVG charts written by hand.
 
 :func:`line_chart` draws series over labelled x positions (mean rating per season);
 :func:`calibration_chart` draws predicted against observed frequencies with the diagonal.

@@ -1,4 +1,4 @@
-"""The league's web site and JSON API (issue 5): ``create_app(settings)`` and ``serve``.
+"""The league's web site and JSON API: ``create_app(settings)`` and ``serve``.
 
 >>> app = create_app(Settings(db="club.db"))  # doctest: +SKIP
 >>> serve("club.db", "127.0.0.1", 8000)  # doctest: +SKIP

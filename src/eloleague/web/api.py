@@ -30,7 +30,7 @@ router = APIRouter(prefix="/api/v1")
 _GAMES_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
-        "description": "Games in the interchange format (RULES.md §2): JSON Lines, or a JSON "
+        "description": "Games in the interchange format (docs/formats.md): JSON Lines, or a JSON "
         "array of game objects.",
         "content": {
             "application/x-ndjson": {"schema": {"type": "string"}},

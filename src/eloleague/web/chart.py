@@ -1,8 +1,8 @@
-"""The rating-history chart: server-side SVG, no script, no library (DESIGN.md, charts).
+"""The rating-history chart: server-side SVG, no script, no library.
 
 The x axis is time (a gap of eighteen months looks like one); one line per pool through the
 rating after each change, one point per game; season ends are dashed vertical lines and season
-adjustments (RULES §3.5) red diamonds, so that a drop from inactivity is never mistaken for a lost
+adjustments red diamonds, so that a drop from inactivity is never mistaken for a lost
 game. Every point has a ``<title>`` (date, game, change) that browsers show on hover and screen
 readers read. The page draws it twice, a wide drawing for screens and a narrow one for phones (its
 text stays readable once scaled to the phone's width); CSS shows one of them.

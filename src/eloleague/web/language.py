@@ -1,7 +1,7 @@
 """Which language a visitor reads: ``?lang=``, then the ``lang`` cookie, then ``Accept-Language``.
 
 The communities are French-speaking first: when nothing says otherwise, pages are in French
-(issue 5; the default comes from :class:`eloleague.web.settings.Settings`).
+(the default comes from :class:`eloleague.web.settings.Settings`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Ratings as the league publishes them: the rule set's display precision (RULES §6).
+"""Ratings as the league publishes them: the rule set's display precision.
 
 The JSON API gives numbers with the same values as ``eloleague ranking --format csv``: whole
 numbers when the rule set rounds deltas to integers, full precision when it rounds nothing.

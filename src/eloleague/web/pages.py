@@ -230,7 +230,7 @@ def ranking_page(request: Request, league: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
     opening: list[tuple[str, str]] = []
     if found.rules.pools.by_role and "role" not in request.query_params:
-        # Pooled by role: visitors first see the global ratings (RULES §3.3); "all" shows every row.
+        # Pooled by role: visitors first see the global ratings; "all" shows every row.
         opening.append(("role", "*"))
     choices = views.pool_choices(found)
     if "mode" not in request.query_params:

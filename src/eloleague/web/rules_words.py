@@ -1,4 +1,4 @@
-"""A rule set in words, for the rules page (RULES §3-§4: K tiers, outcomes, titles, inactivity).
+"""A rule set in words, for the rules page (docs/rule-sets.md: K tiers, outcomes, titles, inactivity).
 
 Each sentence is a translatable :class:`eloleague.i18n.Text` (the ``web`` catalogue); the page and
 its JSON twin give the same sentences in the visitor's language.

@@ -1,4 +1,4 @@
-"""The web site's settings: which database, the cookie secret, page sizes (issue 5).
+"""The web site's settings: which database, the cookie secret, page sizes.
 
 Nothing is read at import time: :meth:`Settings.from_env` reads the environment when the app is
 created, so tests build as many apps as they like, each with its own database.

@@ -151,7 +151,7 @@ def ranking(
     pools: Context | None = None,
 ) -> Context:
     """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
-    order of RULES §6, each with its ``rank`` and its ``trend`` since the last event began."""
+    order of docs/formats.md, each with its ``rank`` and its ``trend`` since the last event began."""
     wanted = RankingFilter(mode or None, role or None, search or None, active_since)
     found = league.ranking_page(wanted, page, per_page)
     rules = league.rules

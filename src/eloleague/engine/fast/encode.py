@@ -1,4 +1,4 @@
-"""Games and a starting state turned into the flat arrays the kernel reads (RULES.md §2-§3.5).
+"""Games and a starting state turned into the flat arrays the kernel reads (docs/formats.md).
 
 Players, modes and roles become integer ids, pools ``(player, mode, role)`` too; the processing
 order, the update batches and the seasons to close are worked out here with the reference path's
@@ -86,7 +86,7 @@ class _Numbering(dict[str, int]):
 
 
 def _whole_numbers(values: list[int | None]) -> Ints:
-    """``value or 0`` for each value (the rounds of RULES §2's processing order)."""
+    """``value or 0`` for each value (the rounds of docs/formats.md's processing order)."""
     if values.count(None) == len(values):
         return np.zeros(len(values), np.int64)
     return np.array([v or 0 for v in values], np.int64)
@@ -265,7 +265,7 @@ def encode(
                 roles_by_id[rest % n_roles],
             )
 
-    # Processing order, unrated games (RULES §2), batches (§3.4).
+    # Processing order, unrated games, batches.
     order = _processing_order(days, rounds)
     candidates = ~rated_flag
     if ffa and rules.roles:
@@ -288,7 +288,7 @@ def encode(
     else:
         batch_days = days[batch_order[batch_offsets[:-1]]]
 
-    # Seasons (RULES §3.5): the ends to close, each rated game's season among them.
+    # Seasons: the ends to close, each rated game's season among them.
     first_day = dt.date.fromordinal(int(days[order[0]]))
     end = state_season_end if started else season_end(rules.season, first_day)
     eligible = state_eligible if started else len(initial_keys)

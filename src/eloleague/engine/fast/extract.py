@@ -1,4 +1,4 @@
-"""One pass over the game records, reading every field the replay needs (RULES.md §2).
+"""One pass over the game records, reading every field the replay needs (docs/formats.md).
 
 Reading the records' fields is most of the fast path's cost in Python: each record, side and
 player is visited once, while it is in the processor's cache, and the common shape (two sides of
@@ -54,7 +54,7 @@ class Columns:
         return np.fromiter(map(dt.date.toordinal, self._game_field(0)), np.int64, self.n_games)
 
     def rounds(self) -> Ints:
-        """Each game's round, ``0`` for none (RULES §2: sorted by ``round or 0``)."""
+        """Each game's round, ``0`` for none (docs/formats.md: sorted by ``round or 0``)."""
         values = self._flat[1 :: self._width]
         missing = values.count(None)
         if missing == len(values):

@@ -1,4 +1,4 @@
-"""The compiled replay loop (numba): RULES.md §3.1-§3.5 over integer-coded arrays.
+"""The compiled replay loop (numba): docs/rule-sets.md over integer-coded arrays.
 
 The formulas are those of the reference path, compiled from the same source
 (``engine/formulas.py``); this module keeps the loops over arrays that call them in the reference's
@@ -281,7 +281,7 @@ def run(
 
     e = 0
 
-    # Who played in each season to close (RULES §3.5): a counting sort of (season, player).
+    # Who played in each season to close: a counting sort of (season, player).
     n_seasons = season_ends.shape[0]
     counts = np.zeros(n_seasons + 1, np.int64)
     for s in range(n_seasons):
@@ -489,7 +489,7 @@ def run(
                     it[I_CODE, row] = flags | (code << VALUE_SHIFT)
                     e += 1
 
-        # Apply the batch's deltas together (RULES §3.4), pools appearing in ledger order.
+        # Apply the batch's deltas together, pools appearing in ledger order.
         for x in range(start - base, e - base):
             pool = it[I_POOL, x]
             if not exists[pool]:
@@ -529,7 +529,7 @@ def _rate_ffa(
     it: Any,
     e: int,
 ) -> int:
-    """``methods.rate_ffa`` for one game (RULES §3.3), written at ledger row ``e``."""
+    """``methods.rate_ffa`` for one game, written at ledger row ``e``."""
     scale = fp[F_SCALE]
     pairs = n * (n - 1) / 2
     low = side_values[first_side]

@@ -1,4 +1,4 @@
-"""The fast path's ledger: a read-only sequence of :class:`LedgerEntry` over columns (RULES §6).
+"""The fast path's ledger: a read-only sequence of :class:`LedgerEntry` over columns.
 
 Building two million entry objects costs seconds, so the fast path keeps the ledger as arrays and
 makes each entry when it is read; the entries are equal to the reference path's, field by field.

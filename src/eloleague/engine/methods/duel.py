@@ -1,4 +1,4 @@
-"""``duel``: each player against the mean rating of the opposing side (RULES.md §3.1; the
+"""``duel``: each player against the mean rating of the opposing side (docs/rule-sets.md; the
 bataille-empire and adlg presets)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from eloleague.rules.model import RuleSet
 
 
 def rate_duel(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> list[LedgerEntry]:
-    """Each player against the mean of the opposing side (RULES §3.1, seeds 000, 001, 004)."""
+    """Each player against the mean of the opposing side (docs/rule-sets.md, the Bataille Empire and L'Art de la Guerre rules)."""
     states, means = side_means(rules, game, lookup)
     entries = []
     rounding = rules.delta_rounding
@@ -57,7 +57,7 @@ def rate_duel(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> l
 DUEL = EloMethod(
     name="duel",
     shape=TWO_SIDES,
-    summary="each player against the mean rating of the opposing side (RULES §3.1)",
+    summary="each player against the mean rating of the opposing side",
     rate_game=rate_duel,
     check_side_of=check_outcome_side,
     check_rules_of=check_outcomes,

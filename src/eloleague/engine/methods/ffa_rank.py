@@ -1,4 +1,4 @@
-"""``ffa_rank``: free-for-all games of one player a side, ranked by score (RULES.md §3.3; the
+"""``ffa_rank``: free-for-all games of one player a side, ranked by score (docs/rule-sets.md; the
 diplomacy preset)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from eloleague.rules.model import RuleSet
 
 
 def ffa_performances(scores: list[float], alpha: float, renormalise: bool) -> list[float]:
-    """Each player's performance from the scores alone (RULES §3.3 steps 1-3, seed 003 §7-9).
+    """Each player's performance from the scores alone (docs/rule-sets.md steps 1-3, the Diplomacy site's rules).
 
     Weights ``w(r) = alpha ** (N + 1 - r) - 1`` shared between tied players, divided by their sum;
     a score of zero or less performs 0.
@@ -29,7 +29,7 @@ def ffa_performances(scores: list[float], alpha: float, renormalise: bool) -> li
 
 
 def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> list[LedgerEntry]:
-    """Seven-player games ranked by score (RULES §3.3, seed 003)."""
+    """Seven-player games ranked by score (docs/rule-sets.md, the Diplomacy site's rules)."""
     players = [(side.players[0], float(side.score or 0.0)) for side in game.sides]
     keys = [pool_key(rules, game, p) for p, _ in players]
     states = [lookup(key) for key in keys]
@@ -81,7 +81,7 @@ def _no_outcomes(rules: RuleSet) -> Text | None:
 FFA_RANK = EloMethod(
     name="ffa_rank",
     shape=RANKED,
-    summary="free-for-all games ranked by score (RULES §3.3)",
+    summary="free-for-all games ranked by score",
     rate_game=rate_ffa,
     check_side_of=check_score_side,
     check_rules_of=_no_outcomes,

@@ -1,5 +1,5 @@
-"""``team_and_personal``: a team term on the sides' mean ratings plus a personal term (RULES.md
-§3.2; the card-battle preset)."""
+"""``team_and_personal``: a team term on the sides' mean ratings plus a personal term
+(docs/rule-sets.md; the card-battle preset)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from eloleague.rules.model import RuleSet
 def rate_team_and_personal(
     rules: RuleSet, game: GameRecord, label: str, lookup: Lookup
 ) -> list[LedgerEntry]:
-    """A team term on the side means plus a personal term (RULES §3.2, seed 002)."""
+    """A team term on the side means plus a personal term (docs/rule-sets.md, the Card Battle Nolife rules)."""
     states, means = side_means(rules, game, lookup)
     entries = []
     for s, side in enumerate(game.sides):
@@ -54,7 +54,7 @@ def rate_team_and_personal(
 TEAM_AND_PERSONAL = EloMethod(
     name="team_and_personal",
     shape=TWO_SIDES,
-    summary="a team term plus a personal term (RULES §3.2)",
+    summary="a team term plus a personal term",
     rate_game=rate_team_and_personal,
     check_side_of=check_outcome_side,
     check_rules_of=check_outcomes,

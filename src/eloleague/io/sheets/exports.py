@@ -5,7 +5,7 @@ They take plain data, never the database: ranking rows (:class:`Standing`), ledg
 shows ratings), headers are frozen, titles say what the sheet holds, in French or English.
 
 - :func:`export_ranking_xlsx`: the ranking (``ranking --format xlsx``); its CSV is exactly the
-  ``eloleague rate`` CSV (RULES.md §6).
+  ``eloleague rate`` CSV (docs/formats.md).
 - :func:`export_event_xlsx`: an event report, one table per game as in the seeds' examples (each
   player's rating before, P, K, S, delta, after), plus the total per player.
 - :func:`export_player_xlsx`: a player's history, one row per rating change.

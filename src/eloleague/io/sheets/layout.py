@@ -4,7 +4,7 @@ One description serves the template writer, the workbook reader and the CSV read
 can never drift apart (docs/sheets.md). Labels are written in English and translated with the
 ``sheets`` gettext domain; a reader accepts the labels of either language.
 
-Layouts by method (RULES.md §3):
+Layouts by method (docs/rule-sets.md):
 
 - ``duel`` and ``team_and_personal``: one row per game — date, round, table, the players of side A
   (up to the team size), the players of side B, the result seen from side A.
@@ -92,7 +92,7 @@ def _wording(rules: RuleSet, label: str, lang: str) -> str:
 
 
 def result_choices(rules: RuleSet) -> list[Choice]:
-    """The result drop-down of a two-sided rule set, seen from side A (RULES.md §3.1 step 3).
+    """The result drop-down of a two-sided rule set, seen from side A (docs/rule-sets.md step 3).
 
     ``team_and_personal``: the score labels themselves ("3-1" gives side B "1-3"). ``duel``: each
     win "for A", then the draws, then each win "for B" ("Victoire décisive de A", "Match nul").

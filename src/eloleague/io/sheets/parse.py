@@ -2,7 +2,7 @@
 
 Every problem names the sheet (or CSV line), the row, the column letter and the value, in the
 referee's language (docs/sheets.md). Games that pass the sheet's own checks then go through the
-rule set's checks (:func:`eloleague.engine.check_game`, RULES.md §2), located at the game's row.
+rule set's checks (:func:`eloleague.engine.check_game`, docs/formats.md), located at the game's row.
 """
 
 from __future__ import annotations
