@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, and_, delete, insert, select
@@ -237,11 +237,11 @@ def write_ratings(
         conn.execute(insert(ratings), rows)
 
 
-def read_ratings(
-    conn: Connection, league_id: int, names: Mapping[int, str], player_id: int | None = None
-) -> dict[PoolKey, PoolState]:
-    """The current ratings, in order of first appearance (of one player's pools only, with
-    ``player_id``)."""
+def rating_rows(
+    conn: Connection, league_id: int, player_ids: Sequence[int] | None = None
+) -> Iterator[tuple[int, str, str, float, int, tuple[float, ...]]]:
+    """The stored current ratings as ``(player id, mode, role, rating, games, method fields)``,
+    in order of first appearance (only those players' with ``player_ids``)."""
     query = (
         select(
             ratings.c.player_id,
@@ -254,11 +254,19 @@ def read_ratings(
         .where(ratings.c.league_id == league_id)
         .order_by(ratings.c.position)
     )
-    if player_id is not None:
-        query = query.where(ratings.c.player_id == player_id)
+    if player_ids is not None:
+        query = query.where(ratings.c.player_id.in_(player_ids))
+    for pid, mode, role, rating, games, extra in conn.execute(query):
+        yield pid, mode, role, rating, games, tuple(json.loads(extra)) if extra else ()
+
+
+def read_ratings(
+    conn: Connection, league_id: int, names: Mapping[int, str], player_id: int | None = None
+) -> dict[PoolKey, PoolState]:
+    """The current ratings, in order of first appearance (of one player's pools only, with
+    ``player_id``)."""
+    wanted = None if player_id is None else [player_id]
     return {
-        PoolKey(names[pid], mode, role): PoolState(
-            rating, games, tuple(json.loads(extra)) if extra else ()
-        )
-        for pid, mode, role, rating, games, extra in conn.execute(query)
+        PoolKey(names[pid], mode, role): PoolState(rating, games, extra)
+        for pid, mode, role, rating, games, extra in rating_rows(conn, league_id, wanted)
     }

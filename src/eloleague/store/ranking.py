@@ -15,7 +15,6 @@ mean over the rule set's roles with the start rating standing in for roles never
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from eloleague.engine.methods import shown_values
 from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
+from eloleague.store.derived import rating_rows
 from eloleague.store.players import search_players
 from eloleague.store.recompute import effective_as_of
 from eloleague.store.tables import games, ledger, players, ratings
@@ -271,21 +271,9 @@ def _pools_of(
     conn: Connection, league_id: int, ids: Sequence[int]
 ) -> dict[int, dict[tuple[str, str], tuple[float, int, tuple[float, ...]]]]:
     out: dict[int, dict[tuple[str, str], tuple[float, int, tuple[float, ...]]]] = defaultdict(dict)
-    if not ids:
-        return out
-    for pid, mode, role, rating, count, extra in conn.execute(
-        select(
-            ratings.c.player_id,
-            ratings.c.mode,
-            ratings.c.role,
-            ratings.c.rating,
-            ratings.c.games,
-            ratings.c.extra,
-        )
-        .where(and_(ratings.c.league_id == league_id, ratings.c.player_id.in_(ids)))
-        .order_by(ratings.c.position)
-    ):
-        out[pid][mode, role] = (rating, count, tuple(json.loads(extra)) if extra else ())
+    if ids:
+        for pid, mode, role, rating, count, extra in rating_rows(conn, league_id, ids):
+            out[pid][mode, role] = (rating, count, extra)
     return out
 
 
