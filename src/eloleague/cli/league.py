@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from eloleague.cli import app
+from eloleague.cli.help import Typer
 from eloleague.i18n import Text, pick_language, render
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
@@ -706,7 +707,7 @@ def games_(
     _console().print(table)
 
 
-game_app = typer.Typer(help="Correct games.", no_args_is_help=True)
+game_app = Typer(help="Correct games.", no_args_is_help=True)
 app.add_typer(game_app, name="game")
 
 
@@ -726,7 +727,7 @@ def game_delete(
     print(_t("game {id} deleted", id=game_id))
 
 
-season_app = typer.Typer(help="Seasons (inactivity adjustments).", no_args_is_help=True)
+season_app = Typer(help="Seasons (inactivity adjustments).", no_args_is_help=True)
 app.add_typer(season_app, name="season")
 
 

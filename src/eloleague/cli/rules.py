@@ -8,9 +8,10 @@ import typer
 from rich.console import Console
 
 from eloleague.cli import app
+from eloleague.cli.help import Typer
 from eloleague.rules import load_rules, preset_names, preset_text
 
-rules_app = typer.Typer(help="List, show and check rule sets.", no_args_is_help=True)
+rules_app = Typer(help="List, show and check rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from eloleague.cli import app
+from eloleague.cli.help import Typer
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text, pick_language, render
 
@@ -40,10 +41,10 @@ def _said(message: str, /, **params: object) -> str:
     return render(Text.in_domain("web", message, **params), pick_language())
 
 
-user_app = typer.Typer(
+user_app = Typer(
     help="Accounts of officers and referees for the web site.", no_args_is_help=True
 )
-token_app = typer.Typer(help="API tokens for programs that post results.", no_args_is_help=True)
+token_app = Typer(help="API tokens for programs that post results.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
 
