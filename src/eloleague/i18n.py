@@ -13,6 +13,7 @@ and English from an explicit choice, ``ELOLEAGUE_LANG`` or ``LANG``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
@@ -23,6 +24,45 @@ LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "en"
 
 Translate = Callable[[str], str]
+
+NARROW_NBSP = "\u202f"
+_SPACES = "[ \u00a0\u202f]*"
+# ":" ";" "!" "?" after a word (not "http://", "12:30", "{x:.1f}", "?!" nor "?page=2").
+_BEFORE_MARK = re.compile(rf"([^\s:;!?«]){_SPACES}([:;!?])(?=[\s»)\]\"']|$)")
+# "%" after a number or a placeholder ("50 %", "{p} %"), not "%(name)s".
+_BEFORE_PERCENT = re.compile(rf"([\d}}]){_SPACES}%(?![(\w])")
+_IN_QUOTES = (re.compile(rf"«{_SPACES}"), re.compile(rf"{_SPACES}»"))
+
+
+def french_typography(text: str) -> str:
+    """``text`` with French spacing: a narrow no-break space before ``:`` ``;`` ``!`` ``?`` and
+    ``%`` and inside « », whatever space (or none) was typed there.
+
+    Applied to every French message when its catalogue is read (:func:`translator`), and to the
+    numbers of :func:`decimal`; values put into messages (names, files) are left alone.
+    """
+    text = _BEFORE_MARK.sub(rf"\1{NARROW_NBSP}\2", text)
+    text = _BEFORE_PERCENT.sub(rf"\1{NARROW_NBSP}%", text)
+    text = _IN_QUOTES[0].sub(f"«{NARROW_NBSP}", text)
+    return _IN_QUOTES[1].sub(f"{NARROW_NBSP}»", text)
+
+
+def colon(lang: str) -> str:
+    """The separator after a label or a place (``line 3: ...``): ``"\u202f: "`` in French."""
+    return f"{NARROW_NBSP}: " if lang == "fr" else ": "
+
+
+def decimal(value: float, decimals: int, lang: str) -> str:
+    """``value`` with ``decimals`` decimals, a decimal comma in French (``1523,5``)."""
+    text = f"{value:.{decimals}f}"
+    return text.replace(".", ",") if lang == "fr" else text
+
+
+def percent(share: float, lang: str, decimals: int = 1) -> str:
+    """A share (0.5) as a percentage: ``50.0%`` in English, ``50,0 %`` (narrow no-break space)
+    in French."""
+    number = decimal(100 * share, decimals, lang)
+    return f"{number}{NARROW_NBSP}%" if lang == "fr" else f"{number}%"
 
 
 @lru_cache(maxsize=32)
@@ -42,7 +82,8 @@ def _catalogue(lang: str, domain: str) -> dict[str, str]:
             catalog = read_po(handle, locale=lang)
         for m in catalog:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
-                table[m.id] = str(m.string)
+                text = str(m.string)
+                table[m.id] = french_typography(text) if lang == "fr" else text
     return table
 
 

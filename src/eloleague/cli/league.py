@@ -23,6 +23,7 @@ import typer
 from eloleague.cli import app
 from eloleague.cli.help import Typer
 from eloleague.i18n import Text, pick_language, render
+from eloleague.i18n import colon as i18n_colon
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
     from rich.console import Console
@@ -315,7 +316,7 @@ def import_(
                 )
             )
         # Each warning names its file: several files may be imported at once.
-        colon = " : " if lang == "fr" else ": "
+        colon = i18n_colon(lang)
         for located in report.file_warnings:
             err.print(
                 path.name + colon + _t("warning: ") + located.render(lang),

@@ -41,9 +41,7 @@ def _said(message: str, /, **params: object) -> str:
     return render(Text.in_domain("web", message, **params), pick_language())
 
 
-user_app = Typer(
-    help="Accounts of officers and referees for the web site.", no_args_is_help=True
-)
+user_app = Typer(help="Accounts of officers and referees for the web site.", no_args_is_help=True)
 token_app = Typer(help="API tokens for programs that post results.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")

@@ -268,6 +268,10 @@ class RuleSet(_Strict):
     titles: tuple[Title, ...] = ()
     ffa: FreeForAll = FreeForAll()
     glicko2: Glicko2Options = Glicko2Options()
+    labels: dict[Literal["fr", "en"], dict[str, str]] = Field(
+        default_factory=dict,
+        description="names (titles, roles, modes, outcomes) in each language: [labels.fr]",
+    )
 
     @field_validator("method")
     @classmethod
@@ -304,6 +308,17 @@ class RuleSet(_Strict):
         return self
 
     # Derived views, used by the engine and the writers -------------------------------------
+
+    def label(self, name: str, lang: str) -> str:
+        """How a title, role, mode or outcome named ``name`` in the rule file reads in ``lang``:
+        its ``[labels.<lang>]`` entry, else an outcome's ``fr``/``en`` wording, else ``name``."""
+        if not name:
+            return name
+        found = self.labels.get(lang, {}).get(name)  # type: ignore[call-overload]
+        if found:
+            return str(found)
+        outcome = self.outcomes.get(name)
+        return outcome.wording(lang, name) if outcome is not None else name
 
     @property
     def rounds_to_integers(self) -> bool:
