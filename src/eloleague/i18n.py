@@ -58,11 +58,20 @@ def decimal(value: float, decimals: int, lang: str) -> str:
     return text.replace(".", ",") if lang == "fr" else text
 
 
+_NUMBER = re.compile(r"[+-−]?\d+\.\d+")
+
+
+def number(text: str, lang: str) -> str:
+    """A number already written (``"1523.5"``, ``"+12.5"``) as ``lang`` writes it: a decimal comma
+    in French; any other text is left alone."""
+    return text.replace(".", ",") if lang == "fr" and _NUMBER.fullmatch(text) else text
+
+
 def percent(share: float, lang: str, decimals: int = 1) -> str:
-    """A share (0.5) as a percentage: ``50.0%`` in English, ``50,0 %`` (narrow no-break space)
-    in French."""
-    number = decimal(100 * share, decimals, lang)
-    return f"{number}{NARROW_NBSP}%" if lang == "fr" else f"{number}%"
+    """A share (0.5) as a percentage: ``50.0 %`` in English, ``50,0 %`` (a narrow no-break
+    space) in French."""
+    text = decimal(100 * share, decimals, lang)
+    return f"{text}{NARROW_NBSP}%" if lang == "fr" else f"{text} %"
 
 
 @lru_cache(maxsize=32)
@@ -85,6 +94,46 @@ def _catalogue(lang: str, domain: str) -> dict[str, str]:
                 text = str(m.string)
                 table[m.id] = french_typography(text) if lang == "fr" else text
     return table
+
+
+@lru_cache(maxsize=32)
+def _plurals(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
+    """The plural messages of a catalogue (``msgid_plural``): singular msgid -> the forms."""
+    if lang == "en":
+        return {}
+    folder = resources.files("eloleague") / "locale" / lang / "LC_MESSAGES"
+    table: dict[str, tuple[str, ...]] = {}
+    if not folder.is_dir():
+        return table
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        name = path.name
+        if name != f"{domain}.po" and not (name.startswith(f"{domain}-") and name.endswith(".po")):
+            continue
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for m in catalog:
+            if isinstance(m.id, tuple | list) and m.string and all(m.string) and not m.fuzzy:
+                forms = tuple(str(f) for f in m.string)
+                table[str(m.id[0])] = tuple(
+                    french_typography(f) if lang == "fr" else f for f in forms
+                )
+    return table
+
+
+def plural_form(lang: str, count: int) -> int:
+    """Which form a count takes: English ``1 place``/``0 places``, French ``0 place``/``1 place``
+    /``2 places`` (gettext's ``nplurals=2``, ``plural=(n > 1)`` for French)."""
+    if lang == "fr":
+        return 0 if abs(count) <= 1 else 1
+    return 0 if count == 1 else 1
+
+
+def ngettext(lang: str, domain: str, singular: str, plural: str, count: int) -> str:
+    """The template for ``count`` in ``lang`` (English when the catalogue lacks it)."""
+    forms = _plurals(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, domain).get(singular)
+    if forms and len(forms) >= 2:
+        return forms[plural_form(lang, count)]
+    return singular if plural_form("en", count) == 0 else plural
 
 
 def translator(lang: str, domain: str = "messages") -> Translate:
@@ -119,6 +168,7 @@ class Text(str):
     template: str
     params: dict[str, object]
     domain: str | None
+    forms: tuple[str, str, int] | None = None
 
     def __new__(cls, template: str, params: dict[str, object], domain: str | None = None) -> Text:
         obj = super().__new__(cls, template.format(**params))
@@ -131,6 +181,15 @@ class Text(str):
     def of(cls, template: str, /, **params: object) -> Text:
         """A message of the caller's domain (given when it is rendered)."""
         return cls(template, params)
+
+    @classmethod
+    def plural(cls, singular: str, plural: str, count: int, /, **params: object) -> Text:
+        """A message with a singular and a plural form, chosen by ``count`` (given to the
+        template as ``{count}``): ``Text.plural("{count} place", "{count} places", n)``."""
+        template = singular if plural_form("en", count) == 0 else plural
+        obj = cls(template, {"count": count, **params})
+        obj.forms = (singular, plural, count)
+        return obj
 
     @classmethod
     def in_domain(cls, domain: str, template: str, /, **params: object) -> Text:
@@ -147,5 +206,8 @@ def render(message: str, lang: str, domain: str = "messages") -> str:
             key: render(value, lang, own) if isinstance(value, Text) else value
             for key, value in message.params.items()
         }
+        if message.forms is not None:
+            singular, plural, count = message.forms
+            return ngettext(lang, own, singular, plural, count).format(**params)
         return translator(lang, own)(message.template).format(**params)
     return message

@@ -193,7 +193,7 @@ def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
         "(seuls les espaces diffèrent)" in done.stderr
     )
     explained = cli("--lang", "fr", "explain", "a", *db).stdout
-    assert "camp 1: Alice Martin — Match nul" in explained and "draw" not in explained
+    assert "camp 1\u202f: Alice Martin — Match nul" in explained and "draw" not in explained
     assert "— Draw" in cli("--lang", "en", "explain", "a", *db).stdout
     missing = cli("--lang", "fr", "player", "Zoé", *db, fails=True)
     assert _error(missing, "fr") == "aucun joueur nommé 'Zoé' dans la ligue 'bataille-empire'"

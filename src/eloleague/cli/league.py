@@ -22,7 +22,7 @@ import typer
 
 from eloleague.cli import app
 from eloleague.cli.help import Typer
-from eloleague.i18n import Text, pick_language, render
+from eloleague.i18n import Text, number, pick_language, render
 from eloleague.i18n import colon as i18n_colon
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
@@ -70,8 +70,7 @@ def _result(rules: RuleSet, outcome: str | None, score: float | None) -> str:
 
     if outcome is None:
         return format_plain(score)
-    found = rules.outcomes.get(outcome)
-    return found.wording(pick_language(), outcome) if found else outcome
+    return rules.label(outcome, pick_language())
 
 
 def _rule_word(name: str) -> str:
@@ -347,6 +346,7 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
 
     from eloleague.store.reports import RatingChange
 
+    lang = pick_language()
     table = Table(title=_t("Rating changes"), title_justify="left")
     for col in (_t("Player"), _t("Mode"), _t("Role")):
         table.add_column(col)
@@ -356,8 +356,8 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
         assert isinstance(c, RatingChange)
         table.add_row(
             c.key.player,
-            c.key.mode,
-            c.key.role,
+            rules.label(c.key.mode, lang),
+            rules.label(c.key.role, lang),
             _shown(rules, c.before) if c.before is not None else _t("new"),
             _shown(rules, c.after),
             _signed(rules, c.delta),
@@ -370,7 +370,8 @@ def _shown(rules: RuleSet, value: float | None) -> str:
     from eloleague.io.ratings_csv import format_number
     from eloleague.rules.model import Rounding
 
-    return format_number(value, rules.shown or Rounding(mode="half_up", decimals=1))
+    shown = format_number(value, rules.shown or Rounding(mode="half_up", decimals=1))
+    return number(shown, pick_language())
 
 
 def _signed(rules: RuleSet, value: float) -> str:
@@ -511,7 +512,8 @@ def player(
         _written(export_player_xlsx(report.name, report.history, lg.rules, path, pick_language()))
         return
     console = _console()
-    console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
+    title = lg.rules.label(report.title, pick_language()) if report.title else ""
+    console.print(f"[bold]{report.name}[/]" + (f"  ({title})" if title else ""))
     if report.aliases:
         console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
     places = lg.ranks(report.name)
@@ -550,6 +552,7 @@ def _print_entries(
 
     from eloleague.io.ratings_csv import format_plain
 
+    lang = pick_language()
     table = Table(title=title, title_justify="left")
     if with_game:
         table.add_column(_t("Game"))
@@ -564,12 +567,13 @@ def _print_entries(
         if with_game:
             cells += [e.game or _t("season"), e.date.isoformat()]
         if with_player:
-            cells.append(e.key.player + (f" ({e.key.role})" if e.key.role else ""))
+            role = rules.label(e.key.role, lang)
+            cells.append(e.key.player + (f" ({role})" if role else ""))
         cells += [
             _shown(rules, e.before),
-            "" if e.expected is None else f"{e.expected:.3f}",
-            format_plain(e.k),
-            format_plain(e.score),
+            "" if e.expected is None else number(f"{e.expected:.3f}", lang),
+            number(format_plain(e.k), lang),
+            number(format_plain(e.score), lang),
             _signed(rules, e.delta),
             _shown(rules, e.after),
             ", ".join(_rule_word(f) for f in e.fired)
@@ -591,6 +595,7 @@ def explain(
     """
 
     lg = _open(db, league)
+    lang = pick_language()
     found = lg.explain(game_id)
     g = found.game
     console = _console()
@@ -602,8 +607,12 @@ def explain(
     console.print(head, highlight=False)
     for n, side in enumerate(g.sides, start=1):
         result = _result(lg.rules, side.outcome, side.score)
-        names = ", ".join(p.name + (f" ({p.role})" if p.role else "") for p in side.players)
-        console.print(f"  {_t('side')} {n}: {names} — {result}", highlight=False, markup=False)
+        names = ", ".join(
+            p.name + (f" ({lg.rules.label(p.role, lang)})" if p.role else "") for p in side.players
+        )
+        console.print(
+            f"  {_t('side')} {n}{i18n_colon(lang)}{names} — {result}", highlight=False, markup=False
+        )
     if found.unrated_reason:
         console.print(_t("not rated: {reason}", reason=found.unrated_reason), highlight=False)
         return
