@@ -58,7 +58,7 @@ def decimal(value: float, decimals: int, lang: str) -> str:
     return text.replace(".", ",") if lang == "fr" else text
 
 
-_NUMBER = re.compile(r"[+-−]?\d+\.\d+")
+_NUMBER = re.compile(r"[+\-−]?\d+\.\d+")
 
 
 def number(text: str, lang: str) -> str:

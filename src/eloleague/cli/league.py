@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from rich.console import Console
 
     from eloleague.engine import LedgerEntry
+    from eloleague.io.csv_dialect import CsvDialect
     from eloleague.league import League
     from eloleague.rules.model import RuleSet
 
@@ -53,6 +54,20 @@ class RankingFormat(StrEnum):
     json = "json"
     xlsx = "xlsx"
 
+
+class CsvDialectChoice(StrEnum):
+    excel = "excel"
+    excel_fr = "excel-fr"
+
+
+CsvDialectOption = Annotated[
+    CsvDialectChoice | None,
+    typer.Option(
+        "--csv-dialect",
+        help="excel (commas, English) or excel-fr (semicolons, UTF-8 mark, French names and "
+        "decimal commas); default for written files: the language's.",
+    ),
+]
 
 OutputOption = Annotated[
     Path | None,
@@ -85,6 +100,13 @@ def _xlsx_path(output: Path | None) -> Path:
             _t("give the workbook to write, ending in .xlsx"), param_hint="--output"
         )
     return output
+
+
+def _dialect(chosen: str | None) -> CsvDialect | None:
+    """The CSV form asked with --csv-dialect (``None``: the language's)."""
+    from eloleague.io.csv_dialect import DIALECTS
+
+    return DIALECTS[chosen] if chosen else None
 
 
 def _written(paths: tuple[Path, Path]) -> None:
@@ -399,7 +421,16 @@ def ranking(
             help="table (default on a terminal), csv, json, or xlsx (with --output).",
         ),
     ] = None,
-    output: OutputOption = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write an xlsx workbook there (and the plain CSV beside it, same name .csv), "
+            "or only the CSV when the name ends in .csv.",
+        ),
+    ] = None,
+    csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -410,6 +441,10 @@ def ranking(
 
     Workbook: [bold]eloleague ranking -o classement.xlsx[/] (titles, frozen header, numbers as
     numbers; classement.csv beside it).
+
+    CSV for a spreadsheet: [bold]eloleague ranking -o classement.csv[/] (in French: semicolons,
+    French column names and decimal commas, which French spreadsheets split; --csv-dialect excel
+    for commas).
 
     With --as-of, the games dated on or before that day are rated and the seasons ending before
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
@@ -426,6 +461,13 @@ def ranking(
         top=top,
         active_since=_date(active_since, "--active-since"),
     )
+    if output is not None and output.suffix.lower() == ".csv" and fmt in (None, RankingFormat.csv):
+        from eloleague.io.csv_dialect import choose
+        from eloleague.io.sheets.exports import export_ranking_csv
+
+        dialect = choose(csv_dialect, pick_language())
+        print(_t("written: {file}", file=str(export_ranking_csv(rows, lg.rules, output, dialect))))
+        return
     if output is not None and fmt is None:
         fmt = RankingFormat.xlsx
     chosen = fmt or (RankingFormat.table if sys.stdout.isatty() else RankingFormat.csv)
@@ -433,11 +475,20 @@ def ranking(
         from eloleague.io.sheets.exports import export_ranking_xlsx
 
         title = f"{lg.name} ({lg.rules.name})"
-        _written(export_ranking_xlsx(rows, lg.rules, _xlsx_path(output), pick_language(), title))
+        _written(
+            export_ranking_xlsx(
+                rows, lg.rules, _xlsx_path(output), pick_language(), title, _dialect(csv_dialect)
+            )
+        )
     elif output is not None:
         raise typer.BadParameter(_t("--output writes a workbook: use it with --format xlsx"))
     elif chosen is RankingFormat.csv:
-        write_ratings(rows, lg.rules, sys.stdout)
+        from eloleague.io.csv_dialect import EXCEL, choose
+
+        dialect = choose(csv_dialect, "en") if csv_dialect else EXCEL  # scripts read stdout
+        if dialect is not EXCEL:
+            sys.stdout.write("\ufeff")
+        write_ratings(rows, lg.rules, sys.stdout, dialect)
     elif chosen is RankingFormat.json:
         shown = lg.rules.shown
         data = [
@@ -478,6 +529,7 @@ def player(
     ],
     last: Annotated[int, typer.Option("--last", min=1, help="How many recent games.")] = 10,
     output: OutputOption = None,
+    csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -509,7 +561,11 @@ def player(
         from eloleague.io.sheets.exports import export_player_xlsx
 
         path = _xlsx_path(output)
-        _written(export_player_xlsx(report.name, report.history, lg.rules, path, pick_language()))
+        _written(
+            export_player_xlsx(
+                report.name, report.history, lg.rules, path, pick_language(), _dialect(csv_dialect)
+            )
+        )
         return
     console = _console()
     title = lg.rules.label(report.title, pick_language()) if report.title else ""
@@ -625,6 +681,7 @@ def events_(
         str | None, typer.Argument(help="An event: its games and rating changes.")
     ] = None,
     output: OutputOption = None,
+    csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -638,7 +695,7 @@ def events_(
 
     lg = _open(db, league)
     if name is not None:
-        _event_report(lg, name, output)
+        _event_report(lg, name, output, csv_dialect)
         return
     if output is not None:
         raise typer.BadParameter(_t("name the event to write"), param_hint="--output")
@@ -650,7 +707,7 @@ def events_(
     _console().print(table)
 
 
-def _event_report(lg: League, name: str, output: Path | None) -> None:
+def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str | None) -> None:
     report = lg.event(name)
     if output is not None:
         from eloleague.io.sheets.exports import export_event_xlsx
@@ -658,7 +715,17 @@ def _event_report(lg: League, name: str, output: Path | None) -> None:
         entries = [e for g in report.games for e in g.entries]
         records = [g.game for g in report.games]
         path = _xlsx_path(output)
-        _written(export_event_xlsx(report.name, entries, lg.rules, path, pick_language(), records))
+        _written(
+            export_event_xlsx(
+                report.name,
+                entries,
+                lg.rules,
+                path,
+                pick_language(),
+                records,
+                _dialect(csv_dialect),
+            )
+        )
         return
     console = _console()
     console.print(f"[bold]{report.name}[/]", highlight=False)

@@ -118,16 +118,16 @@ def _check_games(rules: RuleSet, src: Source) -> None:
 def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     rules = pred.rules
-    c = i18n_colon(lang)
+    sep = i18n_colon(lang)
     for s, side in enumerate(pred.sides, start=1):
         label = _("expected score") if not ranked(rules) else _("expected share")
         decimals = 1 if rules.probability_decimals is None else 0
         console.print(
-            f"{_('side')} {s}{c}[bold]{', '.join(side.players)}[/] "
+            f"{_('side')} {s}{sep}[bold]{', '.join(side.players)}[/] "
             f"({_('mean')} {number(format_number(side.mean, _shown(rules)), lang)}) — {label} "
             f"[bold]{percent(side.expected, lang, decimals)}[/]"
         )
-    table = Table(title=f"{rules.name}{c}{_('rating change by result')}", title_justify="left")
+    table = Table(title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left")
     table.add_column(_("result"))
     for p in pred.players:
         role = rules.label(p.key.role, lang)

@@ -19,6 +19,7 @@ from eloleague.engine.methods import method_of, with_shown
 from eloleague.engine.standings import GLOBAL_ROLE, Standing
 from eloleague.errors import Problem
 from eloleague.i18n import Text
+from eloleague.io.csv_dialect import EXCEL, CsvDialect, english_columns, plain_number, sniff
 from eloleague.records import PoolKey, PoolState, normalise_name
 from eloleague.rules.model import Rounding, RuleSet
 
@@ -65,22 +66,29 @@ def format_plain(value: float | None) -> str:
     return repr(value)
 
 
-def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: TextIO) -> None:
-    """Write ranking rows as the ``eloleague rate`` CSV."""
-    writer = csv.writer(out)
+def write_ratings(
+    rows: Iterable[Standing], rules: RuleSet, out: TextIO, dialect: CsvDialect = EXCEL
+) -> None:
+    """Write ranking rows as the ``eloleague rate`` CSV (``dialect``: the French spreadsheets'
+    form writes French column names, a decimal comma and the rule set's names in French)."""
+    writer = dialect.writer(out)
     extra = method_of(rules).shown_fields
-    writer.writerow((*RATING_COLUMNS, *extra))
+    writer.writerow(dialect.columns((*RATING_COLUMNS, *extra)))
     shown = rules.shown
+    lang = dialect.lang
     for row in rows:
         writer.writerow(
             (
                 row.player,
-                row.mode,
-                row.role,
-                format_number(row.rating, shown),
+                rules.label(row.mode, lang) if dialect is not EXCEL else row.mode,
+                rules.label(row.role, lang) if dialect is not EXCEL else row.role,
+                dialect.number(format_number(row.rating, shown)),
                 row.games,
-                row.title,
-                *(format_number(v, shown) for v in row.shown or [None] * len(extra)),
+                rules.label(row.title, lang) if dialect is not EXCEL else row.title,
+                *(
+                    dialect.number(format_number(v, shown))
+                    for v in row.shown or [None] * len(extra)
+                ),
             )
         )
 
@@ -96,7 +104,7 @@ def _shown_values(
         if not text:
             continue
         try:
-            value = float(text)
+            value = float(plain_number(text))
             if not math.isfinite(value) or value <= 0:
                 raise ValueError
         except ValueError:
@@ -116,10 +124,18 @@ def _shown_values(
 def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], list[Problem]]:
     """Read an ``--initial`` ratings CSV: the output's columns, ``title`` and ``*`` rows ignored,
     ``games`` optional (default 0). Pools follow the rule set: mode and role only where it pools by them.
+    The French spreadsheets' form (``;``, a byte order mark, French column names, decimal commas,
+    French names of roles and modes) is read too.
     """
     problems: list[Problem] = []
     pools: dict[PoolKey, PoolState] = {}
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    text, delimiter = sniff(text)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        reader.fieldnames = english_columns(reader.fieldnames)
+    except csv.Error as exc:
+        return {}, [Problem(_line(1), Text.of("not valid CSV ({reason})", reason=exc))]
+    named = rules.names_of()
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:
@@ -148,6 +164,7 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
         where = _line(line)
         name = normalise_name(row.get("player") or "")
         mode = (row.get("mode") or "").strip()
+        mode, role = named.get(mode, mode), named.get(role, role)
         if not name:
             problems.append(
                 Problem(where, Text.of("column {column}: the name is empty", column="player"))
@@ -155,7 +172,7 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
             continue
         rating_text = (row.get("rating") or "").strip()
         try:
-            rating = float(rating_text)
+            rating = float(plain_number(rating_text))
             if not math.isfinite(rating):
                 raise ValueError
         except ValueError:

@@ -320,6 +320,11 @@ class RuleSet(_Strict):
         outcome = self.outcomes.get(name)
         return outcome.wording(lang, name) if outcome is not None else name
 
+    def names_of(self) -> dict[str, str]:
+        """Each label of ``[labels]`` (any language) -> the rule file's name it stands for, to
+        read back a file written in the reader's language."""
+        return {word: name for table in self.labels.values() for name, word in table.items()}
+
     @property
     def rounds_to_integers(self) -> bool:
         """Whether ratings stay whole numbers (deltas rounded to 0 decimals)."""
