@@ -67,6 +67,17 @@ def number(text: str, lang: str) -> str:
     return text.replace(".", ",") if lang == "fr" and _NUMBER.fullmatch(text) else text
 
 
+_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def numbers_in(text: str, lang: str) -> str:
+    """``text`` of formatted numbers (``"0.1–0.2"``, ``"50.0 %"``) as ``lang`` writes them: in
+    French, decimal commas and a narrow no-break space before ``%``."""
+    if lang != "fr":
+        return text
+    return french_typography(_POINT.sub(",", text))
+
+
 def percent(share: float, lang: str, decimals: int = 1) -> str:
     """A share (0.5) as a percentage: ``50.0 %`` in English, ``50,0 %`` (a narrow no-break
     space) in French."""

@@ -13,7 +13,8 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -21,11 +22,12 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, Problem
-from eloleague.i18n import Text, translator
+from eloleague.i18n import Text, numbers_in, translator
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.io.published import ListPage, list_pdf
 from eloleague.io.sheets.exports import ranking_workbook
 from eloleague.league import League
+from eloleague.rules.model import RuleSet
 from eloleague.store.faces import COLOURS, MAX_LOGO_BYTES, Face
 from eloleague.web import language, views
 from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
@@ -46,12 +48,32 @@ def templates() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["q"] = lambda value: quote(str(value), safe="")
-    env.filters["signed"] = signed
-    env.filters["r"] = readable
+    env.filters["day"] = day
     env.globals["place"] = place
     env.globals["colon"] = colon
-    env.filters["day"] = day
+    # Numbers in the page's language (decimal comma in French), names in the rule file's labels.
+    native_format = env.filters["format"]
+
+    def in_lang(ctx: Context, text: str) -> str:
+        return numbers_in(text, ctx.get("lang", "en"))
+
+    env.filters["format"] = pass_context(
+        lambda ctx, fmt, *args, **kw: in_lang(ctx, native_format(fmt, *args, **kw))
+    )
+    env.filters["signed"] = pass_context(lambda ctx, v: in_lang(ctx, signed(v)))
+    env.filters["r"] = pass_context(lambda ctx, v: in_lang(ctx, readable(v)))
+    env.filters["n"] = pass_context(lambda ctx, v: "" if v is None else in_lang(ctx, str(v)))
+    env.filters["named"] = pass_context(
+        lambda ctx, name: (ctx.get("labels") or {}).get(name, name) if name else name
+    )
     return env
+
+
+def rule_labels(rules: RuleSet, lang: str) -> dict[str, str]:
+    """The names of a rule file (titles, roles, modes, outcomes) that read otherwise in ``lang``
+    (the ``named`` filter of the templates)."""
+    names = set(rules.labels.get(lang, {})) | set(rules.outcomes)  # type: ignore[call-overload]
+    return {name: rules.label(name, lang) for name in names}
 
 
 def page_lang(request: Request) -> str:
@@ -67,14 +89,16 @@ def render_page(
     lang = page_lang(request)
     gettext = translator(lang, "web")
     other = "en" if lang == "fr" else "fr"
-    if "face" not in context and isinstance(context.get("league"), str):
-        try:  # the league's name, colour and logo in the header
+    if isinstance(context.get("league"), str) and not {"face", "labels"} <= context.keys():
+        try:  # the league's name, colour and logo in the header, its rule file's names
+            found = views.open_league(request.app.state.engine, context["league"])
             context = {
+                "face": views.face(found),
+                "labels": rule_labels(found.rules, lang),
                 **context,
-                "face": views.face(views.open_league(request.app.state.engine, context["league"])),
             }
         except WebError:
-            context = {**context, "face": None}
+            context = {"face": None, "labels": {}, **context}
     params = dict(request.query_params)
     params["lang"] = other
     html = request.app.state.templates.get_template(template).render(
