@@ -240,7 +240,9 @@ class RuleSet(_Strict):
     """Every parameter of one community's rating rules (docs/rule-sets.md)."""
 
     name: str = Field(min_length=1)
-    description: str = ""
+    description: str | dict[Literal["fr", "en"], str] = Field(
+        default="", description='one text, or one per language: { fr = "…", en = "…" }'
+    )
     seed: str | None = Field(default=None, description="the source document these rules follow")
     method: str = Field(description="a registered rating method (eloleague.engine.methods)")
     start_rating: float
@@ -319,6 +321,13 @@ class RuleSet(_Strict):
             return str(found)
         outcome = self.outcomes.get(name)
         return outcome.wording(lang, name) if outcome is not None else name
+
+    def described(self, lang: str) -> str:
+        """The rule set's description in ``lang`` (the other language's when it has only one)."""
+        if isinstance(self.description, str):
+            return self.description
+        texts = self.description
+        return texts.get(lang) or next(iter(texts.values()), "")  # type: ignore[call-overload]
 
     def names_of(self) -> dict[str, str]:
         """Each label of ``[labels]`` (any language) -> the rule file's name it stands for, to

@@ -144,7 +144,7 @@ class SeasonIn(BaseModel):
 
 @router.get("/leagues", summary="The leagues of this site")
 def leagues(request: Request) -> dict[str, Any]:
-    return views.leagues(request.app.state.engine)
+    return views.leagues(request.app.state.engine, page_lang(request))
 
 
 @router.get(

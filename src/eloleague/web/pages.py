@@ -32,7 +32,7 @@ from eloleague.store.faces import COLOURS, MAX_LOGO_BYTES, Face
 from eloleague.web import language, views
 from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body, not_found
-from eloleague.web.numbers import colon, day, place, readable, signed
+from eloleague.web.numbers import colon, day, place, plain, readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import checked_form, csrf_token, require_user, session_user
 
@@ -62,11 +62,18 @@ def templates() -> Environment:
     )
     env.filters["signed"] = pass_context(lambda ctx, v: in_lang(ctx, signed(v)))
     env.filters["r"] = pass_context(lambda ctx, v: in_lang(ctx, readable(v)))
-    env.filters["n"] = pass_context(lambda ctx, v: "" if v is None else in_lang(ctx, str(v)))
+    env.filters["n"] = pass_context(lambda ctx, v: "" if v is None else in_lang(ctx, _shown(v)))
     env.filters["named"] = pass_context(
         lambda ctx, name: (ctx.get("labels") or {}).get(name, name) if name else name
     )
     return env
+
+
+def _shown(value: object) -> str:
+    """A number as a page shows it: whole numbers without ``.0``, others rounded to 3 places."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(plain(value))
+    return str(value)
 
 
 def rule_labels(rules: RuleSet, lang: str) -> dict[str, str]:
@@ -242,7 +249,7 @@ def journal_args(request: Request) -> dict[str, int]:
 
 @router.get("/", include_in_schema=False)
 def home(request: Request) -> Response:
-    context = views.leagues(request.app.state.engine)
+    context = views.leagues(request.app.state.engine, page_lang(request))
     if len(context["leagues"]) == 1:
         name = context["leagues"][0]["name"]
         return RedirectResponse(f"/leagues/{quote(name, safe='')}", status_code=303)
@@ -310,6 +317,7 @@ def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | Non
         "season_label": season,
         "fmt": "{:.0f}" if integers else "{:.1f}",
         "season_ends": context["season_ends"],
+        "lang": lang,
     }
     wide = history_svg(series, size=WIDE, css_class="chart-wide", **common)
     narrow = history_svg(series, size=NARROW, css_class="chart-narrow", **common)

@@ -158,7 +158,7 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
 
     return {
         "name": rules.name,
-        "description": rules.description,
+        "description": rules.described(lang),
         "seed": rules.seed,
         "general": [t(x) for x in general],
         "k": [t(x) for x in k],

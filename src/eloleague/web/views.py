@@ -89,9 +89,9 @@ def opening(league: League) -> tuple[str | None, str | None]:
     )
 
 
-def leagues(engine: Engine) -> Context:
+def leagues(engine: Engine, lang: str = "en") -> Context:
     """The leagues of the database, each with its face, its top players (of the ranking it
-    opens on) and its latest event."""
+    opens on) and its latest event (the rule set's description in ``lang``)."""
     out = []
     for row in _league_rows(engine):
         league = _league(engine, *row)
@@ -102,7 +102,7 @@ def leagues(engine: Engine) -> Context:
             {
                 "name": league.name,
                 "rules": league.rules.name,
-                "description": league.rules.description,
+                "description": league.rules.described(lang),
                 "face": face(league),
                 "mode": mode,
                 "as_of": top.as_of.isoformat() if top.as_of else None,
