@@ -27,10 +27,10 @@ from typer.testing import CliRunner
 
 from eloleague import accounts, demo
 from eloleague.accounts import ROLES
-from eloleague.io.ratings_csv import LEDGER_COLUMNS, RATING_COLUMNS
-from eloleague.store.faces import COLOURS
 from eloleague.cli import app
+from eloleague.io.ratings_csv import LEDGER_COLUMNS, RATING_COLUMNS
 from eloleague.league import League, engine_for
+from eloleague.store.faces import COLOURS
 from eloleague.web import Settings, create_app
 
 LOCALE = Path(resources.files("eloleague")) / "locale" / "fr" / "LC_MESSAGES"  # type: ignore[arg-type]

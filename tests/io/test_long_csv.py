@@ -85,10 +85,12 @@ def test_every_problem_has_line_and_column_in_english_and_french() -> None:
     assert games == []
     french = [p.render("fr") for p in problems]
     assert french[0] == (
-        "ligne 2, colonne B (date) : « 2025-02-30 » n'est pas une date (format attendu : "
+        "ligne 2, colonne B (date)\u202f: «\u202f2025-02-30\u202f» n'est pas une date (format attendu\u202f: "
         "AAAA-MM-JJ)"
     )
-    assert french[-1].startswith("ligne 7 : partie « g5 » : les camps sont numérotés 1, 3")
+    assert french[-1].startswith(
+        "ligne 7\u202f: partie «\u202fg5\u202f»\u202f: les camps sont numérotés 1, 3"
+    )
 
 
 def test_header_problems() -> None:
