@@ -482,7 +482,8 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
 
     games: list[GameRecord] = []
     ids: dict[str, int] = {}
-    roles = ", ".join(ctx.rules.roles)
+    roles = ", ".join(ctx.rules.label(r, found.lang) for r in ctx.rules.roles)
+    named = ctx.rules.names_of()  # a role written in the sheet's language: "Turquie" is Turkey
     for block in blocks:
         before = len(found.problems)
         row = block.row
@@ -517,7 +518,8 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             )
         role_rows: dict[str, int] = {}
         sides: list[Side] = []
-        for entry_row, role, name, score in block.entries:
+        for entry_row, written, name, score in block.entries:
+            role = named.get(written, written) if written else written
             if ctx.rules.roles:
                 if not role:
                     found.error(

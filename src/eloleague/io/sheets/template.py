@@ -189,7 +189,7 @@ def _lists(ws: Worksheet, rules: RuleSet, players: list[str], lang: str) -> dict
             tr(lang, "Result"),
             [c.text(lang) for c in result_choices(rules)] if rules.outcomes else [],
         ),
-        "roles": (3, tr(lang, "Role"), list(rules.roles)),
+        "roles": (3, tr(lang, "Role"), [rules.label(r, lang) for r in rules.roles]),
         "yesno": (4, tr(lang, "Rated"), [tr(lang, "yes"), tr(lang, "no")]),
     }
     ranges = {}
@@ -296,7 +296,7 @@ def _results_ffa(
             head.border = BOX
         ws.cell(row=first, column=col["date"]).number_format = DATE_FORMAT
         for i, role in enumerate(rules.roles, start=1):
-            ws.cell(row=first + i, column=col["role"], value=role)
+            ws.cell(row=first + i, column=col["role"], value=rules.label(role, lang))
             for key in ("role", "player", "score"):
                 ws.cell(row=first + i, column=col[key]).border = BOX
 
