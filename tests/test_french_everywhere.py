@@ -35,9 +35,10 @@ from eloleague.web import Settings, create_app
 
 LOCALE = Path(resources.files("eloleague")) / "locale" / "fr" / "LC_MESSAGES"  # type: ignore[arg-type]
 
-# English pieces that French output may show as they are: names of programs and methods, and the
+# English pieces that French output may show as they are: names of programs and methods, words
+# that are French too ("Place moyenne", "Option inconnue"), and the
 # column names of the machine-readable formats (the --help of the rating CSV lists them).
-ALLOWED = {"Elo", "Glicko-2", "OpenSkill", "Brier", "Diplomacy", "JSON Lines", "Place"}
+ALLOWED = {"Elo", "Glicko-2", "OpenSkill", "Brier", "Diplomacy", "JSON Lines", "Place", "Option"}
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _MARKUP = re.compile(r"\[/?[a-z ]*\]")
@@ -350,3 +351,30 @@ def test_pages_write_numbers_the_french_way(demo_db: Path, officer: TestClient) 
     assert re.search(r"\b\d{3,4},\d\b", page), page[:2000]  # 1872,6: a decimal comma
     assert not re.search(r"\b\d{3,4}\.\d\b", page)
     assert "Turquie" in page or "Allemagne" in page
+
+
+@pytest.mark.parametrize(
+    ("args", "french"),
+    [
+        (["ranking", "--bogus"], "Option inconnue"),
+        (["rankin"], "Vouliez-vous dire 'ranking'"),
+        (["explain"], "Argument manquant"),
+        (["ranking", "--top", "x"], "un nombre entier est attendu"),
+        (["ranking", "--top", "0"], "supérieure ou égale à 1"),
+        (["ranking", "--format", "foo"], "n’est pas l’une des valeurs permises"),
+        (["ranking", "--top"], "demande une valeur"),
+        (["leagues", "a", "b"], "Argument(s) en trop"),
+    ],
+)
+def test_a_mistyped_command_line_is_told_in_french(
+    args: list[str], french: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "250")
+    runner = CliRunner()
+    done = runner.invoke(app, ["--lang", "fr", *args])
+    assert done.exit_code == 2
+    assert french in done.output and "Erreur" in done.output, done.output
+    assert english_in(done.output) == [], done.output
+    monkeypatch.setenv("ELOLEAGUE_LANG", "en")  # and English stays English
+    english = runner.invoke(app, args).output
+    assert "Error" in english and french not in english

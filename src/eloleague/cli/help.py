@@ -13,7 +13,9 @@ and Click's ``Usage:`` go through the same catalogue.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -39,6 +41,31 @@ TYPER_WORDS = {
     "RICH_HELP": "Try [blue]'{command_path} {help_option}'[/] for help.",
 }
 USAGE = "Usage:"
+
+# Typer's and Click's messages for a mistyped command line (they are written in English inside
+# Typer), as templates: the French text comes from the catalogue, the values are kept; a
+# ``{reason}`` is itself one of these messages.
+USAGE_ERRORS = (
+    "No such option: {name} (Possible options: {options})",
+    "No such option: {name}",
+    "No such command {name}. Did you mean {suggestions}?",
+    "No such command {name}.",
+    "Missing argument {name}.",
+    "Missing option {name}.",
+    "Missing parameter: {name}",
+    "Missing command.",
+    "Got unexpected extra argument(s) ({arguments})",
+    "Option {name} requires an argument.",
+    "Option {name} does not take a value.",
+    "Invalid value for {name}: {reason}",
+    "Invalid value: {reason}",
+    "Input should be a valid integer, unable to parse string as an integer",
+    "Input should be a valid number, unable to parse string as a number",
+    "Input should be greater than or equal to {n}",
+    "Input should be less than or equal to {n}",
+    "Value error, {value} is not one of {choices}.",
+    "{value} is not one of {choices}.",
+)
 
 
 def help_paragraphs(text: str | None) -> list[str]:
@@ -122,6 +149,60 @@ def _translated(command: click.Command, ctx: click.Context) -> Iterator[None]:
             setattr(target, name, value)
 
 
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = "".join(
+        re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+    )
+    return re.compile(regex + "$", re.DOTALL)
+
+
+_PATTERNS = [(template, _pattern(template)) for template in USAGE_ERRORS]
+
+
+def translate_usage_error(message: str, lang: str) -> str:
+    """A Typer or Click message about the command line (``No such option: --x``) in ``lang``;
+    a message it does not know (one of eloleague's, already translated) is left as it is."""
+    if lang == "en":
+        return message
+    _ = translator(lang, DOMAIN)
+    for template, pattern in _PATTERNS:
+        found = pattern.match(message)
+        if found:
+            values = found.groupdict()
+            if "reason" in values:
+                values["reason"] = translate_usage_error(values["reason"], lang)
+            return _(template).format(**values)
+    return message
+
+
+@contextmanager
+def errors_in(lang: str) -> Iterator[None]:
+    """While the command line runs, its usage errors (and Typer's words around them) are shown in
+    ``lang``."""
+    if lang == "en":
+        yield
+        return
+    _ = translator(lang, DOMAIN)
+    english_error = rich_utils.rich_format_error
+
+    def rich_format_error(self: click.ClickException) -> None:  # Typer's signature
+        english = self.format_message
+        self.format_message = lambda: translate_usage_error(english(), lang)  # type: ignore[method-assign]
+        english_error(self)
+
+    saved = {name: getattr(rich_utils, name) for name in TYPER_WORDS}
+    for name, english in TYPER_WORDS.items():
+        setattr(rich_utils, name, _(english))
+    rich_utils.rich_format_error = rich_format_error
+    try:
+        yield
+    finally:
+        rich_utils.rich_format_error = english_error
+        for name, value in saved.items():
+            setattr(rich_utils, name, value)
+
+
 def _usage(text: str, ctx: click.Context) -> str:
     lang = _language(ctx)
     if lang == "en" or not text.startswith(USAGE):
@@ -145,7 +226,14 @@ class TranslatedCommand(TyperCommand):
 
 
 class TranslatedGroup(TyperGroup):
-    """A Typer group whose help (and its commands' one-line help) is in the user's language."""
+    """A Typer group whose help (and its commands' one-line help) is in the user's language; run
+    as the program, its usage errors are too (:func:`errors_in`)."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        given = list(sys.argv[1:] if args is None else args)
+        lang = _lang_in(given)
+        with errors_in(lang if lang in LANGUAGES else pick_language()):
+            return super().main(args, *rest, **kwargs)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # Only the group's own options count: stop at the first word that is not an option.
