@@ -35,9 +35,8 @@ from eloleague.web import Settings, create_app
 
 LOCALE = Path(resources.files("eloleague")) / "locale" / "fr" / "LC_MESSAGES"  # type: ignore[arg-type]
 
-# English pieces that French output may show as they are: names of programs and methods, words
-# that are French too ("Place moyenne", "Option inconnue"), and the
-# column names of the machine-readable formats (the --help of the rating CSV lists them).
+# English pieces that French output may show as they are: names of programs and methods, and
+# words that are French too ("Place moyenne", "Option inconnue").
 ALLOWED = {"Elo", "Glicko-2", "OpenSkill", "Brier", "Diplomacy", "JSON Lines", "Place", "Option"}
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
