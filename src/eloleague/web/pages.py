@@ -421,7 +421,8 @@ def list_page(request: Request, league: str) -> Response:
 
 
 def _list_rows(request: Request, found: League, context: dict[str, Any]) -> ListPage:
-    gettext = translator(page_lang(request), "web")
+    lang = page_lang(request)
+    gettext = translator(lang, "web")
     titled = bool(found.rules.titles)
     headings = [gettext("Rank"), gettext("Player"), gettext("Rating"), gettext("Games")]
     widths = [14.0, 80.0, 22.0, 18.0]
@@ -430,9 +431,10 @@ def _list_rows(request: Request, found: League, context: dict[str, Any]) -> List
         widths.append(52.0)
     rows = []
     for r in context["rows"]:
-        cells = [str(r["rank"]), r["player"], readable(r["rating"]), str(r["games"])]
+        rating = numbers_in(readable(r["rating"]), lang)
+        cells = [str(r["rank"]), r["player"], rating, str(r["games"])]
         if titled:
-            cells.append(r["title"])
+            cells.append(found.rules.label(r["title"], lang))
         rows.append(cells)
     title, subtitle = _list_title(request, context)
     return ListPage(
