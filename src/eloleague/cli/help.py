@@ -5,7 +5,8 @@ when help is shown, through the ``cli`` catalogue (locale/fr/LC_MESSAGES/cli.po)
 paragraph (:func:`help_paragraphs`). The language is the command line's ``--lang`` when it is
 given before ``--help`` (on the command or on ``eloleague`` itself), else
 :func:`~eloleague.i18n.pick_language`. Typer's own words (the panels' titles, ``[default: ...]``)
-and Click's ``Usage:`` go through the same catalogue.
+and Click's ``Usage:`` go through the same catalogue, and so do the messages about a mistyped
+command line (:data:`USAGE_ERRORS`, shown in French by :func:`errors_in`).
 
 :class:`Typer` is ``typer.Typer`` whose groups and commands are :class:`TranslatedGroup` and
 :class:`TranslatedCommand`; every command module creates its apps with it.
