@@ -10,6 +10,7 @@ French sentence are listed in :data:`ALLOWED`.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
@@ -377,3 +378,42 @@ def test_a_mistyped_command_line_is_told_in_french(
     monkeypatch.setenv("ELOLEAGUE_LANG", "en")  # and English stays English
     english = runner.invoke(app, args).output
     assert "Error" in english and french not in english
+
+
+def test_the_officer_s_forms_answer_in_french(demo_db: Path, officer: TestClient) -> None:
+    """The pages a form leads to: an upload's preview (with the players it would add and the
+    names it looks like) and a season closing's list of adjustments."""
+    token = re.search(r'name="csrf_token" value="([^"]+)"', officer.get("/admin").text)
+    assert token is not None
+    adlg = League.open(str(demo_db), "adlg")
+    last = max(g.date for g in adlg.games())
+    known = adlg.ranking(top=2)
+    new = [  # a new event: a registered player, and a misspelt one
+        json.dumps(
+            {
+                "id": f"new-{n}",
+                "date": last.isoformat(),
+                "event": "Nouvel Open",
+                "sides": [
+                    {"players": [known[0].player], "outcome": "victory"},
+                    {"players": [known[1].player[:-1] + "x"], "outcome": "defeat"},
+                ],
+            }
+        )
+        for n in range(2)
+    ]
+    preview = officer.post(
+        "/leagues/adlg/upload",
+        files={"sheet": ("nouvel-open.jsonl", "\n".join(new).encode(), "text/plain")},
+        data={"csrf_token": token.group(1)},
+    )
+    assert "ressemble" in preview.text, page_text(preview.text)[-1500:]
+    closing = officer.post(
+        "/leagues/adlg/seasons/close",
+        data={"csrf_token": token.group(1), "end": f"{last.year}-12-31"},
+    )
+    for page in (preview, closing):
+        assert page.status_code == 200, page.text[:500]
+        text = page_text(page.text)
+        assert english_in(text) == [], english_in(text)
+        assert not re.findall(r"(?<![\d.])\d+\.\d+(?![\d.])", text)
