@@ -116,12 +116,9 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
     outcomes = [
         {
             "label": label,
-            "name": (o.fr if lang == "fr" else o.en) or label,
+            "name": rules.label(label, lang),
             "score": o.score,
-            "against": [
-                (rules.outcomes[a].fr if lang == "fr" else rules.outcomes[a].en) or a
-                for a in o.against
-            ],
+            "against": [rules.label(a, lang) for a in o.against],
         }
         for label, o in rules.outcomes.items()
     ]

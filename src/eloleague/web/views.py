@@ -265,7 +265,7 @@ def _game(league: League, g: GameRecord) -> Context:
 def outcome_names(league: League) -> dict[str, dict[str, str]]:
     """Each outcome label's wording in French and English (the rule file's ``fr``/``en``)."""
     return {
-        label: {"fr": o.fr or label, "en": o.en or label}
+        label: {"fr": league.rules.label(label, "fr"), "en": league.rules.label(label, "en")}
         for label, o in league.rules.outcomes.items()
     }
 
@@ -617,8 +617,10 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     except EloleagueError as exc:
         raise WebError(400, "bad_request", exc.message) from None
     data: dict[str, Any] = found.to_json()
-    labels = {label: (o.fr or label, o.en or label) for label, o in rules.outcomes.items()}
-    data["labels"] = {k: {"fr": v[0], "en": v[1]} for k, v in labels.items()}
+    data["labels"] = {
+        label: {"fr": rules.label(label, "fr"), "en": rules.label(label, "en")}
+        for label in rules.outcomes
+    }
     for p in data["players"]:
         p["rating"] = shown(rules, p["rating"])
         p["expected"] = plain(p["expected"], 4)

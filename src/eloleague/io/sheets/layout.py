@@ -86,9 +86,7 @@ class Choice:
 
 
 def _wording(rules: RuleSet, label: str, lang: str) -> str:
-    outcome = rules.outcomes[label]
-    word = outcome.fr if lang == "fr" else outcome.en
-    return word or label
+    return rules.label(label, lang)  # [labels.<lang>], else the outcome's fr/en wording
 
 
 def result_choices(rules: RuleSet) -> list[Choice]:
