@@ -26,6 +26,7 @@ DEFAULT_LANGUAGE = "en"
 Translate = Callable[[str], str]
 
 NARROW_NBSP = "\u202f"
+PLURAL = "_plural"  # the value of a Text.plural that holds its two English forms
 _SPACES = "[ \u00a0\u202f]*"
 # ":" ";" "!" "?" after a word (not "http://", "12:30", "{x:.1f}", "?!" nor "?page=2").
 _BEFORE_MARK = re.compile(rf"([^\s:;!?«]){_SPACES}([:;!?])(?=[\s»)\]\"']|$)")
@@ -179,7 +180,6 @@ class Text(str):
     template: str
     params: dict[str, object]
     domain: str | None
-    forms: tuple[str, str, int] | None = None
 
     def __new__(cls, template: str, params: dict[str, object], domain: str | None = None) -> Text:
         obj = super().__new__(cls, template.format(**params))
@@ -187,6 +187,11 @@ class Text(str):
         obj.params = params
         obj.domain = domain
         return obj
+
+    def __reduce__(self) -> tuple[type[Text], tuple[str, dict[str, object], str | None]]:
+        # Pickled as template and values (a subclass as a plain Text): still translatable on the
+        # other side of a process.
+        return (Text, (self.template, self.params, self.domain))
 
     @classmethod
     def of(cls, template: str, /, **params: object) -> Text:
@@ -198,9 +203,8 @@ class Text(str):
         """A message with a singular and a plural form, chosen by ``count`` (given to the
         template as ``{count}``): ``Text.plural("{count} place", "{count} places", n)``."""
         template = singular if plural_form("en", count) == 0 else plural
-        obj = cls(template, {"count": count, **params})
-        obj.forms = (singular, plural, count)
-        return obj
+        # The forms travel with the values (a pickled Text keeps its template and values only).
+        return cls(template, {"count": count, **params, PLURAL: (singular, plural)})
 
     @classmethod
     def in_domain(cls, domain: str, template: str, /, **params: object) -> Text:
@@ -217,8 +221,10 @@ def render(message: str, lang: str, domain: str = "messages") -> str:
             key: render(value, lang, own) if isinstance(value, Text) else value
             for key, value in message.params.items()
         }
-        if message.forms is not None:
-            singular, plural, count = message.forms
+        forms = message.params.get(PLURAL)
+        if isinstance(forms, tuple):
+            singular, plural = forms
+            count = int(message.params["count"])  # type: ignore[call-overload]
             return ngettext(lang, own, singular, plural, count).format(**params)
         return translator(lang, own)(message.template).format(**params)
     return message
