@@ -68,6 +68,10 @@ class InputError(EloleagueError):
         self.source = source
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[list[Problem], str]]:
+        # Pickled with its problems (it crosses from the site's helper process, web/offload.py).
+        return (type(self), (self.problems, self.source))
+
     def render(self, lang: str = "en") -> str:
         """Every problem on its own line, in ``lang``."""
         colon = " : " if lang == "fr" else ": "

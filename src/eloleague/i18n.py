@@ -86,6 +86,11 @@ class Text(str):
         obj.domain = domain
         return obj
 
+    def __reduce__(self) -> tuple[type[Text], tuple[str, dict[str, object], str | None]]:
+        # Pickled as template and values (a subclass as a plain Text): still translatable on the
+        # other side of a process.
+        return (Text, (self.template, self.params, self.domain))
+
     @classmethod
     def of(cls, template: str, /, **params: object) -> Text:
         """A message of the caller's domain (given when it is rendered)."""

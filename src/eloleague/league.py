@@ -18,11 +18,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -96,6 +96,7 @@ from eloleague.store.reports import (
     PlayerReport,
     RatingChange,
 )
+from eloleague.store.revisions import bump_revision, revision_of
 from eloleague.store.tables import (
     events,
     games,
@@ -116,6 +117,9 @@ __all__ = [
 ]
 
 _ENGINES: dict[str, Engine] = {}
+
+T = TypeVar("T")
+_KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
 
 
 def engine_for(db: str | Engine | None) -> Engine:
@@ -177,6 +181,8 @@ class League:
         self.rules: RuleSet = parse_rules(rules_text, f"league {name}")
         # Called as progress(done, total) while a recompute replays games (the CLI's bar).
         self.progress: Progress | None = None
+        # What reads computed, by question, with the league's revision they were computed at.
+        self._kept: dict[Hashable, tuple[int, object]] = {}
 
     def __repr__(self) -> str:
         return f"League({self.name!r}, rules={self.rules.name!r})"
@@ -314,12 +320,29 @@ class League:
                 self.rules = parse_rules(row.rules_text, f"league {self.name}")
             yield conn
             if commit:
+                bump_revision(conn, self.id)  # what processes kept of the league is stale
                 refresh_statistics(conn)  # SQLite: query plans for a grown league
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
         with no_gc(), store_db.read(self.engine) as conn:
             yield conn
+
+    def _remembered(self, question: Hashable, answer: Callable[[Connection], T]) -> T:
+        """``answer(conn)``, computed again only when the league changed since it was last
+        asked: the league's revision is read in the same snapshot as the answer. A server keeps
+        its League objects, so a page of the ranking read a thousand times between two results
+        is computed once; every write (in any process) raises the revision."""
+        with self._reading() as conn:
+            revision = revision_of(conn, self.id)
+            kept = self._kept.get(question)
+            if kept is not None and kept[0] == revision:
+                return cast(T, kept[1])
+            value = answer(conn)
+        if len(self._kept) >= _KEPT_ANSWERS:
+            self._kept.pop(next(iter(self._kept)))  # the oldest question
+        self._kept[question] = (revision, value)
+        return value
 
     def _recompute(self, conn: Connection, since: dt.date | None) -> Recomputed:
         # A full recompute rewrites the whole ledger: its indexes are rebuilt once, at the end.
@@ -676,10 +699,11 @@ class League:
     ) -> RankingPage:
         """One page of the current ranking read from the stored ratings (the site and the API):
         rows with their competition rank, title and trend since the last event began."""
-        with self._reading() as conn:
-            return ranking_page(
-                conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
-            )
+        wanted = wanted or RankingFilter()
+        return self._remembered(
+            ("ranking", wanted, page, per_page, self.rules_text),
+            lambda conn: ranking_page(conn, self.id, self.rules, wanted, page, per_page),
+        )
 
     def face(self) -> Face:
         """The league's display name, description, colour and whether it has a logo."""
@@ -717,8 +741,7 @@ class League:
 
     def present_pools(self) -> dict[tuple[str, str], int]:
         """The pools (mode, role) that have ratings, with how many players each ranks."""
-        with self._reading() as conn:
-            return present_pools(conn, self.id)
+        return dict(self._remembered(("pools",), lambda conn: present_pools(conn, self.id)))
 
     def ranks(self, name: str) -> dict[tuple[str, str], PlaceInPool]:
         """The player's competition rank in each of her pools and global rows, in the whole

@@ -53,6 +53,9 @@ leagues = Table(
     # every replay from the first game starts from them.
     Column("initial_text", Text, nullable=True),
     Column("initial_source", String(500), nullable=True),
+    # Changed by every committed write to the league (League._writing): what a server
+    # process computed from the league stays good while it is unchanged.
+    Column("revision", Integer, nullable=False, server_default="0"),
 )
 
 # What the public site shows of a league (set by an officer): docs/web.md, "The league's face".

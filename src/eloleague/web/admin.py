@@ -19,6 +19,7 @@ from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, error_body, translate
 from eloleague.web.inputs import Form, Member, Officer
+from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import page_lang, render_page
 from eloleague.web.security import (
     SignInThrottle,
@@ -183,21 +184,29 @@ def upload(request: Request, league: str, user: Member, form: Form) -> Response:
             status=413,
         )
     try:
-        records, warnings = uploads.read_upload(found, sheet.filename, content, lang)
-        report = uploads.preview(
-            found, records, uploads.safe_name(sheet.filename), content, user.name, warnings
+        report = heavy(request).call(
+            uploads.previewed_file,
+            url_of(request),
+            found.name,
+            sheet.filename,
+            content,
+            user.name,
+            lang,
         )
-    except (InputError, EloleagueError) as exc:
-        return render_page(
+    except (InputError, EloleagueError, WebError) as exc:
+        error = as_web_error(exc)  # 422 (the file) or 503 (stopped: too long)
+        page = render_page(
             request,
             "upload.html",
             {
                 "league": found.name,
                 "filename": uploads.safe_name(sheet.filename),
-                "error": error_body(as_web_error(exc), lang)["error"],
+                "error": error_body(error, lang)["error"],
             },
-            status=422,
+            status=422 if error.status == 400 else error.status,
         )
+        page.headers.update(error.headers or {})
+        return page
     upload_id = found.hold_upload(user.id, uploads.safe_name(sheet.filename), content)
     return render_page(
         request,
@@ -206,7 +215,7 @@ def upload(request: Request, league: str, user: Member, form: Form) -> Response:
             "league": found.name,
             "upload_id": upload_id,
             "filename": uploads.safe_name(sheet.filename),
-            "report": uploads.report_dict(found, report, lang),
+            "report": report,
         },
     )
 
@@ -218,8 +227,15 @@ def review(request: Request, league: str, upload_id: int) -> Response:
     lang = page_lang(request)
     try:
         item, content = found.pending_upload(upload_id)
-        records, warnings = uploads.read_upload(found, item.filename, content, lang)
-        report = uploads.preview(found, records, item.filename, content, user.name, warnings)
+        report = heavy(request).call(
+            uploads.previewed_file,
+            url_of(request),
+            found.name,
+            item.filename,
+            content,
+            user.name,
+            lang,
+        )
     except (InputError, EloleagueError) as exc:
         raise as_web_error(exc) from None
     return render_page(
@@ -231,7 +247,7 @@ def review(request: Request, league: str, upload_id: int) -> Response:
             "filename": item.filename,
             "status": item.status,
             "sender": item.user,
-            "report": uploads.report_dict(found, report, lang),
+            "report": report,
         },
     )
 

@@ -22,6 +22,7 @@ from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
+from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import events_args, journal_args, list_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
 
@@ -275,9 +276,9 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
 )
 def preview(request: Request, league: str, user: TokenMember, body: Body) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    records = uploads.games_from_body(found, body)
-    report = uploads.preview(found, records, "api", body, user.name)
-    return uploads.report_dict(found, report, page_lang(request))
+    return heavy(request).call(
+        uploads.previewed_body, url_of(request), found.name, body, user.name, page_lang(request)
+    )
 
 
 @router.post(

@@ -171,3 +171,31 @@ def correct(
     if len(records) != 1:
         raise EloleagueError(Text.of("give exactly one game (found {n})", n=len(records)))
     return league.correct_game(game_id, records[0], user=user)
+
+
+# Heavy work, run in the server's helper process (web/offload.py): module-level functions whose
+# arguments and answers are plain values. The league is opened by the database's URL and name.
+
+
+def previewed_body(url: str, league: str, body: bytes, user: str, lang: str) -> dict[str, Any]:
+    """The API's dry run of posted games: the report as the API answers it."""
+    found = _opened(url, league)
+    records = games_from_body(found, body)
+    return report_dict(found, preview(found, records, "api", body, user), lang)
+
+
+def previewed_file(
+    url: str, league: str, filename: str, content: bytes, user: str, lang: str
+) -> dict[str, Any]:
+    """The dry run of an uploaded file (the preview page's report)."""
+    found = _opened(url, league)
+    records, warnings = read_upload(found, filename, content, lang)
+    report = preview(found, records, safe_name(filename), content, user, warnings)
+    return report_dict(found, report, lang)
+
+
+def _opened(url: str, league: str) -> League:
+    from eloleague.league import engine_for
+    from eloleague.web.views import open_league
+
+    return open_league(engine_for(url), league)
