@@ -141,6 +141,10 @@ class KLinear(_Strict):
 class KRule(_Strict):
     """The K factor: tiers tried in order, then ``default`` or the ``linear`` decay."""
 
+    by_mode: dict[str, float] = Field(
+        default_factory=dict,
+        description="K by the game's mode (a match type), before the tiers (the duel method)",
+    )
     tiers: tuple[KTier, ...] = ()
     default: float | None = Field(default=None, gt=0)
     linear: KLinear | None = None
@@ -148,6 +152,16 @@ class KRule(_Strict):
         default=False,
         description="games played include the game being rated (the Diplomacy preset does)",
     )
+
+    @field_validator("by_mode")
+    @classmethod
+    def _positive(cls, value: dict[str, float]) -> dict[str, float]:
+        for mode, k in value.items():
+            if not (math.isfinite(k) and 0 < k <= NUMBER_MAX):
+                raise ValueError(
+                    Text.of("K of mode {mode} must be greater than 0", mode=repr(mode))
+                )
+        return value
 
     @model_validator(mode="after")
     def _one_fallback(self) -> KRule:
@@ -455,6 +469,7 @@ class RuleSet(_Strict):
             "lead_cap": self.lead_cap is not None,
             "k_multiplier": self.k_multiplier is not None,
             "score_value": self.score_value is not None,
+            "k.by_mode": self.k is not None and bool(self.k.by_mode),
         }
         return tuple(name for name, on in used.items() if on)
 

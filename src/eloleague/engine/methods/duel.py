@@ -56,7 +56,7 @@ def rate_duel(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> l
                 if cap is None
                 else expected_capped(a, b, rules.scale, cap)
             )
-            k = k_factor(rules.k, rating, pool.games)
+            k = k_factor(rules.k, rating, pool.games, game.mode)
             p_dec = round_probability(p, decimals) if decimals is not None else None
             if p_dec is not None:
                 p = float(p_dec)
