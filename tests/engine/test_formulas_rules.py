@@ -64,7 +64,7 @@ def e(diff: float) -> float:
 
 
 def test_home_advantage_is_added_to_the_home_side_in_the_expectation() -> None:
-    r = rules('home_advantage = 100')
+    r = rules("home_advantage = 100")
     result = replay(r, [game("2024-01-01", "A", "win", "B", "loss", home=1)], reference=True)
     a, b = result.ledger
     assert a.expected == pytest.approx(e(-100))  # A plays away
@@ -74,7 +74,7 @@ def test_home_advantage_is_added_to_the_home_side_in_the_expectation() -> None:
 
 
 def test_a_neutral_site_or_no_home_side_takes_no_advantage() -> None:
-    r = rules('home_advantage = 100')
+    r = rules("home_advantage = 100")
     for g in (
         game("2024-01-01", "A", "win", "B", "loss", home=0, neutral=True),
         game("2024-01-01", "A", "win", "B", "loss"),
@@ -171,7 +171,10 @@ def test_reversion_formula() -> None:
     r = rules(
         rest='[season]\nreversion = { formula = "mean + if(games > 10, 0.9, 0.5) * (rating - mean)" }'
     )
-    games = [game("2023-05-01", "A", "win", "B", "loss"), game("2024-03-01", "A", "win", "B", "loss")]
+    games = [
+        game("2023-05-01", "A", "win", "B", "loss"),
+        game("2024-03-01", "A", "win", "B", "loss"),
+    ]
     rows = [x for x in replay(r, games).ledger if x.warning == "reversion"]
     assert [(x.key.player, x.after) for x in rows] == [("A", 1505.0), ("B", 1495.0)]
 
@@ -265,12 +268,12 @@ def test_decay_resumes_from_a_state_as_a_whole_replay() -> None:
         ('score_value = "1 / (2 - 2)"', 6, "division by zero"),
         ('k_multiplier = "ln(0)"', 1, "outside the domain"),
         ('k_multiplier = "margin ^ 2"', 9, "operator ^"),  # at the operand after it
-        ('k_multiplier = "__import__(\'os\')"', 1, "unknown name '__import__'"),
+        ("k_multiplier = \"__import__('os')\"", 1, "unknown name '__import__'"),
         ('k_multiplier = "k.real"', 1, "attributes"),
         ('k_multiplier = "min(1)"', 1, "min() takes 2-16 arguments"),
         ('k_multiplier = "rating(1)"', 1, "is a variable, not a function"),
         ('k_multiplier = "if(margin, 1)"', 1, "if() takes 3 arguments"),
-        ('k_multiplier = "\'text\'"', 1, "only numbers"),
+        ("k_multiplier = \"'text'\"", 1, "only numbers"),
         ('k_multiplier = "1 if margin else 2"', 1, "if(condition, then, else)"),
     ],
 )
@@ -290,7 +293,9 @@ def test_expressions_never_reach_python() -> None:
     for text in ("(lambda: 1)()", "[x for x in ()]", "open('f')", "a:=1", "k.__class__"):
         with pytest.raises(ExpressionError):
             parse(text, {"k": ""})
-    f = parse("if(k > 1 and not k > 5, sqrt(k), -abs(k)) + max(1, 2, 3) % 2 + log10(100)", {"k": ""})
+    f = parse(
+        "if(k > 1 and not k > 5, sqrt(k), -abs(k)) + max(1, 2, 3) % 2 + log10(100)", {"k": ""}
+    )
     assert f({"k": 4}) == 2 + 1 + 2
     assert f({"k": 9}) == -9 + 1 + 2
     assert math.isclose(parse("exp(ln(2)) * 2 ** 3", {})({}), 16)

@@ -245,9 +245,9 @@ def _node(node: ast.expr, variables: Mapping[str, str], names: set[str]) -> Comp
         left = _compile(node.left, variables, names)
         right = _compile(node.right, variables, names)
         at = _column(node.right)
-        if isinstance(node.op, ast.Div | ast.Mod) and not _reads_variables(node.right):
-            if right({}) == 0:  # a constant divisor of zero: wrong for every game
-                raise ExpressionError(Text.of("division by zero"), at)
+        constant = not _reads_variables(node.right)
+        if isinstance(node.op, ast.Div | ast.Mod) and constant and right({}) == 0:
+            raise ExpressionError(Text.of("division by zero"), at)  # wrong for every game
         return _guard(at, lambda values: float(op(left(values), right(values))))
     if isinstance(node, ast.BoolOp):
         parts = [_compile(v, variables, names) for v in node.values]
