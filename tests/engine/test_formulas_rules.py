@@ -267,7 +267,8 @@ def test_decay_resumes_from_a_state_as_a_whole_replay() -> None:
         ('k_multiplier = "foo * 2"', 1, "unknown name 'foo'"),
         ('score_value = "1 / (2 - 2)"', 6, "division by zero"),
         ('k_multiplier = "ln(0)"', 1, "outside the domain"),
-        ('k_multiplier = "margin ^ 2"', 9, "operator ^"),  # at the operand after it
+        ('k_multiplier = "margin ^ 2"', 8, "operator ^"),
+        ('k_multiplier = "(margin) // 2"', 10, "operator //"),
         ("k_multiplier = \"__import__('os')\"", 1, "unknown name '__import__'"),
         ('k_multiplier = "k.real"', 1, "attributes"),
         ('k_multiplier = "min(1)"', 1, "min() takes 2-16 arguments"),

@@ -82,10 +82,11 @@ MAX_LENGTH = 1000  # characters of one formula: a formula is a line, not a progr
 class ExpressionError(ValueError):
     """A formula that cannot be used: the message (a :class:`Text`) and its column (from 1)."""
 
-    def __init__(self, message: Text, column: int) -> None:
+    def __init__(self, message: Text, column: int, after: int | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.column = column
+        self.after = after  # an operator: the 0-based offset its left operand ends at
 
     def located(self) -> Text:
         """``column N: message``, the form rule-file errors show."""
@@ -116,6 +117,8 @@ class Expression:
             result = self.run(values)
         except _Failed as failed:
             raise EvaluationError(failed.message, failed.column) from None
+        except RecursionError:
+            raise EvaluationError(Text.of("the formula is nested too deeply"), 1) from None
         if not math.isfinite(result):
             raise EvaluationError(Text.of("the result is not a finite number"), 1)
         return result
@@ -154,6 +157,13 @@ def parse(text: str, variables: Mapping[str, str]) -> Expression:
         run = _compile(tree.body, variables, names)
     except RecursionError:
         raise ExpressionError(Text.of("the formula is nested too deeply"), 1) from None
+    except ExpressionError as exc:
+        if exc.after is not None:  # point at the operator: past the left operand's brackets
+            at = exc.after
+            while at < len(source) and source[at] in " )":
+                at += 1
+            exc.column = at + 1
+        raise
     return Expression(text, frozenset(names), run)
 
 
@@ -241,7 +251,7 @@ def _node(node: ast.expr, variables: Mapping[str, str], names: set[str]) -> Comp
     if isinstance(node, ast.BinOp):
         op = _BINARY.get(type(node.op))
         if op is None:
-            raise _operator(node.op, _column(node.right) - 1)
+            raise _operator(node.op, _column(node.right), node.left.end_col_offset)
         left = _compile(node.left, variables, names)
         right = _compile(node.right, variables, names)
         at = _column(node.right)
@@ -324,13 +334,13 @@ def _call(node: ast.Call, variables: Mapping[str, str], names: set[str]) -> Comp
     return _guard(column, lambda values: float(function(*(a(values) for a in args))))
 
 
-def _operator(op: ast.AST, column: int) -> ExpressionError:
+def _operator(op: ast.AST, column: int, after: int | None = None) -> ExpressionError:
     symbol = _SYMBOLS.get(type(op), type(op).__name__)
     if symbol == "^":
         message = Text.of("operator ^ is not allowed in a formula: write pow(a, b) or a ** b")
     else:
         message = Text.of("operator {symbol} is not allowed in a formula", symbol=symbol)
-    return ExpressionError(message, max(column, 1))
+    return ExpressionError(message, max(column, 1), after)
 
 
 def _describe(node: ast.AST) -> str:
