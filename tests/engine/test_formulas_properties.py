@@ -122,3 +122,20 @@ def test_new_keys_at_their_defaults_give_todays_results(games: list[GameRecord])
         (x.key, x.delta, x.after, x.warning) for x in b.ledger
     ]
     assert all(x.extra == () for x in b.ledger)
+
+
+@SETTINGS
+@given(stream())
+def test_the_fast_path_ignores_venues_and_scores_of_rule_sets_without_the_keys(
+    games: list[GameRecord],
+) -> None:
+    from eloleague.engine.fast import available
+
+    rules = parse_rules(BASE.format(**{**TODAY, "rest": ""}))
+    assert unsupported(rules) is None
+    assert available()  # numba is a dependency of the project
+    fast = try_replay(rules, games, EngineState(), None, min_games=0)
+    assert fast is not None
+    reference = replay(rules, games, reference=True)
+    assert fast.pools == reference.pools
+    assert list(fast.ledger) == list(reference.ledger)
