@@ -106,3 +106,24 @@ def test_a_league_stores_exports_and_rates_the_venue(db_url: str, tmp_path: Path
     ]
     plain, _ = parse_jsonl("\n".join(no_venue).encode())
     assert replay(rules, plain, reference=True).pools != rated
+
+
+def test_a_formula_without_value_refuses_the_import_and_stores_nothing(
+    db_url: str, tmp_path: Path
+) -> None:
+    import pytest
+
+    from eloleague.errors import RuleSetError
+
+    rules = tmp_path / "div.toml"
+    rules.write_text(
+        RULES.read_text("utf-8").replace('k_multiplier = "if(', 'k_multiplier = "1 / margin * if('),
+        "utf-8",
+    )
+    source = tmp_path / "games.jsonl"
+    source.write_text("\n".join(json.dumps(g) for g in GAMES) + "\n", "utf-8")
+    league = League.create(db_url, "div", str(rules))
+    with pytest.raises(RuleSetError) as err:
+        league.import_file(source)
+    assert "key k_multiplier, column 5: division by zero (game g2: margin = 0)" in err.value.message
+    assert League.open(db_url, "div").games() == []
