@@ -57,3 +57,23 @@ def test_the_api_gives_the_venue_and_the_advantage_used(tmp_path: Path) -> None:
     assert by_player["Croatia"]["home_advantage"] == -100
     assert by_player["Brazil"]["k_multiplier"] == 1.5
     assert web.get("/api/v1/leagues/WF/games/neutral").json()["game"]["neutral"] is True
+
+
+def test_a_reversion_reads_in_french_on_the_player_page(tmp_path: Path) -> None:
+    db = tmp_path / "nfl.db"
+    source = tmp_path / "games.jsonl"
+    games = [
+        {"date": "2016-10-01", "home": 0,
+         "sides": [{"players": ["NE"], "outcome": "win", "score": 27},
+                   {"players": ["NYJ"], "outcome": "loss", "score": 3}]},
+        {"date": "2017-09-10", "home": 1,
+         "sides": [{"players": ["NE"], "outcome": "loss", "score": 27},
+                   {"players": ["NYJ"], "outcome": "win", "score": 42}]},
+    ]  # fmt: skip
+    source.write_text("\n".join(json.dumps(g) for g in games) + "\n", "utf-8")
+    rules = Path(__file__).parent.parent / "data" / "rules" / "538-nfl.toml"
+    League.create(str(db), "NFL", str(rules)).import_file(source)
+    web = TestClient(create_app(Settings(db=str(db), secret="test-secret-" + "x" * 32)))
+    page = web.get("/leagues/NFL/players/NE", headers={"Accept-Language": "fr"})
+    assert page.status_code == 200
+    assert "retour vers la moyenne" in page.text
