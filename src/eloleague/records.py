@@ -41,7 +41,9 @@ class GameRecord:
     """One game of the interchange format (docs/formats.md).
 
     ``origin`` says where the record came from ("line 14", "Résultats!B7") for messages; it does
-    not take part in equality, so the same game read from two files compares equal.
+    not take part in equality, so the same game read from two files compares equal. ``home`` is
+    the index of the side that plays at home (``None``: neither), ``neutral`` says the site is
+    neutral (no home advantage even when ``home`` is given; docs/rule-sets.md).
     """
 
     date: dt.date
@@ -52,6 +54,8 @@ class GameRecord:
     mode: str = ""
     rated: bool = True
     origin: str = field(default="", compare=False)
+    home: int | None = None
+    neutral: bool = False
 
     @property
     def participants(self) -> tuple[Participant, ...]:

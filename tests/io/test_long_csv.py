@@ -93,9 +93,10 @@ def test_every_problem_has_line_and_column_in_english_and_french() -> None:
 
 def test_header_problems() -> None:
     _, problems = parse_long_csv(b"game,date,player,colour\n")
+    columns = HEADER.strip() + ",home,neutral"
     assert [str(p) for p in problems] == [
-        "line 1: missing column(s) side (columns: " + HEADER.strip() + ")",
-        "line 1: unknown column(s) colour (columns: " + HEADER.strip() + ")",
+        "line 1: missing column(s) side (columns: " + columns + ")",
+        "line 1: unknown column(s) colour (columns: " + columns + ")",
     ]
     _, empty = parse_long_csv(b"")
     assert "the file is empty" in str(empty[0])

@@ -21,7 +21,7 @@ from eloleague.io.limits import lines_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
-GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "sides")
+GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "home", "neutral", "sides")
 
 
 class _Player(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -43,6 +43,8 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
     round: int | None = None
     mode: str = ""
     rated: bool = True
+    home: int | None = None
+    neutral: bool = False
 
 
 _decoder = msgspec.json.Decoder(_Game)
@@ -101,6 +103,8 @@ class _Records:
         path says why)."""
         sides = []
         known = self._sides
+        if raw.home is not None and (raw.home not in (0, 1) or isinstance(raw.home, bool)):
+            return None
         try:
             for text in map(bytes, raw.sides):
                 found = known.get(text)
@@ -121,6 +125,8 @@ class _Records:
             mode=raw.mode.strip() if raw.mode else "",
             rated=raw.rated,
             origin=origin,
+            home=raw.home,
+            neutral=raw.neutral,
         )
 
 
@@ -216,6 +222,20 @@ def _explain_line(line: bytes) -> list[Text]:
     if "rated" in obj and not isinstance(obj["rated"], bool):
         out.append(
             Text.of('field "rated": expected true or false, got {value}', value=_show(obj["rated"]))
+        )
+    home = obj.get("home")
+    if home is not None and (isinstance(home, bool) or home not in (0, 1)):
+        out.append(
+            Text.of(
+                'field "home": the side at home, 0 (the first) or 1 (the second), got {value}',
+                value=_show(home),
+            )
+        )
+    if "neutral" in obj and not isinstance(obj["neutral"], bool):
+        out.append(
+            Text.of(
+                'field "neutral": expected true or false, got {value}', value=_show(obj["neutral"])
+            )
         )
     if "sides" not in obj:
         out.append(Text.of('field "sides": missing (a list of at least two sides)'))
@@ -321,4 +341,6 @@ def _slow_record(line: bytes, origin: Text) -> GameRecord:
         mode=str(obj.get("mode") or "").strip(),
         rated=obj.get("rated", True),
         origin=origin,
+        home=obj.get("home"),
+        neutral=obj.get("neutral", False),
     )

@@ -35,6 +35,9 @@ LONG_COLUMNS = (
 )
 
 
+VENUE_COLUMNS = ("home", "neutral")  # written when a game has them
+
+
 def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() and abs(value) < 2**53 else value
 
@@ -54,6 +57,10 @@ def game_object(game: StoredGame) -> dict[str, Any]:
         obj["mode"] = r.mode
     if not r.rated:
         obj["rated"] = False
+    if r.home is not None:
+        obj["home"] = r.home
+    if r.neutral:
+        obj["neutral"] = True
     sides = []
     for side in r.sides:
         out: dict[str, Any] = {
@@ -82,12 +89,17 @@ def write_jsonl(games: Sequence[StoredGame], out: TextIO) -> int:
 def write_long_csv(games: Sequence[StoredGame], out: TextIO) -> int:
     """Write games in the CSV long format (one row per player per game); returns how many.
 
-    Games without a source id get their ``#N`` label as ``game`` (the format needs an id).
+    Games without a source id get their ``#N`` label as ``game`` (the format needs an id). The
+    ``home`` and ``neutral`` columns are written when a game has them.
     """
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(LONG_COLUMNS)
+    venues = any(g.record.home is not None or g.record.neutral for g in games)
+    writer.writerow(LONG_COLUMNS + (VENUE_COLUMNS if venues else ()))
     for g in games:
         r = g.record
+        venue: tuple[object, ...] = ()
+        if venues:
+            venue = ("" if r.home is None else r.home + 1, "true" if r.neutral else "")
         for s, side in enumerate(r.sides, start=1):
             for p in side.players:
                 writer.writerow(
@@ -103,6 +115,7 @@ def write_long_csv(games: Sequence[StoredGame], out: TextIO) -> int:
                         p.role,
                         side.outcome or "",
                         "" if side.score is None else _number(side.score),
+                        *venue,
                     )
                 )
     return len(games)

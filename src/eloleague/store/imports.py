@@ -111,6 +111,8 @@ def rename(game: GameRecord, renames: Mapping[str, str]) -> GameRecord:
         mode=game.mode,
         rated=game.rated,
         origin=game.origin,
+        home=game.home,
+        neutral=game.neutral,
     )
 
 

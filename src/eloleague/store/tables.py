@@ -24,10 +24,12 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    SmallInteger,
     String,
     Table,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 
@@ -143,6 +145,9 @@ games = Table(
     Column("round", Integer, nullable=True),
     Column("mode", String(100), nullable=False, default=""),
     Column("rated", Boolean, nullable=False, default=True),
+    # The side at home (0, 1; NULL: neither) and a neutral site (docs/rule-sets.md, home advantage).
+    Column("home", SmallInteger, nullable=True),
+    Column("neutral", Boolean, nullable=False, default=False, server_default=false()),
     # Hash of the content (players by id): the same game imported twice is recognised.
     Column("content_hash", String(64), nullable=False),
     Column("batch_id", Integer, ForeignKey("import_batches.id"), nullable=True),

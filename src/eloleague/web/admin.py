@@ -319,6 +319,10 @@ def _line(game: dict[str, Any]) -> str:
         out["mode"] = game["mode"]
     if not game["rated"]:
         out["rated"] = False
+    if game.get("home") is not None:
+        out["home"] = game["home"]
+    if game.get("neutral"):
+        out["neutral"] = True
     out["sides"] = [
         {
             "players": [p["name"] if not p["role"] else p for p in s["players"]],

@@ -32,7 +32,8 @@ _GAMES_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "description": "Games in the interchange format (docs/formats.md): JSON Lines, or a JSON "
-        "array of game objects.",
+        "array of game objects. A game may say which side is at home (`home`: 0 or 1) and that "
+        "the site is neutral (`neutral`: true), for rule sets with a home advantage.",
         "content": {
             "application/x-ndjson": {"schema": {"type": "string"}},
             "application/json": {

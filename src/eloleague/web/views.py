@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
-from eloleague.engine.methods import method_of, ranked
+from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
@@ -236,10 +236,7 @@ def _entry(league: League, e: LedgerEntry) -> Context:
         "after": shown(rules, e.after),
         "fired": list(e.fired),
         "warning": e.warning or None,
-        **{
-            name: plain(v, 6)
-            for name, v in zip(method_of(rules).shown_fields, e.extra, strict=False)
-        },
+        **{name: plain(v, 6) for name, v in zip(ledger_fields(rules), e.extra, strict=False)},
     }
 
 
@@ -251,6 +248,8 @@ def _game(league: League, g: GameRecord) -> Context:
         "round": g.round,
         "mode": g.mode,
         "rated": g.rated,
+        "home": g.home,
+        "neutral": g.neutral,
         "sides": [
             {
                 "players": [{"name": p.name, "role": p.role} for p in s.players],

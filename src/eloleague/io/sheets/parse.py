@@ -32,6 +32,7 @@ from eloleague.io.sheets.cells import (
 from eloleague.io.sheets.layout import (
     EVENT_FIELDS,
     NO,
+    VENUES,
     YES,
     Choice,
     Layout,
@@ -40,6 +41,7 @@ from eloleague.io.sheets.layout import (
     header_labels,
     result_choices,
     tr,
+    venue_choices,
 )
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 from eloleague.rules.model import RuleSet
@@ -420,6 +422,8 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 value=show(result),
                 choices=listed,
             )
+        points = _points(ctx, row)
+        home, neutral = _venue(ctx, row)
         if len(found.problems) != before or date is None or picked is None:
             continue
         game_id = None
@@ -427,15 +431,67 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             game_id = f"{event.name} R{round_no} T{table}"
         game = GameRecord(
             date=date,
-            sides=(Side(sides[0], picked.a), Side(sides[1], picked.b)),
+            sides=(Side(sides[0], picked.a, points[0]), Side(sides[1], picked.b, points[1])),
             id=game_id,
             event=event.name,
             round=round_no,
             origin=grid.where(row),
+            home=home,
+            neutral=neutral,
         )
         if ctx.rule_checks(game, row):
             games.append(game)
     return games
+
+
+def _points(ctx: _Context, row: int) -> tuple[float | None, float | None]:
+    """Each side's score, in the columns of a rule set whose formulas read the margin."""
+    grid, layout, found = ctx.grid, ctx.layout, ctx.found
+    out: list[float | None] = []
+    for side, key in (("A", "points_a"), ("B", "points_b")):
+        if not layout.has(key):
+            out.append(None)
+            continue
+        col = layout.index(key)
+        value = grid.value(row, col)
+        number = None if is_empty(value) else as_number(value)
+        if is_empty(value):
+            found.error(
+                grid.where(row, col),
+                "the score of side {side} is empty (the rule set uses the margin)",
+                side=side,
+            )
+        elif number is None:
+            found.error(
+                grid.where(row, col), "{value} is not a score (a number)", value=show(value)
+            )
+        out.append(number)
+    return out[0], out[1]
+
+
+def _venue(ctx: _Context, row: int) -> tuple[int | None, bool]:
+    """The side at home and whether the site is neutral, from the venue column (if any)."""
+    grid, layout, found = ctx.grid, ctx.layout, ctx.found
+    if not layout.has("venue"):
+        return None, False
+    col = layout.index("venue")
+    value = grid.value(row, col)
+    if is_empty(value):
+        return None, False
+    picked = {fold(tr(lang, label)): key for key, label in VENUES for lang in ("fr", "en")}.get(
+        fold(as_text(value))
+    )
+    if picked is None:
+        found.error(
+            grid.where(row, col),
+            "unknown venue {value} (choose one of: {choices}, or leave it empty)",
+            value=show(value),
+            choices=", ".join(venue_choices(found.lang)),
+        )
+        return None, False
+    if picked == "neutral":
+        return None, True
+    return (0 if picked == "home_a" else 1), False
 
 
 # Free-for-all: one block per game ------------------------------------------------------------

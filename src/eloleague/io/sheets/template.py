@@ -31,6 +31,7 @@ from eloleague.io.sheets.layout import (
     make_stamp,
     result_choices,
     tr,
+    venue_choices,
 )
 from eloleague.records import normalise_name
 from eloleague.rules.model import RuleSet
@@ -191,6 +192,7 @@ def _lists(ws: Worksheet, rules: RuleSet, players: list[str], lang: str) -> dict
         ),
         "roles": (3, tr(lang, "Role"), list(rules.roles)),
         "yesno": (4, tr(lang, "Rated"), [tr(lang, "yes"), tr(lang, "no")]),
+        "venues": (5, tr(lang, "Venue"), venue_choices(lang) if rules.home_advantage else []),
     }
     ranges = {}
     quoted = "'" + ws.title.replace("'", "''") + "'"
@@ -280,6 +282,27 @@ def _results_two_sided(ws: Worksheet, layout: Layout, ranges: dict[str, str], la
             errorStyle="stop",
             error=tr(lang, "Choose the result in the list."),
         )
+    if "venues" in ranges and layout.has("venue"):
+        venue_col = get_column_letter(layout.index("venue"))
+        _validation(
+            ws,
+            [f"{venue_col}3:{venue_col}{last}"],
+            type="list",
+            formula1=ranges["venues"],
+            errorStyle="stop",
+            error=tr(lang, "Choose the venue in the list, or leave it empty."),
+        )
+    points = [get_column_letter(layout.index(k)) for k in ("points_a", "points_b") if layout.has(k)]
+    _validation(
+        ws,
+        [f"{c}3:{c}{last}" for c in points],
+        type="decimal",
+        operator="between",
+        formula1="-1000000",
+        formula2="1000000",
+        errorStyle="stop",
+        error=tr(lang, "The score is a number."),
+    )
 
 
 def _results_ffa(
