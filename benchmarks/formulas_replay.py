@@ -17,18 +17,16 @@ import argparse
 import datetime as dt
 import platform
 import random
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from eloleague.engine import replay
 from eloleague.engine.fast import unsupported
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.rules import load_rules, parse_rules
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PLAIN = """
 name = "plain"
