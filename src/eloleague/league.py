@@ -41,8 +41,15 @@ from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
 from eloleague.i18n import Text
-from eloleague.io.games import duplicate_ids, read_games, rule_problems, validate_games
-from eloleague.io.limits import ROUND_MAX, game_number, storable, text_problem
+from eloleague.io.games import (
+    duplicate_ids,
+    read_games,
+    rule_problems,
+    told_apart,
+    validate_games,
+)
+from eloleague.io.limits import ID_MAX, NAME_MAX, ROUND_MAX, game_number, storable, text_problem
+from eloleague.io.ratings_csv import parse_identities
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
@@ -61,10 +68,23 @@ from eloleague.store.games import (
     load_games,
     next_seq,
 )
+from eloleague.store.identity import (
+    Identity,
+    ambiguous,
+    by_federation_id,
+    clubs_and_regions,
+    identities,
+    identities_by_name,
+    namesakes,
+    player_ids_in,
+    register,
+    set_identity,
+)
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
     create_players,
+    forget_folded,
     name_index,
     names_in_games,
     player_names,
@@ -229,6 +249,16 @@ class League:
                 if start:
                     ids = create_players(conn, league_id, [key.player for key in start])
                     write_ratings(conn, league_id, start, ids)
+                    for who, (fid, club, region) in parse_identities(initial_text or "").items():
+                        if who in ids:
+                            set_identity(
+                                conn,
+                                league_id,
+                                ids[who],
+                                federation_id=fid,
+                                club=club,
+                                region=region,
+                            )
                     store_journal.note(
                         conn,
                         league_id,
@@ -613,12 +643,15 @@ class League:
         as_of: dt.date | None = None,
         top: int | None = None,
         active_since: dt.date | None = None,
+        club: str | None = None,
+        region: str | None = None,
     ) -> list[Standing]:
         """The ranking rows of docs/formats.md (titles included), current or as of a date.
 
         ``as_of``: the ranking as it stood then: the games dated on or before it, seasons ending
         before it applied (equal to ``eloleague rate`` of those games with ``--as-of``).
         ``active_since``: only players with a rated game dated on or after that day.
+        ``club``, ``region``: only that club's or region's players (case ignored).
         """
         with self._reading() as conn:
             names = player_names(conn, self.id)
@@ -630,6 +663,10 @@ class League:
             if active_since is not None:
                 active = _active_players(conn, self.id, names, active_since, as_of)
                 rows = [r for r in rows if r.player in active]
+            members = player_ids_in(conn, self.id, club, region)
+            if members is not None:  # one club's, one region's players (docs/league.md)
+                kept = {names[pid] for pid in members}
+                rows = [r for r in rows if r.player in kept]
         if mode is not None:
             rows = [r for r in rows if r.mode == mode]
         if role is not None and not (role == GLOBAL_ROLE and not self.rules.pools.by_role):
@@ -731,6 +768,108 @@ class League:
         with self._reading() as conn:
             return sorted(player_names(conn, self.id).values())
 
+    # Player identity (docs/league.md, "Player identity") -----------------------------------------
+
+    def identity(self, name: str) -> Identity:
+        """A player's federation id, club and region (each ``None`` when unknown)."""
+        with self._reading() as conn:
+            pid = self._player_id(conn, name)
+            return identities(conn, self.id, [pid]).get(pid, Identity())
+
+    def identities(self) -> dict[str, Identity]:
+        """``{player name: identity}`` of the players who have an id, a club or a region."""
+        with self._reading() as conn:
+            return identities_by_name(conn, self.id)
+
+    def clubs_and_regions(self) -> tuple[list[str], list[str]]:
+        """The league's clubs and regions, sorted (empty lists when no player has one)."""
+        with self._reading() as conn:
+            return clubs_and_regions(conn, self.id)
+
+    def add_player(
+        self,
+        name: str,
+        *,
+        federation_id: str | None = None,
+        club: str | None = None,
+        region: str | None = None,
+        user: str | None = None,
+    ) -> str:
+        """Register a player before her first game (a federation's member list); returns her
+        name in the league: ``"name (id)"`` when another player has the same name
+        (docs/league.md, "Player identity"). A federation id another player holds is refused;
+        a name already registered without an id gets the id."""
+        name = normalise_name(name)
+        who = Identity(
+            *(_identity_text(v, what) for v, what in _identity_fields(federation_id, club, region))
+        )
+        wrong = text_problem(Text.in_domain("messages", "the name"), name) if name else None
+        if not name:
+            raise EloleagueError(msg("a player needs a name"))
+        if wrong is not None:
+            raise EloleagueError(engine_text(wrong))
+        with self._writing() as conn:
+            if who.federation_id is None and name in name_index(conn, self.id):
+                raise EloleagueError(
+                    msg(
+                        "{name!r} is already a player of league {league!r}",
+                        name=name,
+                        league=self.name,
+                    )
+                )
+            shared = namesakes(conn, self.id).get(name)
+            if who.federation_id is None and shared:
+                raise ambiguous(name, shared)
+            if who.federation_id is not None:
+                holder = by_federation_id(conn, self.id, who.federation_id)
+                if holder is not None:
+                    raise EloleagueError(
+                        msg(
+                            "the id {id!r} is already {name!r}'s",
+                            id=who.federation_id,
+                            name=player_names(conn, self.id)[holder],
+                        )
+                    )
+            _pid, label, _new = register(conn, self.id, name, who)
+            forget_folded()
+            store_journal.note(conn, self.id, "player_add", user, name=label)
+            return label
+
+    def edit_player(
+        self,
+        name: str,
+        *,
+        federation_id: str | None = None,
+        club: str | None = None,
+        region: str | None = None,
+        clear: Sequence[str] = (),
+        user: str | None = None,
+    ) -> Identity:
+        """Set a player's federation id, club or region (what is given; ``clear`` names the
+        fields to empty: ``"federation_id"``, ``"club"``, ``"region"``). Ratings do not change.
+        Returns her identity after the change."""
+        unknown = [c for c in clear if c not in ("federation_id", "club", "region")]
+        if unknown:
+            raise EloleagueError(msg("unknown field {field!r}", field=unknown[0]))
+        values = [
+            _identity_text(v, what) for v, what in _identity_fields(federation_id, club, region)
+        ]
+        with self._writing() as conn:
+            pid = self._player_id(conn, name)
+            set_identity(
+                conn,
+                self.id,
+                pid,
+                federation_id=values[0],
+                club=values[1],
+                region=values[2],
+                clear=clear,
+            )
+            store_journal.note(
+                conn, self.id, "player_edit", user, name=player_names(conn, self.id)[pid]
+            )
+            return identities(conn, self.id, [pid]).get(pid, Identity())
+
     def _player_id(self, conn: Connection, name: str) -> int:
         wanted = normalise_name(name)
         if not storable(wanted):  # no player has it (a NUL would be a PostgreSQL error)
@@ -744,6 +883,12 @@ class League:
         ).scalar()
         if exact is not None:
             return int(exact)
+        shared = namesakes(conn, self.id).get(wanted)
+        if shared:  # a plain name two players share: say which ones
+            raise ambiguous(wanted, shared)
+        by_id = by_federation_id(conn, self.id, wanted)  # a licence number names her too
+        if by_id is not None:
+            return by_id
         index = name_index(conn, self.id)
         if wanted in index:
             return index[wanted]
@@ -1132,7 +1277,17 @@ class League:
                     .where(games.c.id == g.pk)
                     .values(content_hash=content_hash(record, ids))
                 )
+            kept = _merged_identity(conn, self.id, src, dst, names)
             conn.execute(players.delete().where(players.c.id == src))
+            if kept:
+                set_identity(
+                    conn,
+                    self.id,
+                    dst,
+                    federation_id=kept.federation_id,
+                    club=kept.club,
+                    region=kept.region,
+                )
             add_alias(conn, self.id, names[src], dst)
             self._recompute_noted(
                 conn,
@@ -1295,13 +1450,15 @@ class League:
         league gives the same ratings). Returns the number of games."""
         with self._reading() as conn:
             stored = load_games(conn, self.id, player_names(conn, self.id))
-        return exports.write_jsonl(stored, out)
+            people = identities_by_name(conn, self.id)
+        return exports.write_jsonl(stored, out, people)
 
     def export_csv(self, out: TextIO) -> int:
         """Write every game in the CSV long format. Returns the number of games."""
         with self._reading() as conn:
             stored = load_games(conn, self.id, player_names(conn, self.id))
-        return exports.write_long_csv(stored, out)
+            people = identities_by_name(conn, self.id)
+        return exports.write_long_csv(stored, out, people)
 
     def backup(self, path: str | Path) -> Path:
         """Copy the whole database (every league) into a new SQLite file at ``path``."""
@@ -1317,9 +1474,53 @@ def _mapped(
     """The games with the names of ``names`` (a spelling to a registered player's name, as
     ``--map`` gives them) replaced, and the mapping, names normalised."""
     mapping = {normalise_name(k): normalise_name(v) for k, v in (names or {}).items()}
+    records = told_apart(records)  # two players of one name, told apart by their ids
     if not mapping:
-        return list(records), mapping
+        return records, mapping
     return [imports.rename(g, mapping) for g in records], mapping
+
+
+def _merged_identity(
+    conn: Connection, league_id: int, src: int, dst: int, names: Mapping[int, str]
+) -> Identity:
+    """What a merge keeps of two players' identities: ``dst``'s, completed by ``src``'s. Two
+    different federation ids are two people: the merge is refused."""
+    found = identities(conn, league_id, [src, dst])
+    a, b = found.get(src, Identity()), found.get(dst, Identity())
+    if a.federation_id and b.federation_id and a.federation_id != b.federation_id:
+        raise EloleagueError(
+            msg(
+                "cannot merge {alias!r} into {into!r}: their ids differ ({id_alias}, {id_into}), "
+                "so they are two different players",
+                alias=names[src],
+                into=names[dst],
+                id_alias=a.federation_id,
+                id_into=b.federation_id,
+            )
+        )
+    return Identity(b.federation_id or a.federation_id, b.club or a.club, b.region or a.region)
+
+
+def _identity_fields(
+    federation_id: str | None, club: str | None, region: str | None
+) -> list[tuple[str | None, str]]:
+    return [(federation_id, "the id"), (club, "the club"), (region, "the region")]
+
+
+def _identity_text(value: str | None, what: str) -> str | None:
+    """A federation id, club or region as given to ``player add/edit``: spaces tidied, refused
+    when too long or holding a control character."""
+    if value is None:
+        return None
+    value = " ".join(normalise_name(value).split())
+    if not value:
+        return None
+    wrong = text_problem(
+        Text.in_domain("messages", what), value, ID_MAX if what == "the id" else NAME_MAX
+    )
+    if wrong is not None:
+        raise EloleagueError(engine_text(wrong))
+    return value
 
 
 def _active_players(

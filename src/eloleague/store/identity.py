@@ -1,0 +1,330 @@
+"""Who a player is beyond a name: her federation id (licence number), club and region.
+
+docs/league.md, "Player identity". A games file may give them for each player; an import matches
+a player by her federation id first, then by name, and keeps her club and region. Two players of
+the same name are told apart by their ids: both are named ``"Jean Dupont (id)"``
+(:func:`eloleague.records.id_label`), and the plain name, which no longer says which one, is
+refused on a row without an id.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, Connection, and_, insert, select, update
+
+from eloleague.errors import EloleagueError, Problem
+from eloleague.i18n import Text
+from eloleague.records import GameRecord, Participant, Side, base_name, id_label
+from eloleague.store import players as store_players
+from eloleague.store.messages import msg
+from eloleague.store.players import add_alias, name_index
+from eloleague.store.tables import player_aliases, players
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """A player's federation id, club and region (each ``None`` when unknown)."""
+
+    federation_id: str | None = None
+    club: str | None = None
+    region: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.federation_id or self.club or self.region)
+
+    def as_dict(self) -> dict[str, str | None]:
+        """The JSON form of the API: ``{"federation_id": ..., "club": ..., "region": ...}``."""
+        return {"federation_id": self.federation_id, "club": self.club, "region": self.region}
+
+
+def _cleaned(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = " ".join(value.split())
+    return value or None
+
+
+def identities(
+    conn: Connection, league_id: int, ids: Sequence[int] | None = None
+) -> dict[int, Identity]:
+    """``{player id: identity}`` of the players that have one (of ``ids`` when given)."""
+    query = select(players.c.id, players.c.federation_id, players.c.club, players.c.region).where(
+        and_(
+            players.c.league_id == league_id,
+            (
+                players.c.federation_id.is_not(None)
+                | players.c.club.is_not(None)
+                | players.c.region.is_not(None)
+            ),
+        )
+    )
+    if ids is not None:
+        if not ids:
+            return {}
+        query = query.where(players.c.id.in_(list(ids)))
+    return {pk: Identity(fid, club, region) for pk, fid, club, region in conn.execute(query)}
+
+
+def identities_by_name(conn: Connection, league_id: int) -> dict[str, Identity]:
+    """``{player name: identity}`` of the players that have one (for the exports)."""
+    names = store_players.player_names(conn, league_id)
+    return {names[pk]: who for pk, who in identities(conn, league_id).items()}
+
+
+def by_federation_id(conn: Connection, league_id: int, federation_id: str) -> int | None:
+    """The player holding ``federation_id`` in the league, if any."""
+    found = conn.execute(
+        select(players.c.id).where(
+            and_(players.c.league_id == league_id, players.c.federation_id == federation_id)
+        )
+    ).scalar()
+    return None if found is None else int(found)
+
+
+def namesakes(conn: Connection, league_id: int) -> dict[str, list[str]]:
+    """``{plain name: [the names that tell its players apart]}`` for every name two players
+    or more share (``"Jean Dupont"``: ``["Jean Dupont (FR-1)", "Jean Dupont (FR-2)"]``)."""
+    out: dict[str, list[str]] = {}
+    for name, fid in conn.execute(
+        select(players.c.name, players.c.federation_id).where(
+            and_(players.c.league_id == league_id, players.c.federation_id.is_not(None))
+        )
+    ):
+        base = base_name(name, fid)
+        if base != name:
+            out.setdefault(base, []).append(name)
+    return {base: sorted(found) for base, found in out.items()}
+
+
+def ambiguous(name: str, labels: Sequence[str]) -> EloleagueError:
+    """The error for a plain name that two players or more share."""
+    return EloleagueError(_ambiguous_text(name, labels))
+
+
+def _ambiguous_text(name: str, labels: Sequence[str]) -> Text:
+    return msg(
+        "several players are named {name!r}: give the player's id, or one of {names}",
+        name=name,
+        names=", ".join(f'"{n}"' for n in labels),
+    )
+
+
+def in_filter(club: str | None, region: str | None) -> ColumnElement[bool] | None:
+    """A condition on ``players`` keeping one club's or one region's players (case and spacing
+    ignored), or ``None`` when neither is asked for."""
+    from sqlalchemy import func
+
+    cond: list[ColumnElement[bool]] = []
+    if club and club.strip():
+        cond.append(func.lower(players.c.club) == " ".join(club.split()).lower())
+    if region and region.strip():
+        cond.append(func.lower(players.c.region) == " ".join(region.split()).lower())
+    return and_(*cond) if cond else None
+
+
+def player_ids_in(
+    conn: Connection, league_id: int, club: str | None, region: str | None
+) -> set[int] | None:
+    """The ids of one club's or one region's players, or ``None`` when neither is asked for."""
+    cond = in_filter(club, region)
+    if cond is None:
+        return None
+    return set(
+        conn.execute(
+            select(players.c.id).where(and_(players.c.league_id == league_id, cond))
+        ).scalars()
+    )
+
+
+def clubs_and_regions(conn: Connection, league_id: int) -> tuple[list[str], list[str]]:
+    """The league's clubs and regions, sorted (the site's filters, when there are any)."""
+    clubs: set[str] = set()
+    regions: set[str] = set()
+    for club, region in conn.execute(
+        select(players.c.club, players.c.region).where(
+            and_(
+                players.c.league_id == league_id,
+                players.c.club.is_not(None) | players.c.region.is_not(None),
+            )
+        )
+    ):
+        if club:
+            clubs.add(club)
+        if region:
+            regions.add(region)
+    return sorted(clubs, key=str.casefold), sorted(regions, key=str.casefold)
+
+
+def set_identity(
+    conn: Connection,
+    league_id: int,
+    player_id: int,
+    *,
+    federation_id: str | None = None,
+    club: str | None = None,
+    region: str | None = None,
+    clear: Iterable[str] = (),
+) -> None:
+    """Set what is given of a player's identity (``clear``: the fields to empty). A federation
+    id another player holds is refused."""
+    values: dict[str, str | None] = {key: None for key in clear}
+    for key, value in (("federation_id", federation_id), ("club", club), ("region", region)):
+        value = _cleaned(value)
+        if value is not None:
+            values[key] = value
+    fid = values.get("federation_id")
+    if fid is not None:
+        holder = by_federation_id(conn, league_id, fid)
+        if holder is not None and holder != player_id:
+            name = store_players.player_names(conn, league_id)[holder]
+            raise EloleagueError(msg("the id {id!r} is already {name!r}'s", id=fid, name=name))
+    if values:
+        conn.execute(update(players).where(players.c.id == player_id).values(**values))
+
+
+def _relabel(conn: Connection, league_id: int, player_id: int, new: str) -> None:
+    """Give a player the name that tells her apart; her plain name stays an alias (the
+    published ratings and old files name her so; a plain name shared is refused before aliases
+    are looked at)."""
+    old = conn.execute(select(players.c.name).where(players.c.id == player_id)).scalar_one()
+    conn.execute(update(players).where(players.c.id == player_id).values(name=new))
+    conn.execute(
+        player_aliases.delete().where(
+            and_(player_aliases.c.league_id == league_id, player_aliases.c.alias == new)
+        )
+    )
+    add_alias(conn, league_id, old, player_id)
+
+
+def _create(conn: Connection, league_id: int, name: str, who: Identity) -> int:
+    return int(
+        conn.execute(
+            insert(players).returning(players.c.id),
+            {
+                "league_id": league_id,
+                "name": name,
+                "created_at": dt.datetime.now(dt.UTC),
+                "federation_id": who.federation_id,
+                "club": who.club,
+                "region": who.region,
+            },
+        ).scalar_one()
+    )
+
+
+def register(conn: Connection, league_id: int, name: str, who: Identity) -> tuple[int, str, bool]:
+    """Find or create the player ``name`` with identity ``who`` (matched by federation id first,
+    then by name; see the module): ``(player id, her name in the league, created)``. Two
+    players of one name are both renamed to tell them apart."""
+    fid = who.federation_id
+    index = name_index(conn, league_id)
+    if fid is not None:
+        pid = by_federation_id(conn, league_id, fid)
+        if pid is not None:
+            _update(conn, pid, who)
+            return pid, _name_of(conn, pid), False
+        base = base_name(name, fid)
+        shared = namesakes(conn, league_id).get(base)
+        pid = index.get(name) if name != base else None
+        if pid is None and not shared:
+            pid = index.get(base)
+        if pid is not None:
+            holder = conn.execute(
+                select(players.c.federation_id).where(players.c.id == pid)
+            ).scalar()
+            if holder is None:  # a registered player without id: this is her id
+                _update(conn, pid, who)
+                return pid, _name_of(conn, pid), False
+            if _name_of(conn, pid) == base:  # a namesake: tell the two apart
+                _relabel(conn, league_id, pid, id_label(base, holder))
+            pid = None
+        label = (
+            base if not shared and base not in name_index(conn, league_id) else id_label(base, fid)
+        )
+        return _create(conn, league_id, label, who), label, True
+    pid = index.get(name)
+    if pid is None:
+        return _create(conn, league_id, name, who), name, True
+    _update(conn, pid, who)
+    return pid, _name_of(conn, pid), False
+
+
+def _name_of(conn: Connection, pid: int) -> str:
+    return str(conn.execute(select(players.c.name).where(players.c.id == pid)).scalar_one())
+
+
+def _update(conn: Connection, pid: int, who: Identity) -> None:
+    """The club and region a file gives replace the stored ones; an id is only ever added."""
+    values = {
+        key: value
+        for key, value in (
+            ("federation_id", who.federation_id),
+            ("club", who.club),
+            ("region", who.region),
+        )
+        if value is not None
+    }
+    if values:
+        conn.execute(update(players).where(players.c.id == pid).values(**values))
+
+
+def resolve(
+    conn: Connection, league_id: int, records: list[GameRecord]
+) -> tuple[list[GameRecord], list[str], list[Problem]]:
+    """The games with each player who has an id, a club or a region named as the league names
+    her (found by id, then by name, or registered), and identities dropped: ``(games, names of
+    the players registered, problems)``. A problem for each plain name two players share."""
+    shared = namesakes(conn, league_id)
+    problems: list[Problem] = []
+    identified = False
+    for game in records:
+        for p in game.participants:
+            if p.federation_id is not None or p.club is not None or p.region is not None:
+                identified = True
+            elif p.name in shared:
+                problems.append(Problem(game.origin, _ambiguous_text(p.name, shared[p.name])))
+    if problems or not identified:
+        return records, [], problems
+    renames: dict[tuple[str, str | None], str] = {}
+    created: list[str] = []
+    for game in records:
+        for p in game.participants:
+            key = (p.name, p.federation_id)
+            if key in renames or (p.federation_id is None and p.club is None and p.region is None):
+                continue
+            _pid, name, new = register(
+                conn, league_id, p.name, Identity(p.federation_id, p.club, p.region)
+            )
+            renames[key] = name
+            if new:
+                created.append(name)
+    store_players.forget_folded()
+    return [_renamed(g, renames) for g in records], created, []
+
+
+def _renamed(game: GameRecord, renames: Mapping[tuple[str, str | None], str]) -> GameRecord:
+    if not any(p.federation_id or p.club or p.region for p in game.participants):
+        return game
+    return GameRecord(
+        date=game.date,
+        sides=tuple(
+            Side(
+                tuple(
+                    Participant(renames.get((p.name, p.federation_id), p.name), p.role)
+                    for p in s.players
+                ),
+                s.outcome,
+                s.score,
+            )
+            for s in game.sides
+        ),
+        id=game.id,
+        event=game.event,
+        round=game.round,
+        mode=game.mode,
+        rated=game.rated,
+        origin=game.origin,
+    )
