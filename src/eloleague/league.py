@@ -776,10 +776,11 @@ class League:
             pid = self._player_id(conn, name)
             return identities(conn, self.id, [pid]).get(pid, Identity())
 
-    def identities(self) -> dict[str, Identity]:
-        """``{player name: identity}`` of the players who have an id, a club or a region."""
+    def identities(self, names: Sequence[str] | None = None) -> dict[str, Identity]:
+        """``{player name: identity}`` of the players who have an id, a club or a region (of
+        ``names`` only, when given: a page's players)."""
         with self._reading() as conn:
-            return identities_by_name(conn, self.id)
+            return identities_by_name(conn, self.id, names)
 
     def clubs_and_regions(self) -> tuple[list[str], list[str]]:
         """The league's clubs and regions, sorted (empty lists when no player has one)."""

@@ -68,10 +68,32 @@ def identities(
     return {pk: Identity(fid, club, region) for pk, fid, club, region in conn.execute(query)}
 
 
-def identities_by_name(conn: Connection, league_id: int) -> dict[str, Identity]:
-    """``{player name: identity}`` of the players that have one (for the exports)."""
-    names = store_players.player_names(conn, league_id)
-    return {names[pk]: who for pk, who in identities(conn, league_id).items()}
+def identities_by_name(
+    conn: Connection, league_id: int, names: Sequence[str] | None = None
+) -> dict[str, Identity]:
+    """``{player name: identity}`` of the players that have one (of ``names`` when given)."""
+    query = select(players.c.name, players.c.federation_id, players.c.club, players.c.region).where(
+        and_(
+            players.c.league_id == league_id,
+            (
+                players.c.federation_id.is_not(None)
+                | players.c.club.is_not(None)
+                | players.c.region.is_not(None)
+            ),
+        )
+    )
+    if names is None:
+        parts = [query]
+    else:
+        wanted = sorted(set(names))
+        parts = [
+            query.where(players.c.name.in_(wanted[i : i + 500])) for i in range(0, len(wanted), 500)
+        ]
+    out: dict[str, Identity] = {}
+    for part in parts:
+        for name, fid, club, region in conn.execute(part):
+            out[name] = Identity(fid, club, region)
+    return out
 
 
 def by_federation_id(conn: Connection, league_id: int, federation_id: str) -> int | None:

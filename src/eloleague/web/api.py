@@ -56,6 +56,10 @@ class Row(BaseModel):
     games: int
     title: str
     trend: int | float | None
+    # Who the player is, when the league knows (docs/league.md, "Player identity").
+    federation_id: str | None = None
+    club: str | None = None
+    region: str | None = None
 
 
 class RankingOut(BaseModel):
@@ -104,6 +108,8 @@ _RANKING_QUERY: dict[str, Any] = {
             {"type": "string", "format": "date"},
             "Only players with a rated game on or after this day (YYYY-MM-DD).",
         ),
+        _query("club", {"type": "string"}, "Only this club's players (any case)."),
+        _query("region", {"type": "string"}, "Only this region's players (any case)."),
         *_PAGE,
     ]
 }
@@ -152,7 +158,7 @@ def leagues(request: Request) -> dict[str, Any]:
     response_model=RankingOut,
     responses=_READ_QUERY,
     openapi_extra=_RANKING_QUERY,
-    summary="The ranking (filters: mode, role, q, active_since; page, per_page)",
+    summary="The ranking (filters: mode, role, q, active_since, club, region; page, per_page)",
 )
 def ranking(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)

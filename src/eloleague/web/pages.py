@@ -190,6 +190,8 @@ def ranking_args(request: Request, *, strict: bool = False) -> dict[str, Any]:
         "role": q.text("role"),
         "search": q.text("q", strip=True),
         "active_since": q.date("active_since"),
+        "club": q.text("club", strip=True),
+        "region": q.text("region", strip=True),
         "page": q.integer("page", 1, 1, 10**9),
         "per_page": q.integer("per_page", settings.page_size, 1, settings.max_page_size),
     }
@@ -246,6 +248,7 @@ def ranking_page(request: Request, league: str) -> Response:
         (today - dt.timedelta(days=days)).isoformat() for days in (365, 730)
     ]
     context["titled"] = bool(found.rules.titles)
+    context["clubs"], context["regions"] = found.clubs_and_regions()
     return render_page(request, "ranking.html", context)
 
 

@@ -85,7 +85,9 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
     from eloleague.io import validate_games
+    from eloleague.io.games import told_apart
 
+    records = told_apart(records)  # namesakes told apart by their ids (docs/league.md)
     problems += validate_games(league.rules, records)
     if problems:
         raise InputError(problems, source)

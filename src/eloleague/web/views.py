@@ -26,6 +26,7 @@ from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant
 from eloleague.store.db import read
 from eloleague.store.faces import league_rows
+from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
@@ -149,11 +150,18 @@ def ranking(
     page: int = 1,
     per_page: int = 50,
     pools: Context | None = None,
+    club: str | None = None,
+    region: str | None = None,
 ) -> Context:
     """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
-    order of docs/formats.md, each with its ``rank`` and its ``trend`` since the last event began."""
-    wanted = RankingFilter(mode or None, role or None, search or None, active_since)
+    order of docs/formats.md, each with its ``rank`` and its ``trend`` since the last event began,
+    and the player's ``federation_id``, ``club`` and ``region`` when known. ``club``, ``region``:
+    one club's or one region's players, ranked among themselves."""
+    wanted = RankingFilter(
+        mode or None, role or None, search or None, active_since, club or None, region or None
+    )
     found = league.ranking_page(wanted, page, per_page)
+    people = league.identities([r.player for r in found.rows])
     rules = league.rules
     fields = method_of(rules).shown_fields
     pages = max(1, -(-found.total // per_page))
@@ -164,6 +172,8 @@ def ranking(
             "role": role,
             "q": search,
             "active_since": active_since.isoformat() if active_since else None,
+            "club": club or None,
+            "region": region or None,
         },
         "page": found.page,
         "per_page": per_page,
@@ -184,6 +194,7 @@ def ranking(
                 "title": r.title,
                 "trend": shown(rules, r.trend),
                 **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
+                **people.get(r.player, Identity()).as_dict(),
             }
             for r in found.rows
         ],
@@ -344,6 +355,7 @@ def player(league: League, name: str, recent: int | None = None) -> Context:
     return {
         "league": league.name,
         "player": report.name,
+        **league.identity(report.name).as_dict(),
         "aliases": report.aliases,
         "title": report.title,
         "next_title": (
