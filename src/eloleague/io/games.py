@@ -166,7 +166,7 @@ def read_games(
             warnings.extend(found)
         if problems:
             raise InputError(problems, str(path))
-        return games
+        return told_apart(games)
     if suffix == ".csv":
         games, problems = parse_long_csv(data)
     elif suffix in {".jsonl", ".ndjson", ".json"}:

@@ -1,0 +1,92 @@
+"""The referee's sheet with the optional id columns (docs/sheets.md): two "Jean Dupont" with
+different ids in one sheet are two players of one league and one ranking."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from eloleague.errors import InputError
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.rules import load_rules
+from tests.sheets.fill import filled_workbook, header_columns, to_bytes
+
+DAY = dt.date(2025, 3, 1)
+
+
+def _duel(a: str, b: str, round_no: int) -> GameRecord:
+    return GameRecord(
+        DAY,
+        (Side((Participant(a),), "decisive_victory"), Side((Participant(b),), "defeat")),
+        round=round_no,
+    )
+
+
+def _with_ids(book: Workbook, lang: str, ids: list[tuple[str, str]]) -> None:
+    """Add the id columns right of the table (after the hidden stamp column), as an officer
+    would, and write each game's ids."""
+    ws = book["Résultats" if lang == "fr" else "Results"]
+    header, cols = header_columns(ws)
+    first = max(cols.values()) + 2
+    ws.cell(row=header, column=first, value="Identifiant A1" if lang == "fr" else "Id A1")
+    ws.cell(row=header, column=first + 1, value="Identifiant B1" if lang == "fr" else "Id B1")
+    for i, (a, b) in enumerate(ids, start=1):
+        ws.cell(row=header + i, column=first, value=a or None)
+        ws.cell(row=header + i, column=first + 1, value=b or None)
+
+
+def test_two_jean_dupont_in_one_sheet(tmp_path: Path) -> None:
+    rules = load_rules("bataille-empire")
+    games = [
+        _duel("Jean Dupont", "Jean Dupont", 1),
+        _duel("Jean Dupont", "Alice Martin", 2),
+        _duel("Alice Martin", "Jean Dupont", 3),
+    ]
+    book = filled_workbook(rules, games, "fr", event="Austerlitz 2025")
+    _with_ids(book, "fr", [("FR-1", "FR-2"), ("FR-2", ""), ("", "FR-1")])
+    path = tmp_path / "austerlitz.xlsx"
+    path.write_bytes(to_bytes(book))
+    league = League.create(str(tmp_path / "fede.db"), "Fédé", "bataille-empire")
+    report = league.import_file(path)
+    assert report.added == 3
+    assert sorted(league.players()) == [
+        "Alice Martin",
+        "Jean Dupont (FR-1)",
+        "Jean Dupont (FR-2)",
+    ]
+    rows = {r.player: r for r in league.ranking()}
+    assert (rows["Jean Dupont (FR-1)"].games, rows["Jean Dupont (FR-2)"].games) == (2, 2)
+    assert league.identity("Jean Dupont (FR-2)").federation_id == "FR-2"
+    # The same sheet again: nothing new.
+    assert league.import_file(path).added == 0
+
+
+def test_the_template_with_id_columns_reads_back(tmp_path: Path) -> None:
+    rules = load_rules("bataille-empire")
+    games = [_duel("Jean Dupont", "Jean Dupont", 1)]
+    from eloleague.io.sheets import build_template
+    from tests.sheets.fill import fill_event, fill_two_sided
+
+    book = build_template(rules, "Ligue test", (), "en", ids=True)
+    fill_event(book, "en", "Ulm", DAY, DAY)
+    fill_two_sided(book, rules, games, "en")
+    ws = book["Results"]
+    header, cols = header_columns(ws)
+    assert cols["Id A1"] > cols["Result"] + 1  # right of the table and its hidden stamp
+    ws.cell(row=header + 1, column=cols["Id A1"], value="FR-1")
+    ws.cell(row=header + 1, column=cols["Id B1"], value="FR-2")
+    path = tmp_path / "ulm.xlsx"
+    path.write_bytes(to_bytes(book))
+    league = League.create(str(tmp_path / "fede.db"), "Fédé", "bataille-empire")
+    league.import_file(path)
+    assert league.players() == ["Jean Dupont (FR-1)", "Jean Dupont (FR-2)"]
+    # Without ids, the same names on one row are one player twice: refused, located.
+    ws.cell(row=header + 1, column=cols["Id A1"]).value = None
+    ws.cell(row=header + 1, column=cols["Id B1"]).value = None
+    path.write_bytes(to_bytes(book))
+    with pytest.raises(InputError, match="appears twice"):
+        league.import_file(path)
