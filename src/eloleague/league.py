@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -60,6 +60,7 @@ from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
+from eloleague.store.event_places import EventPlace, place_of, set_places
 from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
@@ -455,7 +456,8 @@ class League:
         Raises :class:`InputError` with every problem (nothing stored) when the file is bad.
         """
         path = Path(path)
-        records, warnings = self.read_file(path)
+        places: list[EventPlace] = []
+        records, warnings = self.read_file(path, events=places)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         return self.import_games(
             records,
@@ -466,11 +468,16 @@ class League:
             user=user,
             file_warnings=warnings,
             names=names,
+            event_places=places,
             _checked=True,  # read_games ran the rule set's checks
         )
 
     def read_file(
-        self, path: str | Path, *, lang: str | None = None
+        self,
+        path: str | Path,
+        *,
+        lang: str | None = None,
+        events: list[EventPlace] | None = None,
     ) -> tuple[list[GameRecord], list[Problem]]:
         """Read and check a games file against the league's rules: its games, and the file's
         warnings (a workbook's: names that look like a registered player's, located by sheet,
@@ -481,10 +488,18 @@ class League:
             yield from self.players()
 
         warnings: list[Problem] = []
+        sheets: list[Any] = []
         with no_gc():
             records = read_games(
-                path, self.rules, lang=lang, warnings=warnings, known_players=registered()
+                path,
+                self.rules,
+                lang=lang,
+                warnings=warnings,
+                known_players=registered(),
+                events=sheets,
             )
+        if events is not None:  # a workbook's event sheet: its place and referee
+            events.extend(_event_places(sheets))
         return records, warnings
 
     def import_games(
@@ -498,6 +513,7 @@ class League:
         user: str | None = None,
         file_warnings: Sequence[Problem] = (),
         names: Mapping[str, str] | None = None,
+        event_places: Sequence[EventPlace] = (),
         _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
@@ -511,7 +527,8 @@ class League:
         ``names`` maps names as the input spells them to registered players (``{"Sophie
         Girad": "Sophie Girard"}``): those games are imported under the registered name, and
         the spelling becomes an alias of that player, so the next file that uses it is
-        recognised (a dry run shows the same and stores nothing).
+        recognised (a dry run shows the same and stores nothing). ``event_places``: the place
+        and referee of the events, as a workbook's event sheet gives them (:meth:`read_file`).
 
         Raises :class:`InputError` (every problem, nothing stored) on bad input.
         """
@@ -537,6 +554,7 @@ class League:
                 user=user,
                 progress=self.progress,
             )
+            set_places(conn, self.id, event_places)
             self._note_import(
                 conn,
                 report,
@@ -587,6 +605,7 @@ class League:
         content_hash: str | None = None,
         user: str | None = None,
         names: Mapping[str, str] | None = None,
+        event_places: Sequence[EventPlace] = (),
     ) -> ImportReport:
         """Import the games of a waiting upload (read from its bytes by the caller) and mark it
         imported, in one transaction: a crash leaves it waiting and the league unchanged.
@@ -615,6 +634,7 @@ class League:
                 user=user,
                 progress=self.progress,
             )
+            set_places(conn, self.id, event_places)
             pending.set_status(conn, upload_id, pending.IMPORTED)
             self._note_import(
                 conn,
@@ -1006,10 +1026,18 @@ class League:
             (first_day.desc(), events.c.name.desc()) if newest_first else (first_day, events.c.name)
         )
         query = (
-            select(events.c.id, events.c.name, first_day, func.max(games.c.date), func.count())
+            select(
+                events.c.id,
+                events.c.name,
+                first_day,
+                func.max(games.c.date),
+                func.count(),
+                events.c.place,
+                events.c.referee,
+            )
             .select_from(events.join(games, games.c.event_id == events.c.id))
             .where(events.c.league_id == self.id)
-            .group_by(events.c.id, events.c.name)
+            .group_by(events.c.id, events.c.name, events.c.place, events.c.referee)
             .order_by(*order)
             .offset(offset)
         )
@@ -1027,8 +1055,10 @@ class League:
                 )
                 players = {eid: n for eid, n in conn.execute(counted)}
         return [
-            EventSummary(name, to_date(first), to_date(last), count, players.get(eid, 0))
-            for eid, name, first, last, count in rows
+            EventSummary(
+                name, to_date(first), to_date(last), count, players.get(eid, 0), place, referee
+            )
+            for eid, name, first, last, count, place, referee in rows
         ]
 
     def event_count(self) -> int:
@@ -1057,6 +1087,7 @@ class League:
             pks = list(
                 conn.execute(select(games.c.id).where(games.c.event_id == event_id)).scalars()
             )
+            place, referee = place_of(conn, event_id)
             stored = load_games(conn, self.id, names, pks=pks)
             labels = {g.pk: g.record.id or "" for g in stored}
             by_game: dict[str, list[LedgerEntry]] = defaultdict(list)
@@ -1073,7 +1104,7 @@ class League:
                     engine_text(reason) if reason else None,
                 )
             )
-        return EventReport(name.strip(), out)
+        return EventReport(name.strip(), out, place, referee)
 
     def games(self, *, event: str | None = None, player: str | None = None) -> list[GameRecord]:
         """The league's games in arrival order (optionally one event's, or one player's).
@@ -1467,6 +1498,21 @@ class League:
 
 
 # Helpers ----------------------------------------------------------------------------------------
+
+
+def _event_places(sheets: Sequence[Any]) -> list[EventPlace]:
+    """The place and referee of each named event sheet (a workbook has one), checked: a text
+    the league cannot hold is refused like a game's."""
+    out = []
+    for sheet in sheets:
+        if not sheet.name:
+            continue
+        for what, value in (("the place", sheet.place), ("the referee", sheet.referee)):
+            wrong = text_problem(Text.in_domain("messages", what), value) if value else None
+            if wrong is not None:
+                raise InputError([Problem("", engine_text(wrong))], sheet.name)
+        out.append(EventPlace(sheet.name, sheet.place or None, sheet.referee or None))
+    return out
 
 
 def _mapped(

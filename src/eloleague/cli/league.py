@@ -734,10 +734,27 @@ def _event_report(lg: League, name: str, output: Path | None) -> None:
         entries = [e for g in report.games for e in g.entries]
         records = [g.game for g in report.games]
         path = _xlsx_path(output)
-        _written(export_event_xlsx(report.name, entries, lg.rules, path, pick_language(), records))
+        _written(
+            export_event_xlsx(
+                report.name,
+                entries,
+                lg.rules,
+                path,
+                pick_language(),
+                records,
+                place=report.place,
+                referee=report.referee,
+            )
+        )
         return
     console = _console()
     console.print(f"[bold]{report.name}[/]", highlight=False)
+    where = [
+        report.place or "",
+        _t("referee: {name}", name=report.referee) if report.referee else "",
+    ]
+    if any(where):
+        console.print(" · ".join(w for w in where if w), highlight=False, markup=False)
     for found in report.games:
         g = found.game
         head = f"{g.id or ''}  {g.date.isoformat()}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
@@ -125,6 +126,7 @@ def read_games(
     lang: str | None = None,
     warnings: list[Problem] | None = None,
     known_players: Iterable[str] = (),
+    events: list[Any] | None = None,
 ) -> list[GameRecord]:
     """Read a games file and check it against ``rules``.
 
@@ -133,7 +135,9 @@ def read_games(
     :class:`InputError` with every problem when anything is wrong; returns nothing partial.
     For workbooks, ``lang`` overrides the language stamped in the workbook for the messages,
     ``warnings`` (when given) receives the warnings (a name close to a registered one), and
-    ``known_players`` are registered names to compare new names with.
+    ``known_players`` are registered names to compare new names with; ``events`` (when given)
+    receives the workbook's event sheet (:class:`eloleague.io.sheets.parse.EventInfo`: name,
+    dates, place, referee).
     """
     from eloleague.io.jsonl import parse_jsonl
     from eloleague.io.long_csv import is_long_csv, parse_long_csv
@@ -161,7 +165,7 @@ def read_games(
         from eloleague.io.sheets import parse_sheet_csv, parse_workbook  # openpyxl: only here
 
         reader = parse_workbook if suffix != ".csv" else parse_sheet_csv
-        games, problems, found = reader(data, rules, lang, known_players)
+        games, problems, found = reader(data, rules, lang, known_players, events=events)
         if warnings is not None:
             warnings.extend(found)
         if problems:

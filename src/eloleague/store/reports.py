@@ -115,6 +115,8 @@ class EventSummary:
     last: dt.date
     games: int
     players: int
+    place: str | None = None  # from the referee's workbook (docs/sheets.md)
+    referee: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,3 +125,5 @@ class EventReport:
 
     name: str
     games: list[GameExplanation]
+    place: str | None = None  # from the referee's workbook (docs/sheets.md)
+    referee: str | None = None

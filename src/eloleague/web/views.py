@@ -457,6 +457,8 @@ def events(league: League, page: int = 1, per_page: int = 100) -> Context:
                 "last": e.last.isoformat(),
                 "games": e.games,
                 "players": e.players,
+                "place": e.place,
+                "referee": e.referee,
             }
             for e in chosen
         ],
@@ -467,8 +469,7 @@ def event(league: League, name: str) -> Context:
     """An event: its dates, standings (games, points, rating change, performance rating),
     round-by-round table, and its games with their rating changes.
 
-    The workbook's place and referee are read by the sheet reader but not stored with the games,
-    so the event has none to show (docs/web.md, "Event page")."""
+    ``place`` and ``referee``: as the referee's workbook gave them (docs/sheets.md), or ``None``."""
     report = _lookup(league.event, name)
     rules = league.rules
     out = []
@@ -493,8 +494,8 @@ def event(league: League, name: str) -> Context:
         "event": report.name,
         "first": days[0].isoformat() if days else None,
         "last": days[-1].isoformat() if days else None,
-        "place": None,
-        "referee": None,
+        "place": report.place,
+        "referee": report.referee,
         "outcomes": outcome_names(league),
         "rounds": event_facts.rounds_of(lines),
         "standings": [

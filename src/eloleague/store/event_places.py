@@ -1,0 +1,43 @@
+"""Where an event was played and who refereed it, as the referee's workbook says (docs/sheets.md):
+kept on the event's row, shown on the event page, in the API and the event report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, and_, select, update
+
+from eloleague.store.tables import events
+
+
+@dataclass(frozen=True, slots=True)
+class EventPlace:
+    """An event's place and referee (``None`` when unknown)."""
+
+    event: str
+    place: str | None = None
+    referee: str | None = None
+
+
+def set_places(conn: Connection, league_id: int, facts: Sequence[EventPlace]) -> None:
+    """Keep what each event's sheet says (a later sheet's place or referee replaces it; an empty
+    cell keeps the stored one). Events that hold no game yet are left alone."""
+    for fact in facts:
+        values = {
+            key: value for key, value in (("place", fact.place), ("referee", fact.referee)) if value
+        }
+        if values:
+            conn.execute(
+                update(events)
+                .where(and_(events.c.league_id == league_id, events.c.name == fact.event))
+                .values(**values)
+            )
+
+
+def place_of(conn: Connection, event_id: int) -> tuple[str | None, str | None]:
+    """``(place, referee)`` of an event."""
+    row = conn.execute(
+        select(events.c.place, events.c.referee).where(events.c.id == event_id)
+    ).one()
+    return row.place, row.referee
