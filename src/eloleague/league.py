@@ -49,7 +49,7 @@ from eloleague.io.games import (
     validate_games,
 )
 from eloleague.io.limits import ID_MAX, NAME_MAX, ROUND_MAX, game_number, storable, text_problem
-from eloleague.io.ratings_csv import parse_identities
+from eloleague.io.ratings_csv import parse_identities, parse_initial
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
@@ -138,6 +138,9 @@ __all__ = [
 
 _ENGINES: dict[str, Engine] = {}
 
+STARTING = "initial"
+"""What a player's history entry for her starting rating fired (docs/league.md)."""
+
 
 def engine_for(db: str | Engine | None) -> Engine:
     """The engine of ``db`` (a URL, a file path, ``None`` for the default, or an engine), with its
@@ -213,12 +216,15 @@ class League:
         *,
         user: str | None = None,
         initial: str | Path | None = None,
+        initial_text: str | None = None,
+        initial_source: str | None = None,
     ) -> League:
         """Create a league named ``name`` with a preset or a rule file (stored as its text).
 
         ``initial``: the ratings CSV a federation publishes (the columns of ``eloleague rate``'s
         output, read as ``rate --initial`` reads it): the league starts from those ratings and
-        games counts, and every replay from its first game starts from them.
+        games counts, and every replay from its first game starts from them. ``initial_text``
+        (and the name of its file, ``initial_source``): the same CSV as text (an upload).
         """
         name = name.strip()
         if not name:
@@ -226,11 +232,18 @@ class League:
         text, source = _rules_source(rules)
         rule_set = parse_rules(text, source)
         start: dict[PoolKey, PoolState] = {}
-        initial_text = initial_source = None
         if initial is not None:
             path = Path(initial)
             start = read_initial(path, rule_set)
             initial_text, initial_source = path.read_text("utf-8"), path.name
+        elif initial_text is not None:
+            initial_text = initial_text.removeprefix("\ufeff")
+            initial_source = initial_source or "initial.csv"
+            start, problems = parse_initial(initial_text, rule_set)
+            if problems:
+                raise InputError(problems, initial_source)
+            if not start:
+                raise InputError([Problem("", msg("the file holds no rating"))], initial_source)
         engine = engine_for(db)
         try:
             with store_db.write(engine) as conn:
@@ -1008,12 +1021,59 @@ class League:
             pools = read_ratings(conn, self.id, names, player_id=pid)  # hers: titles, rows
             history = read_ledger(conn, self.id, names, labels, player_id=pid)
             played = load_games(conn, self.id, names, pks=list(labels))
+            start, source = self._starting_entries(conn, canonical)
+            history = start + history
         rows = [r for r in standings(self.rules, pools) if r.player == canonical]
         title = rows[0].title if rows else ""
         running = running_ratings(history, self.rules.updates != "per_game")
         return PlayerReport(
-            canonical, aliases, rows, title, history, [g.record for g in played], running
+            canonical,
+            aliases,
+            rows,
+            title,
+            history,
+            [g.record for g in played],
+            running,
+            source if start else None,
         )
+
+    def _starting_entries(
+        self, conn: Connection, name: str
+    ) -> tuple[list[LedgerEntry], str | None]:
+        """The player's starting ratings (docs/league.md, "Starting from published ratings") as
+        history entries, the day before the league's first game (or the day the league was
+        created), marked ``fired == ("initial",)``; and the list's file name. Read from the
+        stored list, so corrections and recomputes keep them."""
+        row = conn.execute(
+            select(leagues.c.initial_source, leagues.c.created_at).where(leagues.c.id == self.id)
+        ).one()
+        if row.initial_source is None:
+            return [], None
+        pools = initial_pools(conn, self.id, self.rules)
+        mine = [(key, pool) for key, pool in pools.items() if key.player == name]
+        if not mine:
+            return [], row.initial_source
+        first, _last = game_span(conn, self.id)
+        if first is not None:
+            day = to_date(first) - dt.timedelta(days=1)
+        else:
+            created = row.created_at
+            day = created.date() if isinstance(created, dt.datetime) else to_date(created)
+        return [
+            LedgerEntry(
+                game="",
+                date=day,
+                key=key,
+                before=pool.rating,
+                expected=None,
+                k=None,
+                score=None,
+                delta=0.0,
+                after=pool.rating,
+                fired=(STARTING,),
+            )
+            for key, pool in mine
+        ], row.initial_source
 
     def events(
         self, *, newest_first: bool = False, limit: int | None = None, offset: int = 0

@@ -647,7 +647,8 @@ def _print_entries(
     for e in entries:
         cells = []
         if with_game:
-            cells += [e.game or _t("season"), e.date.isoformat()]
+            start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
+            cells += [e.game or (_t("start") if start else _t("season")), e.date.isoformat()]
         if with_player:
             cells.append(e.key.player + (f" ({e.key.role})" if e.key.role else ""))
         cells += [

@@ -104,6 +104,8 @@ class PlayerReport:
     games: list[GameRecord]
     ratings: list[float]
     """The pool's rating after each history entry (:func:`eloleague.engine.running_ratings`)."""
+    starting_source: str | None = None
+    """The published list her history starts from (its first entries), if any."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -405,6 +405,48 @@ def _season(body: bytes) -> SeasonIn:
         raise RequestValidationError(exc.errors()) from None
 
 
+class LeagueIn(BaseModel):
+    """A league to create: its name, a preset rule set, and optionally the published ratings it
+    starts from (the ratings CSV of ``eloleague rate``, as text, and its file's name)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    name: str
+    rules: str
+    initial: str | None = None
+    initial_name: str | None = None
+
+
+@router.post(
+    "/leagues",
+    status_code=201,
+    responses=_errors(400, 401, 403, 413, 422),
+    dependencies=_TOKEN,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": LeagueIn.model_json_schema()}},
+        }
+    },
+    summary="Create a league (officer), optionally from published ratings",
+)
+def create_league(request: Request, user: TokenOfficer, body: Body) -> dict[str, Any]:
+    try:
+        wanted = LeagueIn.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+    name = views.create_league(
+        request.app.state.engine,
+        wanted.name,
+        wanted.rules,
+        user.name,
+        wanted.initial,
+        wanted.initial_name,
+    )
+    found = views.open_league(request.app.state.engine, name)
+    return {"league": name, **views.ranking(found, per_page=50)}
+
+
 @router.post(
     "/leagues/{league}/seasons/close",
     responses=_errors(400, 401, 403, 404, 413, 422),

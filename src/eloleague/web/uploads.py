@@ -64,6 +64,16 @@ def read_upload(
             raise InputError(exc.problems, name) from None
 
 
+def csv_text(content: bytes, source: str) -> str:
+    """An uploaded ratings CSV as text (UTF-8, with or without its byte order mark)."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(
+            [Problem("", Text.of("the file is not UTF-8 text: save it as CSV UTF-8"))], source
+        ) from None
+
+
 def games_from_body(league: League, body: bytes, source: str = "request") -> list[GameRecord]:
     """Games posted to the API: JSON Lines, or a JSON array of games, or one game object."""
     text = body.strip()

@@ -22,7 +22,7 @@ from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.io.limits import storable
-from eloleague.league import League, PlayerReport
+from eloleague.league import STARTING, League, PlayerReport
 from eloleague.records import GameRecord, Participant
 from eloleague.store.db import read
 from eloleague.store.faces import league_rows
@@ -233,7 +233,8 @@ def _entry(league: League, e: LedgerEntry) -> Context:
         "player": e.key.player,
         "mode": e.key.mode,
         "role": e.key.role,
-        "season": e.game == "",
+        "season": e.game == "" and STARTING not in e.fired,
+        "start": STARTING in e.fired,  # a starting rating from the published list
         "before": shown(rules, e.before),
         "opponent": plain(e.opponent, 2),
         "expected": plain(e.expected, 4),
@@ -294,7 +295,7 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
             {
                 "date": e.date.isoformat(),
                 "game": e.game or None,
-                "season": e.game == "",
+                "season": e.game == "" and STARTING not in e.fired,
                 "kind": next(iter(e.fired), "") if e.game == "" else "game",
                 "delta": shown(league.rules, e.delta) if league.rules.shown else e.delta,
                 "rating": shown(league.rules, rating),
@@ -336,6 +337,8 @@ def player(league: League, name: str, recent: int | None = None) -> Context:
     newest = list(reversed(report.history))
     for e in newest[:recent] if recent is not None else newest:
         item = _entry(league, e)
+        if item["start"]:
+            item["source"] = report.starting_source
         g = games_by_id.get(e.game) if e.game else None
         if g is not None:
             mine = next((s for s in g.sides if any(p.name == report.name for p in s.players)), None)
@@ -523,6 +526,33 @@ def event(league: League, name: str) -> Context:
             for line in sorted(lines, key=lambda x: (-x.delta, x.player))
         ],
     }
+
+
+def create_league(
+    engine: Engine,
+    name: str,
+    rules: str,
+    user: str | None,
+    initial_text: str | None = None,
+    initial_source: str | None = None,
+) -> str:
+    """Create a league from a preset (its name), starting from the published ratings CSV
+    ``initial_text`` when given; returns its name. Only presets: a rule file on the server's
+    disk is not for a web form to name."""
+    from eloleague.rules import preset_names
+
+    if rules not in preset_names():
+        raise EloleagueError(
+            Text.of(
+                "unknown rule set {rules!r} (presets: {presets})",
+                rules=rules,
+                presets=", ".join(preset_names()),
+            )
+        )
+    league = League.create(
+        engine, name, rules, user=user, initial_text=initial_text, initial_source=initial_source
+    )
+    return league.name
 
 
 def face(league: League) -> Context:
