@@ -65,6 +65,15 @@ def test_a_federation_list_with_namesakes_then_a_season(tmp_path: Path) -> None:
     shown = run_cli("player", "FR-004", *db, env={"ELOLEAGUE_LANG": "fr"})
     assert shown.returncode == 0, shown.stderr
     assert "Bruno Petit" in shown.stdout and "club\u202f: Quimper" in shown.stdout
+    # The ranking CSV carries them too, and reads back as a published list.
+    listed = _rows(run_cli("ranking", "-f", "csv", *db).stdout)
+    assert {r["player"]: r["player_id"] for r in listed}["Bruno Petit"] == "FR-004"
+    again = tmp_path / "again.csv"
+    again.write_text(run_cli("ranking", "-f", "csv", *db).stdout, "utf-8")
+    other = ["--db", str(tmp_path / "other.db")]
+    done = run_cli("init", "--rules", "bataille-empire", "--initial", str(again), *other)
+    assert done.returncode == 0, done.stderr
+    assert run_cli("ranking", "-f", "csv", *other).stdout == again.read_text("utf-8")
     # The long-format export carries the ids back.
     exported = _rows(run_cli("export", "-", "-f", "csv", *db).stdout)
     assert {(r["player"], r["player_id"]) for r in exported} >= {

@@ -114,6 +114,7 @@ def test_club_and_region_filters(db_url: str, tmp_path: Path) -> None:
     )
     assert [r.player for r in league.ranking(club="lyon")] == ["Jean Dupont (FR-001)"]
     assert [r.player for r in league.ranking(region="Bretagne")] == ["Jean Dupont (FR-002)"]
+    assert [r.player for r in league.ranking(region="RHÔNE")] == ["Jean Dupont (FR-001)"]
     assert league.ranking(club="Paris") == []
     from eloleague.store.ranking import RankingFilter
 

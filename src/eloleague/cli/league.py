@@ -444,7 +444,7 @@ def ranking(
     elif output is not None:
         raise typer.BadParameter(_t("--output writes a workbook: use it with --format xlsx"))
     elif chosen is RankingFormat.csv:
-        write_ratings(rows, lg.rules, sys.stdout)
+        write_ratings(rows, lg.rules, sys.stdout, people=lg.identities())
     elif chosen is RankingFormat.json:
         shown = lg.rules.shown
         data = [
@@ -797,7 +797,8 @@ def games_(
         from eloleague.store.games import StoredGame
 
         stored = [StoredGame(0, 0, g.id, g) for g in found]
-        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout)
+        people = lg.identities()  # the players' ids, clubs and regions travel with the games
+        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout, people)
         return
     table = Table(title=_t("Games"), title_justify="left")
     for col in (_t("Game"), _t("Date"), _t("Event"), _t("Sides")):

@@ -11,8 +11,8 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Callable, Iterable, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TextIO
 
 from eloleague.engine.maths import round_float
 from eloleague.engine.methods import method_of, with_shown
@@ -66,11 +66,20 @@ def format_plain(value: float | None) -> str:
     return repr(value)
 
 
-def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: TextIO) -> None:
-    """Write ranking rows as the ``eloleague rate`` CSV."""
+def write_ratings(
+    rows: Iterable[Standing],
+    rules: RuleSet,
+    out: TextIO,
+    *,
+    people: Mapping[str, Any] | None = None,
+) -> None:
+    """Write ranking rows as the ``eloleague rate`` CSV. ``people``: the players' identities
+    (``federation_id``, ``club``, ``region`` attributes) by name; when one is known the columns
+    ``player_id``, ``club`` and ``region`` follow, as ``--initial`` reads them."""
     writer = csv.writer(out)
     extra = method_of(rules).shown_fields
-    writer.writerow((*RATING_COLUMNS, *extra))
+    people = {name: who for name, who in (people or {}).items() if who}
+    writer.writerow((*RATING_COLUMNS, *extra, *(IDENTITY_COLUMNS if people else ())))
     shown = rules.shown
     for row in rows:
         writer.writerow(
@@ -82,8 +91,15 @@ def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: TextIO) -> None
                 row.games,
                 row.title,
                 *(format_number(v, shown) for v in row.shown or [None] * len(extra)),
+                *(_identity_cells(people.get(row.player)) if people else ()),
             )
         )
+
+
+def _identity_cells(who: Any) -> tuple[str, str, str]:
+    if who is None:
+        return ("", "", "")
+    return (who.federation_id or "", who.club or "", who.region or "")
 
 
 def _shown_values(

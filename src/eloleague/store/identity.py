@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, and_, insert, select, update
+from sqlalchemy import Connection, and_, insert, select, update
 
 from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text
@@ -134,31 +134,29 @@ def _ambiguous_text(name: str, labels: Sequence[str]) -> Text:
     )
 
 
-def in_filter(club: str | None, region: str | None) -> ColumnElement[bool] | None:
-    """A condition on ``players`` keeping one club's or one region's players (case and spacing
-    ignored), or ``None`` when neither is asked for."""
-    from sqlalchemy import func
-
-    cond: list[ColumnElement[bool]] = []
-    if club and club.strip():
-        cond.append(func.lower(players.c.club) == " ".join(club.split()).lower())
-    if region and region.strip():
-        cond.append(func.lower(players.c.region) == " ".join(region.split()).lower())
-    return and_(*cond) if cond else None
+def _folded(text: str | None) -> str:
+    return " ".join((text or "").split()).casefold()
 
 
 def player_ids_in(
     conn: Connection, league_id: int, club: str | None, region: str | None
 ) -> set[int] | None:
-    """The ids of one club's or one region's players, or ``None`` when neither is asked for."""
-    cond = in_filter(club, region)
-    if cond is None:
+    """The ids of one club's or one region's players (case and spacing ignored, accents not:
+    "rhône" finds "Rhône"), or ``None`` when neither is asked for."""
+    wanted_club, wanted_region = _folded(club), _folded(region)
+    if not wanted_club and not wanted_region:
         return None
-    return set(
-        conn.execute(
-            select(players.c.id).where(and_(players.c.league_id == league_id, cond))
-        ).scalars()
-    )
+    column = players.c.club if wanted_club else players.c.region
+    return {
+        pk
+        for pk, c, r in conn.execute(
+            select(players.c.id, players.c.club, players.c.region).where(
+                and_(players.c.league_id == league_id, column.is_not(None))
+            )
+        )
+        if (not wanted_club or _folded(c) == wanted_club)
+        and (not wanted_region or _folded(r) == wanted_region)
+    }
 
 
 def clubs_and_regions(conn: Connection, league_id: int) -> tuple[list[str], list[str]]:

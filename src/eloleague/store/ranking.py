@@ -40,7 +40,7 @@ from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store.derived import rating_rows
-from eloleague.store.identity import in_filter
+from eloleague.store.identity import player_ids_in
 from eloleague.store.players import search_players
 from eloleague.store.recompute import effective_as_of
 from eloleague.store.tables import games, ledger, players, ratings
@@ -157,13 +157,9 @@ def ranking_page(
                 )
             )
         )
-    members = in_filter(wanted.club, wanted.region)
-    if members is not None:
-        cond.append(
-            rows.c.player_id.in_(
-                select(players.c.id).where(and_(players.c.league_id == league_id, members))
-            )
-        )
+    members = player_ids_in(conn, league_id, wanted.club, wanted.region)
+    if members is not None:  # a club's players are few: their ids, not a join
+        cond.append(rows.c.player_id.in_(sorted(members)))
     kept = and_(True, *cond)
     found_ids: list[int] | None = None
     if wanted.search:
