@@ -90,3 +90,44 @@ def test_the_template_with_id_columns_reads_back(tmp_path: Path) -> None:
     path.write_bytes(to_bytes(book))
     with pytest.raises(InputError, match="appears twice"):
         league.import_file(path)
+
+
+def test_a_free_for_all_sheet_with_its_id_column(tmp_path: Path) -> None:
+    from eloleague.io import parse_jsonl
+    from eloleague.io.sheets import build_template
+    from tests.conftest import REPLAY
+    from tests.sheets.fill import fill_ffa
+
+    rules = load_rules("diplomacy")
+    (game,) = parse_jsonl((REPLAY / "diplomacy.jsonl").read_bytes().splitlines()[0])[0]
+    renamed = {"Hélène D005": "Jean Dupont", "Paul D003": "Jean Dupont"}
+    game = GameRecord(
+        game.date,
+        tuple(
+            Side(
+                tuple(Participant(renamed.get(p.name, p.name), p.role) for p in s.players),
+                None,
+                s.score,
+            )
+            for s in game.sides
+        ),
+        id=game.id,
+        mode=game.mode,
+    )
+    book = build_template(rules, "Ligue test", (), "fr", ids=True)
+    fill_ffa(book, rules, [game], "fr")
+    ws = book["Résultats"]
+    header, cols = header_columns(ws)
+    for row in range(header + 1, header + 1 + len(rules.roles) + 1):
+        who = {"England": "FR-1", "Austria": "FR-2"}.get(
+            str(ws.cell(row=row, column=cols["Rôle"]).value)
+        )
+        if who:
+            ws.cell(row=row, column=cols["Identifiant"], value=who)
+    path = tmp_path / "diplo.xlsx"
+    path.write_bytes(to_bytes(book))
+    league = League.create(str(tmp_path / "d.db"), "Diplo", "diplomacy")
+    league.import_file(path)
+    names = league.players()
+    assert "Jean Dupont (FR-1)" in names and "Jean Dupont (FR-2)" in names
+    assert "Jean Dupont" not in names
