@@ -205,90 +205,120 @@ def set_identity(
         conn.execute(update(players).where(players.c.id == player_id).values(**values))
 
 
-def _relabel(conn: Connection, league_id: int, player_id: int, new: str) -> None:
-    """Give a player the name that tells her apart; her plain name stays an alias (the
-    published ratings and old files name her so; a plain name shared is refused before aliases
-    are looked at)."""
-    old = conn.execute(select(players.c.name).where(players.c.id == player_id)).scalar_one()
-    conn.execute(update(players).where(players.c.id == player_id).values(name=new))
-    conn.execute(
-        player_aliases.delete().where(
-            and_(player_aliases.c.league_id == league_id, player_aliases.c.alias == new)
+class _Registry:
+    """The league's players as an import resolves them: read once, kept up to date as players
+    are registered, given an id or told apart (a file of a thousand players with ids costs a
+    handful of queries, not a thousand reads of the league)."""
+
+    def __init__(self, conn: Connection, league_id: int) -> None:
+        self.conn, self.league_id = conn, league_id
+        self.index = name_index(conn, league_id)  # name or alias -> player id
+        self.names: dict[int, str] = {}
+        self.who: dict[int, Identity] = {}
+        self.by_fid: dict[str, int] = {}
+        self.shared: dict[str, set[str]] = {}  # plain name -> the names telling its players apart
+        for pk, name, fid, club, region in conn.execute(
+            select(
+                players.c.id,
+                players.c.name,
+                players.c.federation_id,
+                players.c.club,
+                players.c.region,
+            ).where(players.c.league_id == league_id)
+        ):
+            self._remember(pk, name, Identity(fid, club, region))
+
+    def _remember(self, pk: int, name: str, who: Identity) -> None:
+        self.names[pk] = name
+        self.who[pk] = who
+        self.index.setdefault(name, pk)
+        if who.federation_id is not None:
+            self.by_fid[who.federation_id] = pk
+            base = base_name(name, who.federation_id)
+            if base != name:
+                self.shared.setdefault(base, set()).add(name)
+
+    def register(self, name: str, who: Identity) -> tuple[int, str, bool]:
+        """Find or create the player ``name`` with identity ``who`` (see :func:`register`)."""
+        fid = who.federation_id
+        if fid is not None:
+            pid = self.by_fid.get(fid)
+            if pid is not None:
+                self._update(pid, who)
+                return pid, self.names[pid], False
+            base = base_name(name, fid)
+            pid = self.index.get(name) if name != base else None
+            if pid is None and not self.shared.get(base):
+                pid = self.index.get(base)
+            if pid is not None:
+                holder = self.who[pid].federation_id
+                if holder is None:  # a registered player without id: this is her id
+                    self._update(pid, who)
+                    return pid, self.names[pid], False
+                if self.names[pid] == base:  # a namesake: tell the two apart
+                    self._relabel(pid, id_label(base, holder))
+            taken = bool(self.shared.get(base)) or base in self.index
+            label = id_label(base, fid) if taken else base
+            return self._create(label, who), label, True
+        pid = self.index.get(name)
+        if pid is None:
+            return self._create(name, who), name, True
+        self._update(pid, who)
+        return pid, self.names[pid], False
+
+    def _create(self, name: str, who: Identity) -> int:
+        pk = int(
+            self.conn.execute(
+                insert(players).returning(players.c.id),
+                {
+                    "league_id": self.league_id,
+                    "name": name,
+                    "created_at": dt.datetime.now(dt.UTC),
+                    "federation_id": who.federation_id,
+                    "club": who.club,
+                    "region": who.region,
+                },
+            ).scalar_one()
         )
-    )
-    add_alias(conn, league_id, old, player_id)
+        self._remember(pk, name, who)
+        return pk
 
+    def _update(self, pid: int, who: Identity) -> None:
+        """The club and region a file gives replace the stored ones; an id is only ever added."""
+        old = self.who[pid]
+        new = Identity(
+            old.federation_id or who.federation_id, who.club or old.club, who.region or old.region
+        )
+        if new != old:
+            self.conn.execute(
+                update(players)
+                .where(players.c.id == pid)
+                .values(federation_id=new.federation_id, club=new.club, region=new.region)
+            )
+            self._remember(pid, self.names[pid], new)
 
-def _create(conn: Connection, league_id: int, name: str, who: Identity) -> int:
-    return int(
-        conn.execute(
-            insert(players).returning(players.c.id),
-            {
-                "league_id": league_id,
-                "name": name,
-                "created_at": dt.datetime.now(dt.UTC),
-                "federation_id": who.federation_id,
-                "club": who.club,
-                "region": who.region,
-            },
-        ).scalar_one()
-    )
+    def _relabel(self, pid: int, new: str) -> None:
+        """Give a player the name that tells her apart; her plain name stays an alias (the
+        published list and old files name her so; a plain name two players share is refused
+        before aliases are looked at)."""
+        old = self.names[pid]
+        self.conn.execute(update(players).where(players.c.id == pid).values(name=new))
+        self.conn.execute(
+            player_aliases.delete().where(
+                and_(player_aliases.c.league_id == self.league_id, player_aliases.c.alias == new)
+            )
+        )
+        add_alias(self.conn, self.league_id, old, pid)
+        self.index[new] = pid
+        self.index[old] = pid
+        self._remember(pid, new, self.who[pid])
 
 
 def register(conn: Connection, league_id: int, name: str, who: Identity) -> tuple[int, str, bool]:
-    """Find or create the player ``name`` with identity ``who`` (matched by federation id first,
-    then by name; see the module): ``(player id, her name in the league, created)``. Two
-    players of one name are both renamed to tell them apart."""
-    fid = who.federation_id
-    index = name_index(conn, league_id)
-    if fid is not None:
-        pid = by_federation_id(conn, league_id, fid)
-        if pid is not None:
-            _update(conn, pid, who)
-            return pid, _name_of(conn, pid), False
-        base = base_name(name, fid)
-        shared = namesakes(conn, league_id).get(base)
-        pid = index.get(name) if name != base else None
-        if pid is None and not shared:
-            pid = index.get(base)
-        if pid is not None:
-            holder = conn.execute(
-                select(players.c.federation_id).where(players.c.id == pid)
-            ).scalar()
-            if holder is None:  # a registered player without id: this is her id
-                _update(conn, pid, who)
-                return pid, _name_of(conn, pid), False
-            if _name_of(conn, pid) == base:  # a namesake: tell the two apart
-                _relabel(conn, league_id, pid, id_label(base, holder))
-            pid = None
-        label = (
-            base if not shared and base not in name_index(conn, league_id) else id_label(base, fid)
-        )
-        return _create(conn, league_id, label, who), label, True
-    pid = index.get(name)
-    if pid is None:
-        return _create(conn, league_id, name, who), name, True
-    _update(conn, pid, who)
-    return pid, _name_of(conn, pid), False
-
-
-def _name_of(conn: Connection, pid: int) -> str:
-    return str(conn.execute(select(players.c.name).where(players.c.id == pid)).scalar_one())
-
-
-def _update(conn: Connection, pid: int, who: Identity) -> None:
-    """The club and region a file gives replace the stored ones; an id is only ever added."""
-    values = {
-        key: value
-        for key, value in (
-            ("federation_id", who.federation_id),
-            ("club", who.club),
-            ("region", who.region),
-        )
-        if value is not None
-    }
-    if values:
-        conn.execute(update(players).where(players.c.id == pid).values(**values))
+    """Find or create the player ``name`` with identity ``who``, matched by federation id first,
+    then by name (see the module): ``(player id, her name in the league, created)``. Two players
+    of one name are both renamed to tell them apart."""
+    return _Registry(conn, league_id).register(name, who)
 
 
 def resolve(
@@ -308,6 +338,7 @@ def resolve(
                 problems.append(Problem(game.origin, _ambiguous_text(p.name, shared[p.name])))
     if problems or not identified:
         return records, [], problems
+    registry = _Registry(conn, league_id)
     renames: dict[tuple[str, str | None], str] = {}
     created: list[str] = []
     for game in records:
@@ -315,9 +346,7 @@ def resolve(
             key = (p.name, p.federation_id)
             if key in renames or (p.federation_id is None and p.club is None and p.region is None):
                 continue
-            _pid, name, new = register(
-                conn, league_id, p.name, Identity(p.federation_id, p.club, p.region)
-            )
+            _pid, name, new = registry.register(p.name, Identity(p.federation_id, p.club, p.region))
             renames[key] = name
             if new:
                 created.append(name)
