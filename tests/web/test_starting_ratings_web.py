@@ -65,6 +65,9 @@ def test_an_officer_creates_a_league_from_a_published_list(client: TestClient, s
     assert league.identity("FR-3").club == "Lyon"
     page = client.get("/leagues/Fédé/players/Alice Martin", headers={"Accept-Language": "fr"})
     assert "classement de départ, d’après liste.csv" in page.text
+    history = client.get("/api/v1/leagues/Fédé/history/Alice Martin").json()
+    (series,) = history["series"]
+    assert (series["points"][0]["kind"], series["points"][0]["rating"]) == ("initial", 1050)
     # A referee cannot create a league.
     referee = TestClient(client.app)
     _login(referee, "Rémi")

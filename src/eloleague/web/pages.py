@@ -255,18 +255,29 @@ def ranking_page(request: Request, league: str) -> Response:
 MANY_POOLS = 3  # more lines than this: the chart shows one pool at a time, chosen by a link
 
 
+def _series_start(points: list[dict[str, Any]], start: float) -> float:
+    """Where a pool's line starts: its starting rating from the published list, when it has one
+    (docs/league.md), else the rule set's start rating."""
+    if points and points[0]["kind"] == "initial":
+        return float(points[0]["rating"])
+    return start
+
+
 def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | None) -> Markup:
     gettext = translator(lang, "web")
     series = [
         Series(
             s["name"] or context["player"],
-            float(context["start_rating"]),
+            _series_start(s["points"], float(context["start_rating"])),
             [
                 ChartPoint(
                     p["date"],
                     float(p["rating"]),
                     float(p["delta"]),
-                    p["game"] or gettext("season adjustment"),
+                    p["game"]
+                    or gettext(
+                        "starting rating" if p["kind"] == "initial" else "season adjustment"
+                    ),
                     p["season"],
                 )
                 for p in s["points"]
