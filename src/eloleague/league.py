@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -60,7 +60,13 @@ from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
-from eloleague.store.event_places import EventPlace, place_of, set_places
+from eloleague.store.event_places import (
+    EventPlace,
+    EventSheet,
+    from_sheets,
+    place_of,
+    set_places,
+)
 from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
@@ -110,6 +116,7 @@ from eloleague.store.recompute import (
     touched_date,
 )
 from eloleague.store.reports import (
+    STARTING,
     EventReport,
     EventSummary,
     GameExplanation,
@@ -137,9 +144,6 @@ __all__ = [
 ]
 
 _ENGINES: dict[str, Engine] = {}
-
-STARTING = "initial"
-"""What a player's history entry for her starting rating fired (docs/league.md)."""
 
 
 def engine_for(db: str | Engine | None) -> Engine:
@@ -501,7 +505,7 @@ class League:
             yield from self.players()
 
         warnings: list[Problem] = []
-        sheets: list[Any] = []
+        sheets: list[EventSheet] = []
         with no_gc():
             records = read_games(
                 path,
@@ -512,7 +516,7 @@ class League:
                 events=sheets,
             )
         if events is not None:  # a workbook's event sheet: its place and referee
-            events.extend(_event_places(sheets))
+            events.extend(from_sheets(sheets))
         return records, warnings
 
     def import_games(
@@ -1558,21 +1562,6 @@ class League:
 
 
 # Helpers ----------------------------------------------------------------------------------------
-
-
-def _event_places(sheets: Sequence[Any]) -> list[EventPlace]:
-    """The place and referee of each named event sheet (a workbook has one), checked: a text
-    the league cannot hold is refused like a game's."""
-    out = []
-    for sheet in sheets:
-        if not sheet.name:
-            continue
-        for what, value in (("the place", sheet.place), ("the referee", sheet.referee)):
-            wrong = text_problem(Text.in_domain("messages", what), value) if value else None
-            if wrong is not None:
-                raise InputError([Problem("", engine_text(wrong))], sheet.name)
-        out.append(EventPlace(sheet.name, sheet.place or None, sheet.referee or None))
-    return out
 
 
 def _mapped(

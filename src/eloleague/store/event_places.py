@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from sqlalchemy import Connection, and_, select, update
 
+from eloleague.errors import InputError, Problem
+from eloleague.i18n import Text
+from eloleague.io.limits import text_problem
+from eloleague.store.messages import engine_text
 from eloleague.store.tables import events
 
 
@@ -18,6 +23,29 @@ class EventPlace:
     event: str
     place: str | None = None
     referee: str | None = None
+
+
+class EventSheet(Protocol):
+    """What a workbook's event sheet says (:class:`eloleague.io.sheets.parse.EventInfo`)."""
+
+    name: str | None
+    place: str
+    referee: str
+
+
+def from_sheets(sheets: Sequence[EventSheet]) -> list[EventPlace]:
+    """The place and referee of each named event sheet (a workbook has one), checked: a text
+    the league cannot hold is refused like a game's."""
+    out = []
+    for sheet in sheets:
+        if not sheet.name:
+            continue
+        for what, value in (("the place", sheet.place), ("the referee", sheet.referee)):
+            wrong = text_problem(Text.in_domain("messages", what), value) if value else None
+            if wrong is not None:
+                raise InputError([Problem("", engine_text(wrong))], sheet.name)
+        out.append(EventPlace(sheet.name, sheet.place or None, sheet.referee or None))
+    return out
 
 
 def set_places(conn: Connection, league_id: int, facts: Sequence[EventPlace]) -> None:

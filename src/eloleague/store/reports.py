@@ -92,6 +92,10 @@ class GameExplanation:
     unrated_reason: str | None = None  # translatable (a Text of the engine's catalogue)
 
 
+STARTING = "initial"
+"""What a player's history entry for her starting rating fired (docs/league.md)."""
+
+
 @dataclass(frozen=True)
 class PlayerReport:
     """A player's ratings per pool, title, aliases, full ledger history and games."""

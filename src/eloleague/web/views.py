@@ -22,12 +22,13 @@ from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
 from eloleague.io.limits import storable
-from eloleague.league import STARTING, League, PlayerReport
+from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant
 from eloleague.store.db import read
 from eloleague.store.faces import league_rows
 from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
+from eloleague.store.reports import STARTING
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
 from eloleague.web import event_facts
