@@ -63,6 +63,18 @@ def test_two_jean_dupont_in_one_sheet(tmp_path: Path) -> None:
     assert league.identity("Jean Dupont (FR-2)").federation_id == "FR-2"
     # The same sheet again: nothing new.
     assert league.import_file(path).added == 0
+    # One API answer holds both, each with her id.
+    from fastapi.testclient import TestClient
+
+    from eloleague.web import Settings, create_app
+
+    client = TestClient(create_app(Settings(db=str(tmp_path / "fede.db"), secret="s" * 40)))
+    got = client.get("/api/v1/leagues/Fédé/ranking", params={"q": "dupont"})
+    assert got.status_code == 200, got.text
+    assert sorted((r["player"], r["federation_id"]) for r in got.json()["rows"]) == [
+        ("Jean Dupont (FR-1)", "FR-1"),
+        ("Jean Dupont (FR-2)", "FR-2"),
+    ]
 
 
 def test_the_template_with_id_columns_reads_back(tmp_path: Path) -> None:
