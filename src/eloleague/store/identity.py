@@ -161,21 +161,15 @@ def player_ids_in(
 
 def clubs_and_regions(conn: Connection, league_id: int) -> tuple[list[str], list[str]]:
     """The league's clubs and regions, sorted (the site's filters, when there are any)."""
-    clubs: set[str] = set()
-    regions: set[str] = set()
-    for club, region in conn.execute(
-        select(players.c.club, players.c.region).where(
-            and_(
-                players.c.league_id == league_id,
-                players.c.club.is_not(None) | players.c.region.is_not(None),
-            )
-        )
-    ):
-        if club:
-            clubs.add(club)
-        if region:
-            regions.add(region)
-    return sorted(clubs, key=str.casefold), sorted(regions, key=str.casefold)
+    found = []
+    for column in (players.c.club, players.c.region):
+        values = conn.execute(
+            select(column)
+            .distinct()
+            .where(and_(players.c.league_id == league_id, column.is_not(None)))
+        ).scalars()
+        found.append(sorted((v for v in values if v), key=str.casefold))
+    return found[0], found[1]
 
 
 def set_identity(
