@@ -21,10 +21,32 @@ def normalise_name(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Participant:
-    """One player in one game, with the role (country, army) played there, or ``""``."""
+    """One player in one game, with the role (country, army) played there, or ``""``.
+
+    ``federation_id``, ``club`` and ``region``: who the player is beyond a name, when the file
+    says (docs/league.md, "Player identity"). A league import matches a player by her federation
+    id first, and keeps her club and region; the engine only sees ``name``.
+    """
 
     name: str
     role: str = ""
+    federation_id: str | None = None
+    club: str | None = None
+    region: str | None = None
+
+
+def id_label(name: str, federation_id: str) -> str:
+    """How two players of the same name are told apart: ``"Jean Dupont (FR-1234)"``."""
+    return f"{name} ({federation_id})"
+
+
+def base_name(name: str, federation_id: str | None) -> str:
+    """``name`` without the ``" (id)"`` that :func:`id_label` added, if it did."""
+    if federation_id:
+        suffix = f" ({federation_id})"
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 @dataclass(frozen=True, slots=True)

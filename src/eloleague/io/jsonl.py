@@ -27,6 +27,20 @@ GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "home", "neutral
 class _Player(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     name: str
     role: str = ""
+    id: str | None = None  # the federation id (licence number): docs/formats.md
+    club: str | None = None
+    region: str | None = None
+
+
+PLAYER_FIELDS = ("name", "role", "id", "club", "region")
+
+
+def _given(value: object) -> str | None:
+    """A player's id, club or region: ``None`` when absent or blank."""
+    if value is None:
+        return None
+    text = normalise_name(str(value))
+    return text or None
 
 
 class _Side(msgspec.Struct, forbid_unknown_fields=True):
@@ -72,7 +86,9 @@ _line = partial(str.__new__, _Line)  # _Line(n) without a Python call: a million
 def _participant(p: str | _Player) -> Participant:
     if isinstance(p, str):
         return Participant(normalise_name(p))
-    return Participant(normalise_name(p.name), p.role.strip())
+    return Participant(
+        normalise_name(p.name), p.role.strip(), _given(p.id), _given(p.club), _given(p.region)
+    )
 
 
 class _Unusable(Exception):
@@ -266,15 +282,27 @@ def _explain_side(side: Any) -> list[Text]:
                 if not normalise_name(player):
                     out.append(Text.of("player {n}: the name is empty", n=n))
             elif isinstance(player, dict):
-                extra = [k for k in player if k not in ("name", "role")]
+                extra = [k for k in player if k not in PLAYER_FIELDS]
                 if extra:
                     out.append(
                         Text.of(
-                            'player {n}: unknown field "{key}" (a player has: name, role)',
+                            'player {n}: unknown field "{key}" (a player has: name, role, id, '
+                            "club, region)",
                             n=n,
                             key=extra[0],
                         )
                     )
+                for key in ("id", "club", "region"):
+                    value = player.get(key)
+                    if value is not None and not isinstance(value, str):
+                        out.append(
+                            Text.of(
+                                "player {n}: {key}: expected text, got {value}",
+                                n=n,
+                                key=key,
+                                value=_show(value),
+                            )
+                        )
                 name = player.get("name")
                 if not isinstance(name, str) or not normalise_name(name):
                     out.append(Text.of("player {n}: a name is required", n=n))
@@ -325,7 +353,13 @@ def _slow_record(line: bytes, origin: Text) -> GameRecord:
                 players.append(Participant(normalise_name(p)))
             else:
                 players.append(
-                    Participant(normalise_name(p["name"]), (p.get("role") or "").strip())
+                    Participant(
+                        normalise_name(p["name"]),
+                        (p.get("role") or "").strip(),
+                        _given(p.get("id")),
+                        _given(p.get("club")),
+                        _given(p.get("region")),
+                    )
                 )
         score = side.get("score")
         sides.append(

@@ -23,7 +23,7 @@ from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 COLUMNS = (
     "game", "date", "event", "round", "mode", "rated", "side", "player", "role", "outcome", "score",
-    "home", "neutral",
+    "home", "neutral", "player_id", "club", "region",
 )  # fmt: skip
 REQUIRED = ("game", "date", "side", "player")
 GAME_COLUMNS = ("date", "event", "round", "mode", "rated", "home", "neutral")
@@ -263,7 +263,15 @@ class _Parser:
             else:
                 side.score = score
         if ok:
-            side.players.append(Participant(name, cell("role")))
+            side.players.append(
+                Participant(
+                    name,
+                    cell("role"),
+                    normalise_name(cell("player_id")) or None,
+                    normalise_name(cell("club")) or None,
+                    normalise_name(cell("region")) or None,
+                )
+            )
         else:
             draft.bad = True
 

@@ -80,7 +80,13 @@ players = Table(
     Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(300), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Who the player is beyond a name (docs/league.md, "Player identity"): the federation's id
+    # (licence number), unique in a league, then club and region (or country).
+    Column("federation_id", String(100), nullable=True),
+    Column("club", String(200), nullable=True),
+    Column("region", String(200), nullable=True),
     UniqueConstraint("league_id", "name", name="uq_players_league_name"),
+    UniqueConstraint("league_id", "federation_id", name="uq_players_league_federation_id"),
 )
 
 player_aliases = Table(
@@ -100,6 +106,9 @@ events = Table(
     Column("id", Integer, primary_key=True),
     Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(300), nullable=False),
+    # From the referee's workbook's event sheet (docs/sheets.md), when given.
+    Column("place", String(300), nullable=True),
+    Column("referee", String(300), nullable=True),
     UniqueConstraint("league_id", "name", name="uq_events_league_name"),
 )
 

@@ -140,6 +140,54 @@ def sign_out_user(request: Request, name: str, user: Officer, form: Form) -> Res
     return RedirectResponse("/admin", status_code=303)
 
 
+@router.get("/admin/leagues/new")
+def new_league_form(request: Request) -> Response:
+    if session_user(request) is None:
+        return RedirectResponse("/login?next=/admin/leagues/new", status_code=303)
+    user = require_user(request)
+    if not user.is_officer:
+        raise WebError(403, "forbidden", Text.of("only an officer may do this"))
+    return render_page(request, "new_league.html", _new_league_context({}))
+
+
+def _new_league_context(form: dict[str, str]) -> dict[str, Any]:
+    from eloleague.rules import preset_names
+
+    return {"presets": preset_names(), "form": form}
+
+
+@router.post("/admin/leagues/new")
+def new_league(request: Request, user: Officer, form: Form) -> Response:
+    """Create a league from a rule set, starting from a published ratings CSV when one is sent
+    (docs/league.md, "Starting from published ratings")."""
+    lang = page_lang(request)
+    given = {"name": str(form.get("name", "")).strip(), "rules": str(form.get("rules", ""))}
+    ratings = form.get("ratings")
+    text = source = None
+    try:
+        if isinstance(ratings, UploadFile) and ratings.filename:
+            limit = request.app.state.settings.max_upload_bytes
+            content = ratings.file.read(limit + 1)
+            if len(content) > limit:
+                raise WebError(
+                    413, "too_large", Text.of("the file is larger than {n} bytes", n=limit)
+                )
+            source = uploads.safe_name(ratings.filename)
+            text = uploads.csv_text(content, source)
+        created = views.create_league(
+            request.app.state.engine, given["name"], given["rules"], user.name, text, source
+        )
+    except (InputError, EloleagueError, WebError) as exc:
+        error = as_web_error(exc)
+        return render_page(
+            request,
+            "new_league.html",
+            {**_new_league_context(given), "error": error_body(error, lang)["error"]},
+            status=error.status,
+        )
+    return RedirectResponse(_league_url(created), status_code=303)
+
+
 @router.get("/leagues/{league}/upload")
 def upload_form(request: Request, league: str) -> Response:
     if session_user(request) is None:

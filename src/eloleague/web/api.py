@@ -58,6 +58,10 @@ class Row(BaseModel):
     games: int
     title: str
     trend: int | float | None
+    # Who the player is, when the league knows (docs/league.md, "Player identity").
+    federation_id: str | None = None
+    club: str | None = None
+    region: str | None = None
 
 
 class RankingOut(BaseModel):
@@ -106,6 +110,8 @@ _RANKING_QUERY: dict[str, Any] = {
             {"type": "string", "format": "date"},
             "Only players with a rated game on or after this day (YYYY-MM-DD).",
         ),
+        _query("club", {"type": "string"}, "Only this club's players (any case)."),
+        _query("region", {"type": "string"}, "Only this region's players (any case)."),
         *_PAGE,
     ]
 }
@@ -154,7 +160,7 @@ def leagues(request: Request) -> dict[str, Any]:
     response_model=RankingOut,
     responses=_READ_QUERY,
     openapi_extra=_RANKING_QUERY,
-    summary="The ranking (filters: mode, role, q, active_since; page, per_page)",
+    summary="The ranking (filters: mode, role, q, active_since, club, region; page, per_page)",
 )
 def ranking(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
@@ -399,6 +405,48 @@ def _season(body: bytes) -> SeasonIn:
         return SeasonIn.model_validate_json(body)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
+
+
+class LeagueIn(BaseModel):
+    """A league to create: its name, a preset rule set, and optionally the published ratings it
+    starts from (the ratings CSV of ``eloleague rate``, as text, and its file's name)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    name: str
+    rules: str
+    initial: str | None = None
+    initial_name: str | None = None
+
+
+@router.post(
+    "/leagues",
+    status_code=201,
+    responses=_errors(400, 401, 403, 413, 422),
+    dependencies=_TOKEN,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": LeagueIn.model_json_schema()}},
+        }
+    },
+    summary="Create a league (officer), optionally from published ratings",
+)
+def create_league(request: Request, user: TokenOfficer, body: Body) -> dict[str, Any]:
+    try:
+        wanted = LeagueIn.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+    name = views.create_league(
+        request.app.state.engine,
+        wanted.name,
+        wanted.rules,
+        user.name,
+        wanted.initial,
+        wanted.initial_name,
+    )
+    found = views.open_league(request.app.state.engine, name)
+    return {"league": name, **views.ranking(found, per_page=50)}
 
 
 @router.post(

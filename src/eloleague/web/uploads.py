@@ -22,6 +22,7 @@ from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
+from eloleague.store.event_places import EventPlace
 from eloleague.web.numbers import shown
 
 MAX_NAME = 100  # characters of an upload's name kept (its extension always is)
@@ -43,7 +44,11 @@ def safe_name(filename: str) -> str:
 
 
 def read_upload(
-    league: League, filename: str, content: bytes, lang: str | None = None
+    league: League,
+    filename: str,
+    content: bytes,
+    lang: str | None = None,
+    events: list[EventPlace] | None = None,
 ) -> tuple[list[GameRecord], list[Problem]]:
     """The games of an uploaded file, checked against the league's rules (or InputError), and
     the file's located warnings (a workbook's names that look like registered players')."""
@@ -54,9 +59,19 @@ def read_upload(
         path = Path(folder) / name
         path.write_bytes(content)
         try:
-            return league.read_file(path, lang=lang)
+            return league.read_file(path, lang=lang, events=events)
         except InputError as exc:
             raise InputError(exc.problems, name) from None
+
+
+def csv_text(content: bytes, source: str) -> str:
+    """An uploaded ratings CSV as text (UTF-8, with or without its byte order mark)."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(
+            [Problem("", Text.of("the file is not UTF-8 text: save it as CSV UTF-8"))], source
+        ) from None
 
 
 def games_from_body(league: League, body: bytes, source: str = "request") -> list[GameRecord]:
@@ -85,7 +100,9 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
     from eloleague.io import validate_games
+    from eloleague.io.games import told_apart
 
+    records = told_apart(records)  # namesakes told apart by their ids (docs/league.md)
     problems += validate_games(league.rules, records)
     if problems:
         raise InputError(problems, source)
@@ -121,9 +138,15 @@ def confirm(
     """Import a pending upload for good: read again (the league may have changed), then
     imported and marked so in one transaction."""
     item, content = league.pending_upload(upload_id)
-    records, _ = read_upload(league, item.filename, content)
+    places: list[EventPlace] = []
+    records, _ = read_upload(league, item.filename, content, events=places)
     return league.confirm_upload(
-        upload_id, records, content_hash=_digest(content), user=user, names=names
+        upload_id,
+        records,
+        content_hash=_digest(content),
+        user=user,
+        names=names,
+        event_places=places,
     )
 
 

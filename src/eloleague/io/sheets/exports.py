@@ -196,8 +196,12 @@ def export_event_xlsx(
     path: str | Path,
     lang: str = "fr",
     games: Iterable[GameRecord] = (),
+    *,
+    place: str | None = None,
+    referee: str | None = None,
 ) -> tuple[Path, Path]:
-    """Write an event report: per game, each player's before, P, K, S, change and after.
+    """Write an event report: per game, each player's before, P, K, S, change and after; the
+    title names the event's ``place`` and ``referee`` when known.
 
     ``entries`` are the event's ledger entries in processing order (season entries are left out);
     ``games`` (optional) add each game's round. The CSV beside holds the ledger rows.
@@ -209,9 +213,12 @@ def export_event_xlsx(
     ws = book.active
     assert ws is not None
     ws.title = tr(lang, "Games")
-    ws.cell(
-        row=1, column=1, value=tr(lang, "Event report — {event}", event=event)
-    ).font = TITLE_FONT
+    title = tr(lang, "Event report — {event}", event=event)
+    if place:
+        title += " · " + place
+    if referee:
+        title += " · " + tr(lang, "referee: {name}", name=referee)
+    ws.cell(row=1, column=1, value=title).font = TITLE_FONT
     labels = _entry_labels(lang)
     _header(ws, 2, labels, ENTRY_WIDTHS)
     ws.freeze_panes = "A3"

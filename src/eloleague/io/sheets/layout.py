@@ -245,6 +245,24 @@ def venue_choices(lang: str) -> list[str]:
     return [tr(lang, label) for _, label in VENUES]
 
 
+def id_columns(layout: Layout) -> tuple[Column, ...]:
+    """The optional id columns of a results sheet (docs/sheets.md): one per player column,
+    headed "Id A1" ... (two sides) or "Id" (free-for-all), anywhere right of the table."""
+    if layout.method in ("duel", "team_and_personal"):
+        return tuple(
+            Column(f"id:{c.key}", "Id {side}{n}", 12) for c in layout.columns if c.side is not None
+        )
+    return (Column("id:player", "Id", 12),)
+
+
+def id_header(column: Column, lang: str) -> str:
+    """The header of an id column in ``lang``."""
+    key = column.key.removeprefix("id:")
+    if key[:1] in ("A", "B") and key[1:].isdigit():
+        return tr(lang, column.label, side=key[0], n=key[1:])
+    return tr(lang, column.label)
+
+
 def header_labels(column: Column) -> set[str]:
     """The folded header labels a reader accepts for ``column`` (French and English)."""
     return {fold(column.header(lang)) for lang in ("fr", "en")}

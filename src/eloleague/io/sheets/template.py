@@ -27,6 +27,8 @@ from eloleague.io.sheets.layout import (
     RESULTS,
     SHEET_TITLES,
     Layout,
+    id_columns,
+    id_header,
     layout_for,
     make_stamp,
     result_choices,
@@ -222,6 +224,18 @@ def _header(ws: Worksheet, layout: Layout, title: str, lang: str) -> None:
     ws.row_dimensions[2].height = 30
 
 
+def _id_header(ws: Worksheet, layout: Layout, lang: str) -> None:
+    """The optional id columns, right of the hidden stamp column (docs/sheets.md)."""
+    first = layout.stamp_column + 1
+    for i, column in enumerate(id_columns(layout)):
+        cell = ws.cell(row=2, column=first + i, value=id_header(column, lang))
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.border = BOX
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+        ws.column_dimensions[get_column_letter(first + i)].width = column.width
+
+
 def _validation(ws: Worksheet, cells: list[str], **options: object) -> None:
     if not cells:
         return
@@ -377,9 +391,15 @@ def _results_ffa(
 
 
 def build_template(
-    rules: RuleSet, league: str | None = None, players: Iterable[str] = (), lang: str = "fr"
+    rules: RuleSet,
+    league: str | None = None,
+    players: Iterable[str] = (),
+    lang: str = "fr",
+    *,
+    ids: bool = False,
 ) -> Workbook:
-    """The empty referee workbook for ``rules``, in ``lang``, listing the registered ``players``."""
+    """The empty referee workbook for ``rules``, in ``lang``, listing the registered ``players``;
+    ``ids``: with the optional id columns (a player's federation id, docs/sheets.md)."""
     names = sorted({normalise_name(p) for p in players if normalise_name(p)}, key=str.casefold)
     layout = layout_for(rules)
     book = Workbook()
@@ -394,6 +414,8 @@ def build_template(
     ranges = _lists(lists, rules, names, lang)
     title = tr(lang, "Results of {league} ({rules})", league=league or "…", rules=rules.name)
     _header(results, layout, title, lang)
+    if ids:
+        _id_header(results, layout, lang)
     players_stamp = layout.players if not ranked(rules) else None
     _stamp(results, layout.stamp_column, make_stamp(RESULTS, rules, lang, players_stamp))
     if ranked(rules):
@@ -412,8 +434,10 @@ def write_template(
     league: str | None = None,
     players: Iterable[str] = (),
     lang: str = "fr",
+    *,
+    ids: bool = False,
 ) -> Path:
     """Write the template to ``path`` (``.xlsx``) and return the path."""
     path = Path(path)
-    build_template(rules, league, players, lang).save(path)
+    build_template(rules, league, players, lang, ids=ids).save(path)
     return path

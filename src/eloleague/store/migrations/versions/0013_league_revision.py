@@ -3,7 +3,7 @@ server process may keep what it computed from the league (a page of the ranking)
 the number is unchanged (docs/web.md, "Several workers").
 
 Revision ID: 0013
-Revises: 0011
+Revises: 0012
 Create Date: 2026-11-23
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0013"
-down_revision = "0011"
+down_revision = "0012"
 branch_labels = None
 depends_on = None
 
