@@ -839,13 +839,19 @@ class League:
     def identities(self, names: Sequence[str] | None = None) -> dict[str, Identity]:
         """``{player name: identity}`` of the players who have an id, a club or a region (of
         ``names`` only, when given: a page's players)."""
-        with self._reading() as conn:
-            return identities_by_name(conn, self.id, names)
+        key = None if names is None else tuple(names)
+        return dict(
+            self._remembered(
+                ("identities", key), lambda conn: identities_by_name(conn, self.id, names)
+            )
+        )
 
     def clubs_and_regions(self) -> tuple[list[str], list[str]]:
         """The league's clubs and regions, sorted (empty lists when no player has one)."""
-        with self._reading() as conn:
-            return clubs_and_regions(conn, self.id)
+        clubs, regions = self._remembered(
+            ("clubs and regions",), lambda conn: clubs_and_regions(conn, self.id)
+        )
+        return list(clubs), list(regions)
 
     def add_player(
         self,
