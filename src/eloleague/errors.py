@@ -69,6 +69,10 @@ class InputError(EloleagueError):
         self.source = source
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[list[Problem], str]]:
+        # Pickled with its problems (it crosses from the site's helper process, web/offload.py).
+        return (type(self), (self.problems, self.source))
+
     def render(self, lang: str = "en") -> str:
         """Every problem on its own line, in ``lang``."""
         from eloleague.i18n import colon as i18n_colon

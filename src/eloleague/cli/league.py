@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from eloleague.io.csv_dialect import CsvDialect
     from eloleague.league import League
     from eloleague.rules.model import RuleSet
+    from eloleague.store.identity import Identity
 
 DOMAIN = "league"
 PROGRESS_FROM = 50_000  # games: smaller recomputes take well under a second
@@ -413,6 +414,13 @@ def ranking(
         str | None,
         typer.Option("--active-since", help="Only players with a rated game since YYYY-MM-DD."),
     ] = None,
+    club: Annotated[
+        str | None, typer.Option("--club", help="Only this club's players (ranked among them).")
+    ] = None,
+    region: Annotated[
+        str | None,
+        typer.Option("--region", help="Only this region's (or country's) players."),
+    ] = None,
     fmt: Annotated[
         RankingFormat | None,
         typer.Option(
@@ -460,13 +468,16 @@ def ranking(
         as_of=_date(as_of, "--as-of"),
         top=top,
         active_since=_date(active_since, "--active-since"),
+        club=club,
+        region=region,
     )
     if output is not None and output.suffix.lower() == ".csv" and fmt in (None, RankingFormat.csv):
         from eloleague.io.csv_dialect import choose
         from eloleague.io.sheets.exports import export_ranking_csv
 
         dialect = choose(csv_dialect, pick_language())
-        print(_t("written: {file}", file=str(export_ranking_csv(rows, lg.rules, output, dialect))))
+        written = export_ranking_csv(rows, lg.rules, output, dialect, people=lg.identities())
+        print(_t("written: {file}", file=str(written)))
         return
     if output is not None and fmt is None:
         fmt = RankingFormat.xlsx
@@ -477,7 +488,13 @@ def ranking(
         title = f"{lg.name} ({lg.rules.name})"
         _written(
             export_ranking_xlsx(
-                rows, lg.rules, _xlsx_path(output), pick_language(), title, _dialect(csv_dialect)
+                rows,
+                lg.rules,
+                _xlsx_path(output),
+                pick_language(),
+                title,
+                _dialect(csv_dialect),
+                people=lg.identities(),
             )
         )
     elif output is not None:
@@ -488,7 +505,7 @@ def ranking(
         dialect = choose(csv_dialect, "en") if csv_dialect else EXCEL  # scripts read stdout
         if dialect is not EXCEL:
             sys.stdout.write("\ufeff")
-        write_ratings(rows, lg.rules, sys.stdout, dialect)
+        write_ratings(rows, lg.rules, sys.stdout, dialect, people=lg.identities())
     elif chosen is RankingFormat.json:
         shown = lg.rules.shown
         data = [
@@ -525,9 +542,24 @@ def sparkline(values: Sequence[float], width: int = 60) -> str:
 def player(
     args: Annotated[
         list[str],
-        typer.Argument(help="NAME | rename OLD NEW | merge ALIAS INTO", show_default=False),
+        typer.Argument(
+            help="NAME | rename OLD NEW | merge ALIAS INTO | add NAME | edit NAME",
+            show_default=False,
+        ),
     ],
     last: Annotated[int, typer.Option("--last", min=1, help="How many recent games.")] = 10,
+    federation_id: Annotated[
+        str | None,
+        typer.Option("--id", help="add/edit: the player's federation id (licence number)."),
+    ] = None,
+    club: Annotated[str | None, typer.Option("--club", help="add/edit: the player's club.")] = None,
+    region: Annotated[
+        str | None, typer.Option("--region", help="add/edit: the player's region or country.")
+    ] = None,
+    clear: Annotated[
+        list[str] | None,
+        typer.Option("--clear", help="edit: empty a field (id, club or region); repeatable."),
+    ] = None,
     output: OutputOption = None,
     csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
@@ -540,9 +572,15 @@ def player(
     [bold]eloleague player "Alice Martin" -o alice.xlsx[/] (the whole history as a workbook);
     [bold]eloleague player rename "Alice Matin" "Alice Martin"[/] (fix a spelling; ratings
     unchanged); [bold]eloleague player merge "A. Martin" "Alice Martin"[/] (two names for one
-    person: games moved, ratings recomputed).
+    person: games moved, ratings recomputed);
+    [bold]eloleague player add "Jean Dupont" --id FR-1234 --club Lyon --region Rhône[/];
+    [bold]eloleague player edit "Jean Dupont" --club Villeurbanne[/] (a player is also found by
+    her id: [bold]eloleague player FR-1234[/]).
     """
     lg = _open(db, league)
+    if len(args) == 2 and args[0] in ("add", "edit"):
+        _add_or_edit(lg, args[0], args[1], federation_id, club, region, clear or [])
+        return
     if len(args) == 3 and args[0] == "rename":
         lg.rename_player(args[1], args[2], user=_who())
         print(_t('"{old}" renamed "{new}"', old=args[1], new=args[2]))
@@ -553,7 +591,9 @@ def player(
         print(_t('"{alias}" merged into "{into}"', alias=args[1], into=args[2]))
         return
     if len(args) != 1:
-        raise typer.BadParameter(_t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO"))
+        raise typer.BadParameter(
+            _t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO, or: add NAME, or: edit NAME")
+        )
     from eloleague.cli.output import print_ranking
 
     report = lg.player(args[0])
@@ -572,6 +612,9 @@ def player(
     console.print(f"[bold]{report.name}[/]" + (f"  ({title})" if title else ""))
     if report.aliases:
         console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
+    who = lg.identity(report.name)
+    if who:
+        console.print(_identity_line(who), highlight=False)
     places = lg.ranks(report.name)
     print_ranking(
         lg.rules,
@@ -593,6 +636,57 @@ def player(
             highlight=False,
         )
     _print_entries(lg.rules, games_history[-last:], _t("Last changes"), console, with_game=True)
+
+
+def _identity_line(who: Identity) -> str:
+    """``id: FR-1234 · club: Lyon · region: Rhône`` (what is known), in the user's language."""
+    parts = []
+    if who.federation_id:
+        parts.append(_t("id: {value}", value=who.federation_id))
+    if who.club:
+        parts.append(_t("club: {value}", value=who.club))
+    if who.region:
+        parts.append(_t("region: {value}", value=who.region))
+    return " · ".join(parts)
+
+
+def _add_or_edit(
+    lg: League,
+    action: str,
+    name: str,
+    federation_id: str | None,
+    club: str | None,
+    region: str | None,
+    clear: Sequence[str],
+) -> None:
+    fields = {"id": "federation_id", "club": "club", "region": "region"}
+    unknown = [c for c in clear if c not in fields]
+    if unknown:
+        raise typer.BadParameter(
+            _t("{value} is not id, club or region", value=repr(unknown[0])), param_hint="--clear"
+        )
+    if action == "add":
+        if clear:
+            raise typer.BadParameter(_t("--clear is for edit"), param_hint="--clear")
+        label = lg.add_player(
+            name, federation_id=federation_id, club=club, region=region, user=_who()
+        )
+        print(_t('"{name}" registered', name=label))
+        who = lg.identity(label)
+    else:
+        if federation_id is None and club is None and region is None and not clear:
+            raise typer.BadParameter(_t("give --id, --club, --region or --clear"))
+        who = lg.edit_player(
+            name,
+            federation_id=federation_id,
+            club=club,
+            region=region,
+            clear=[fields[c] for c in clear],
+            user=_who(),
+        )
+        print(_t('"{name}" updated', name=name))
+    if who:
+        print(_identity_line(who))
 
 
 def _print_entries(
@@ -621,7 +715,8 @@ def _print_entries(
     for e in entries:
         cells = []
         if with_game:
-            cells += [e.game or _t("season"), e.date.isoformat()]
+            start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
+            cells += [e.game or (_t("start") if start else _t("season")), e.date.isoformat()]
         if with_player:
             role = rules.label(e.key.role, lang)
             cells.append(e.key.player + (f" ({role})" if role else ""))
@@ -723,12 +818,20 @@ def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str |
                 path,
                 pick_language(),
                 records,
-                _dialect(csv_dialect),
+                dialect=_dialect(csv_dialect),
+                place=report.place,
+                referee=report.referee,
             )
         )
         return
     console = _console()
     console.print(f"[bold]{report.name}[/]", highlight=False)
+    where = [
+        report.place or "",
+        _t("referee: {name}", name=report.referee) if report.referee else "",
+    ]
+    if any(where):
+        console.print(" · ".join(w for w in where if w), highlight=False, markup=False)
     for found in report.games:
         g = found.game
         head = f"{g.id or ''}  {g.date.isoformat()}"
@@ -770,7 +873,8 @@ def games_(
         from eloleague.store.games import StoredGame
 
         stored = [StoredGame(0, 0, g.id, g) for g in found]
-        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout)
+        people = lg.identities()  # the players' ids, clubs and regions travel with the games
+        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout, people)
         return
     table = Table(title=_t("Games"), title_justify="left")
     for col in (_t("Game"), _t("Date"), _t("Event"), _t("Sides")):

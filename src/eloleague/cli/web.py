@@ -52,6 +52,15 @@ def serve(
     db: DbOption = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes (several use every core; sessions and sign-in limits are "
+            "kept in the database, so they hold across processes).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the ranking site and the JSON API of the database's leagues.
 
@@ -63,7 +72,7 @@ def serve(
     from eloleague.web import serve as run
 
     League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
-    run(db, host, port)
+    run(db, host, port, workers)
 
 
 @user_app.command("add")

@@ -67,6 +67,9 @@ COLUMNS_FR = {
     "delta": "variation",
     "after": "après",
     "warning": "avertissement",
+    "player_id": "licence",
+    "club": "club",
+    "region": "région",
 }
 _ENGLISH = {french: english for english, french in COLUMNS_FR.items()}
 

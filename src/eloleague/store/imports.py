@@ -35,6 +35,7 @@ from eloleague.store.games import (
     load_games,
     next_seq,
 )
+from eloleague.store.identity import resolve
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import create_players, name_index, player_names, similar_names
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
@@ -99,7 +100,12 @@ def rename(game: GameRecord, renames: Mapping[str, str]) -> GameRecord:
         date=game.date,
         sides=tuple(
             Side(
-                tuple(Participant(renames.get(p.name, p.name), p.role) for p in s.players),
+                tuple(
+                    Participant(
+                        renames.get(p.name, p.name), p.role, p.federation_id, p.club, p.region
+                    )
+                    for p in s.players
+                ),
                 s.outcome,
                 s.score,
             )
@@ -111,6 +117,8 @@ def rename(game: GameRecord, renames: Mapping[str, str]) -> GameRecord:
         mode=game.mode,
         rated=game.rated,
         origin=game.origin,
+        home=game.home,
+        neutral=game.neutral,
     )
 
 
@@ -301,12 +309,23 @@ def apply(
             )
         ).scalar()
 
-    # Players: names resolve to players or aliases; unknown names become new players.
+    # Players with an id (or a club, a region) are found by id, then by name, or registered
+    # (store/identity.py); then names resolve to players or aliases; unknown names become new
+    # players.
+    records, identified, problems = resolve(conn, league_id, records)
+    if problems:
+        raise InputError(problems, source)
     index = name_index(conn, league_id)
     wanted = wanted_names(records)
-    new_names = [n for n in wanted if n not in index]
-    warnings = similar_names(new_names, player_names(conn, league_id).values()) if new_names else []
-    index.update(create_players(conn, league_id, new_names))
+    new_names = identified + [n for n in wanted if n not in index]
+    warnings = (
+        similar_names(
+            [n for n in new_names if n not in index], player_names(conn, league_id).values()
+        )
+        if new_names
+        else []
+    )
+    index.update(create_players(conn, league_id, [n for n in new_names if n not in index]))
     canonical = player_names(conn, league_id)
     records = canonical_games(records, wanted, index, canonical)
     ids = {name: pk for pk, name in canonical.items()}

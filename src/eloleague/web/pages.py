@@ -221,6 +221,8 @@ def ranking_args(request: Request, *, strict: bool = False) -> dict[str, Any]:
         "role": q.text("role"),
         "search": q.text("q", strip=True),
         "active_since": q.date("active_since"),
+        "club": q.text("club", strip=True),
+        "region": q.text("region", strip=True),
         "page": q.integer("page", 1, 1, 10**9),
         "per_page": q.integer("per_page", settings.page_size, 1, settings.max_page_size),
     }
@@ -277,10 +279,19 @@ def ranking_page(request: Request, league: str) -> Response:
         (today - dt.timedelta(days=days)).isoformat() for days in (365, 730)
     ]
     context["titled"] = bool(found.rules.titles)
+    context["clubs"], context["regions"] = found.clubs_and_regions()
     return render_page(request, "ranking.html", context)
 
 
 MANY_POOLS = 3  # more lines than this: the chart shows one pool at a time, chosen by a link
+
+
+def _series_start(points: list[dict[str, Any]], start: float) -> float:
+    """Where a pool's line starts: its starting rating from the published list, when it has one
+    (docs/league.md), else the rule set's start rating."""
+    if points and points[0]["kind"] == "initial":
+        return float(points[0]["rating"])
+    return start
 
 
 def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | None) -> Markup:
@@ -288,13 +299,16 @@ def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | Non
     series = [
         Series(
             s["name"] or context["player"],
-            float(context["start_rating"]),
+            _series_start(s["points"], float(context["start_rating"])),
             [
                 ChartPoint(
                     p["date"],
                     float(p["rating"]),
                     float(p["delta"]),
-                    p["game"] or gettext("season adjustment"),
+                    p["game"]
+                    or gettext(
+                        "starting rating" if p["kind"] == "initial" else "season adjustment"
+                    ),
                     p["season"],
                 )
                 for p in s["points"]

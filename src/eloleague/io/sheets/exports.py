@@ -14,8 +14,9 @@ shows ratings), headers are frozen, titles say what the sheet holds, in French o
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -135,22 +136,31 @@ def export_ranking_xlsx(
     lang: str = "fr",
     title: str | None = None,
     dialect: CsvDialect | None = None,
+    *,
+    people: Mapping[str, Any] | None = None,
 ) -> tuple[Path, Path]:
     """Write the ranking as xlsx and, beside it, the ``eloleague rate`` CSV (in ``dialect``,
-    default: the form of ``lang``'s spreadsheets); return both paths."""
+    default: the form of ``lang``'s spreadsheets; ``people``: the players' identities, as
+    :func:`~eloleague.io.ratings_csv.write_ratings` takes them); return both paths."""
     path = Path(path)
     ranking_workbook(rows, rules, lang, title).save(path)
-    export_ranking_csv(rows, rules, csv_beside(path), dialect or choose(None, lang))
+    dialect = dialect or choose(None, lang)
+    export_ranking_csv(rows, rules, csv_beside(path), dialect, people=people)
     return path, csv_beside(path)
 
 
 def export_ranking_csv(
-    rows: Sequence[Standing], rules: RuleSet, path: str | Path, dialect: CsvDialect
+    rows: Sequence[Standing],
+    rules: RuleSet,
+    path: str | Path,
+    dialect: CsvDialect,
+    *,
+    people: Mapping[str, Any] | None = None,
 ) -> Path:
     """Write the ranking as the ``eloleague rate`` CSV in ``dialect`` (docs/formats.md)."""
     path = Path(path)
     with path.open("w", encoding=dialect.encoding, newline="") as out:
-        write_ratings(rows, rules, out, dialect)  # type: ignore[arg-type,unused-ignore]
+        write_ratings(rows, rules, out, dialect, people=people)  # type: ignore[arg-type,unused-ignore]
     return path
 
 
@@ -222,8 +232,12 @@ def export_event_xlsx(
     lang: str = "fr",
     games: Iterable[GameRecord] = (),
     dialect: CsvDialect | None = None,
+    *,
+    place: str | None = None,
+    referee: str | None = None,
 ) -> tuple[Path, Path]:
-    """Write an event report: per game, each player's before, P, K, S, change and after.
+    """Write an event report: per game, each player's before, P, K, S, change and after; the
+    title names the event's ``place`` and ``referee`` when known.
 
     ``entries`` are the event's ledger entries in processing order (season entries are left out);
     ``games`` (optional) add each game's round. The CSV beside holds the ledger rows.
@@ -235,9 +249,12 @@ def export_event_xlsx(
     ws = book.active
     assert ws is not None
     ws.title = tr(lang, "Games")
-    ws.cell(
-        row=1, column=1, value=tr(lang, "Event report — {event}", event=event)
-    ).font = TITLE_FONT
+    title = tr(lang, "Event report — {event}", event=event)
+    if place:
+        title += " · " + place
+    if referee:
+        title += " · " + tr(lang, "referee: {name}", name=referee)
+    ws.cell(row=1, column=1, value=title).font = TITLE_FONT
     labels = _entry_labels(lang)
     _header(ws, 2, labels, ENTRY_WIDTHS)
     ws.freeze_panes = "A3"
