@@ -62,8 +62,10 @@ def test_the_same_in_french(tmp_path: Path) -> None:
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 4
-    assert lines[0].startswith(f"{path}, ligne 4 : clé k_multiplier : colonne 9 : nom inconnu")
-    assert lines[2].endswith("colonne 37 : division par zéro")
+    assert lines[0].startswith(
+        f"{path}, ligne 4\u202f: clé k_multiplier\u202f: colonne 9\u202f: nom inconnu"
+    )
+    assert lines[2].endswith("colonne 37\u202f: division par zéro")
 
 
 def test_the_documented_rule_files_pass(tmp_path: Path) -> None:

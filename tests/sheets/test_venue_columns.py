@@ -83,6 +83,6 @@ def test_an_unknown_venue_or_a_missing_score_is_located() -> None:
     assert len(messages) == 2
     assert "the score of side B is empty (the rule set uses the margin)" in messages[0]
     assert (
-        "unknown venue « on the moon » (choose one of: A at home, B at home, Neutral site"
+        "unknown venue «\u202fon the moon\u202f» (choose one of: A at home, B at home, Neutral site"
         in messages[1]
     )
