@@ -10,6 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Property tests check results, not speed (speed is measured in benchmarks/): no per-example
+# deadline, which a loaded CI machine or a first compilation would break. A test that bounds a
+# hang on purpose (the readers' trial) sets its own.
+settings.register_profile("eloleague", deadline=None)
+settings.load_profile("eloleague")
 
 DATA = Path(__file__).parent / "data"
 REPLAY = DATA / "replay"
