@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +49,15 @@ def run_cli(
         input=stdin,
         timeout=600,
     )
+
+
+@pytest.fixture(autouse=True)
+def _language_kept() -> Iterator[None]:
+    """`eloleague --lang X` sets ELOLEAGUE_LANG for the rest of its process (a command line's
+    whole life); commands run in-process by a test must not change the next test's language."""
+    before = os.environ.get("ELOLEAGUE_LANG")
+    yield
+    if before is None:
+        os.environ.pop("ELOLEAGUE_LANG", None)
+    else:
+        os.environ["ELOLEAGUE_LANG"] = before
