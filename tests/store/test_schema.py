@@ -20,3 +20,46 @@ def test_migrations_produce_the_declared_tables(db_url: str) -> None:
     with engine.connect() as conn:
         differences = compare_metadata(MigrationContext.configure(conn), metadata)
     assert differences == []
+
+
+def _counts(url: str) -> dict[str, int]:
+    engine = engine_for(url)
+    with engine.connect() as conn:
+        return {
+            table: int(conn.exec_driver_sql(f"SELECT count(*) FROM {table}").scalar() or 0)
+            for table in ("games", "side_players", "ledger", "players", "ratings")
+        }
+
+
+def test_upgrading_a_league_keeps_every_row(db_url: str) -> None:
+    """A league stored by an older eloleague (here: taken back to 0009, before the migrations
+    that rebuild tables on SQLite) upgrades with every game, player and rating change kept, and
+    the same ranking (a table rebuilt with the foreign keys on once deleted every game's
+    players)."""
+    from alembic import command
+
+    from eloleague.league import League
+    from tests.store.helpers import ranking_csv, replay_file
+
+    league = League.create(db_url, "Club", "bataille-empire")
+    league.import_file(replay_file("bataille-empire"))
+    before, ranked = _counts(db_url), ranking_csv(league)
+    assert before["side_players"] > 0
+    engine = engine_for(db_url)
+    cfg = db._alembic_config()
+    with engine.connect() as raw:
+        dbapi = raw.connection.dbapi_connection
+        assert dbapi is not None
+        if engine.dialect.name == "sqlite":
+            dbapi.execute("PRAGMA foreign_keys = OFF")
+        with raw.begin():
+            cfg.attributes["connection"] = raw
+            command.downgrade(cfg, "0009")
+        if engine.dialect.name == "sqlite":
+            dbapi.execute("PRAGMA foreign_keys = ON")
+    assert db.current_revision(engine) == "0009"
+    assert _counts(db_url) == before
+    db.migrate(engine)
+    assert db.current_revision(engine) == db.HEAD
+    assert _counts(db_url) == before
+    assert ranking_csv(League.open(db_url, "Club")) == ranked

@@ -229,9 +229,11 @@ def migrate(engine: Engine) -> None:
         from alembic import command
 
         cfg = _alembic_config()
+        if is_sqlite(engine):
+            _migrate_sqlite(engine, cfg)
+            return
         with write(engine) as conn:
-            if not is_sqlite(conn):
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
     except EloleagueError:
@@ -242,6 +244,36 @@ def migrate(engine: Engine) -> None:
         raise _not_ours(engine, exc) from None
     except DatabaseError as exc:  # e.g. SQLite's "file is not a database"
         raise _not_ours(engine, exc) from None
+
+
+def _migrate_sqlite(engine: Engine, cfg: Config) -> None:
+    """SQLite's migrations with its foreign keys off, as SQLite asks for a table rebuilt by a
+    migration (a column with a constraint is added by copying the table): with them on,
+    dropping the old ``games`` table deleted every game's players (``ON DELETE CASCADE``).
+    The keys are checked before the migration commits, and turned on again after."""
+    from alembic import command
+
+    with engine.connect() as raw:
+        dbapi = raw.connection.dbapi_connection
+        assert dbapi is not None
+        dbapi.execute("PRAGMA foreign_keys = OFF")  # outside a transaction: inside, a no-op
+        try:
+            conn = raw.execution_options(**{_WRITE: True})
+            with conn.begin():
+                cfg.attributes["connection"] = conn
+                command.upgrade(cfg, "head")
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise EloleagueError(
+                        msg(
+                            "the database could not be brought up to date: {count} row(s) "
+                            "refer to rows that do not exist (table {table}); nothing was changed",
+                            count=len(broken),
+                            table=broken[0][0],
+                        )
+                    )
+        finally:
+            dbapi.execute("PRAGMA foreign_keys = ON")
 
 
 def _not_ours(engine: Engine, exc: DatabaseError) -> EloleagueError:
