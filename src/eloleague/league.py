@@ -376,6 +376,25 @@ class League:
         with no_gc(), store_db.read(self.engine) as conn:
             yield conn
 
+    def kept(self, question: Hashable, answer: Callable[[], T]) -> T:
+        """``answer()`` (what a shell computes from the league, e.g. a page of the ranking as the
+        site shows it), computed again only when the league changed since it was last asked.
+        The revision is read before ``answer`` reads: a write in between only makes the next
+        question compute again. The answer is shared: callers must not change it."""
+        with self._reading() as conn:
+            revision = revision_of(conn, self.id)
+        found = self._kept.get(question)
+        if found is not None and found[0] == revision:
+            return cast(T, found[1])
+        value = answer()
+        self._keep(question, revision, value)
+        return value
+
+    def _keep(self, question: Hashable, revision: int, value: object) -> None:
+        if len(self._kept) >= _KEPT_ANSWERS:
+            self._kept.pop(next(iter(self._kept)), None)  # the oldest question
+        self._kept[question] = (revision, value)
+
     def _remembered(self, question: Hashable, answer: Callable[[Connection], T]) -> T:
         """``answer(conn)``, computed again only when the league changed since it was last
         asked: the league's revision is read in the same snapshot as the answer. A server keeps
@@ -387,9 +406,7 @@ class League:
             if kept is not None and kept[0] == revision:
                 return cast(T, kept[1])
             value = answer(conn)
-        if len(self._kept) >= _KEPT_ANSWERS:
-            self._kept.pop(next(iter(self._kept)))  # the oldest question
-        self._kept[question] = (revision, value)
+        self._keep(question, revision, value)
         return value
 
     def _recompute(self, conn: Connection, since: dt.date | None) -> Recomputed:

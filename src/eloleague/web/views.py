@@ -161,6 +161,14 @@ def ranking(
     wanted = RankingFilter(
         mode or None, role or None, search or None, active_since, club or None, region or None
     )
+    shared = league.kept(
+        ("ranking view", wanted, page, per_page, league.rules_text),
+        lambda: _ranking(league, wanted, page, per_page),
+    )
+    return {**shared, "pools": pools if pools is not None else pool_choices(league)}
+
+
+def _ranking(league: League, wanted: RankingFilter, page: int, per_page: int) -> Context:
     found = league.ranking_page(wanted, page, per_page)
     people = league.identities([r.player for r in found.rows])
     rules = league.rules
@@ -169,12 +177,12 @@ def ranking(
     return {
         "league": league.name,
         "filters": {
-            "mode": mode,
-            "role": role,
-            "q": search,
-            "active_since": active_since.isoformat() if active_since else None,
-            "club": club or None,
-            "region": region or None,
+            "mode": wanted.mode,
+            "role": wanted.role,
+            "q": wanted.search,
+            "active_since": wanted.active_since.isoformat() if wanted.active_since else None,
+            "club": wanted.club,
+            "region": wanted.region,
         },
         "page": found.page,
         "per_page": per_page,
@@ -183,7 +191,6 @@ def ranking(
         "trend_since": found.trend_since.isoformat() if found.trend_since else None,
         "trend_by_event": found.trend_by_event,
         "as_of": found.as_of.isoformat() if found.as_of else None,
-        "pools": pools if pools is not None else pool_choices(league),
         "rows": [
             {
                 "rank": r.rank,
