@@ -20,10 +20,13 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, and_, func, insert, select
 
+from eloleague.engine import Unrated
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
 from eloleague.rules.model import RuleSet
+from eloleague.store import live
+from eloleague.store import tail as live_tail
 from eloleague.store.bulk import deferred_indexes
 from eloleague.store.derived import read_ratings
 from eloleague.store.games import (
@@ -36,7 +39,15 @@ from eloleague.store.games import (
     next_seq,
 )
 from eloleague.store.messages import engine_text, msg
-from eloleague.store.players import create_players, name_index, player_names, similar_names
+from eloleague.store.players import (
+    NameWarning,
+    create_players,
+    lookup_names,
+    name_index,
+    names_of,
+    player_names,
+    similar_names,
+)
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
 from eloleague.store.reports import ImportReport, RatingChange
 from eloleague.store.tables import games, import_batches
@@ -301,13 +312,18 @@ def apply(
             )
         ).scalar()
 
-    # Players: names resolve to players or aliases; unknown names become new players.
-    index = name_index(conn, league_id)
+    # Players: names resolve to players or aliases; unknown names become new players. A small
+    # import reads only its own names (the append path never reads the whole league).
     wanted = wanted_names(records)
+    small = len(wanted) <= SCAN_FROM
+    index = lookup_names(conn, league_id, wanted) if small else name_index(conn, league_id)
     new_names = [n for n in wanted if n not in index]
     warnings = similar_names(new_names, player_names(conn, league_id).values()) if new_names else []
     index.update(create_players(conn, league_id, new_names))
-    canonical = player_names(conn, league_id)
+    if small:
+        canonical = names_of(conn, league_id, {index[n] for n in wanted})
+    else:
+        canonical = player_names(conn, league_id)
     records = canonical_games(records, wanted, index, canonical)
     ids = {name: pk for pk, name in canonical.items()}
 
@@ -337,6 +353,31 @@ def apply(
                 "unchanged": unchanged,
             },
         ).scalar_one()
+        end = live_tail.read(conn, league_id)
+        if (
+            replacing is None
+            and not replaced
+            and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
+        ):
+            assert end is not None
+            seq = next_seq(conn, league_id)
+            to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
+            stored = insert_games(conn, league_id, to_insert, ids, batch_id)
+            appended = live.append(conn, league_id, rules, end, stored, ids)
+            return _report(
+                source,
+                dry_run,
+                todo,
+                new_names,
+                warnings,
+                already,
+                changes(appended.before, appended.after, rules.start_rating),
+                _unrated(appended.unrated, to_insert),
+                appended.replayed,
+            )
+        if small:  # the general path reads the whole league's players
+            canonical = player_names(conn, league_id)
+            ids = {name: pk for pk, name in canonical.items()}
         old_events = [
             g.record
             for g in load_games(conn, league_id, canonical, pks=[o.pk for _, _, o in replaced])
@@ -375,22 +416,51 @@ def apply(
             )
         replayed = result.replayed
         rating_changes = changes(before, result.pools, rules.start_rating)
-        labels = {label(g.record.id, g.seq) for g in to_insert} if result.unrated else set()
-        unrated = [
-            msg(
-                "game {game} is not rated ({reason})",
-                game=u.game.id or "?",
-                reason=engine_text(u.reason),
-            )
-            for u in result.unrated
-            if u.game.id in labels
-        ]
+        unrated = _unrated(result.unrated, to_insert)
+    return _report(
+        source,
+        dry_run,
+        todo,
+        new_names,
+        warnings,
+        already,
+        rating_changes,
+        unrated,
+        replayed,
+    )
+
+
+def _unrated(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list[Text]:
+    """Why each of the inserted games that the replay did not rate is not rated."""
+    labels = {label(g.record.id, g.seq) for g in inserted} if found else set()
+    return [
+        msg(
+            "game {game} is not rated ({reason})",
+            game=u.game.id or "?",
+            reason=engine_text(u.reason),
+        )
+        for u in found
+        if u.game.id in labels
+    ]
+
+
+def _report(
+    source: str,
+    dry_run: bool,
+    todo: Plan,
+    new_names: list[str],
+    warnings: list[NameWarning],
+    already: dt.datetime | None,
+    rating_changes: list[RatingChange],
+    unrated: list[Text],
+    replayed: int,
+) -> ImportReport:
     return ImportReport(
         source=source,
         dry_run=dry_run,
-        added=len(new),
-        unchanged=unchanged,
-        replaced=len(replaced),
+        added=len(todo.new),
+        unchanged=todo.unchanged,
+        replaced=len(todo.replaced),
         new_players=new_names,
         name_warnings=warnings,
         look_alikes=list(warnings),

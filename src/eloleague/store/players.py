@@ -82,6 +82,47 @@ def name_index(conn: Connection, league_id: int) -> dict[str, int]:
     return index
 
 
+def lookup_names(conn: Connection, league_id: int, names: Sequence[str]) -> dict[str, int]:
+    """``{name or alias: player id}`` for those of ``names`` that are registered (as
+    :func:`name_index`, reading only those names: an import of one game reads two players)."""
+    found: dict[str, int] = {}
+    aliases: dict[str, int] = {}
+    for i in range(0, len(names), 500):
+        chunk = list(names[i : i + 500])
+        found.update(
+            conn.execute(
+                select(players.c.name, players.c.id).where(
+                    players.c.league_id == league_id, players.c.name.in_(chunk)
+                )
+            ).all()
+        )
+        aliases.update(
+            conn.execute(
+                select(player_aliases.c.alias, player_aliases.c.player_id).where(
+                    player_aliases.c.league_id == league_id, player_aliases.c.alias.in_(chunk)
+                )
+            ).all()
+        )
+    for alias, pk in aliases.items():
+        found.setdefault(alias, pk)
+    return found
+
+
+def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, str]:
+    """``{player id: name}`` for these players."""
+    wanted = sorted(set(ids))
+    out: dict[int, str] = {}
+    for i in range(0, len(wanted), 500):
+        out.update(
+            conn.execute(
+                select(players.c.id, players.c.name).where(
+                    players.c.league_id == league_id, players.c.id.in_(wanted[i : i + 500])
+                )
+            ).all()
+        )
+    return out
+
+
 def create_players(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, int]:
     """Insert new players; returns their ids by name."""
     wanted = list(dict.fromkeys(names))
@@ -93,7 +134,9 @@ def create_players(conn: Connection, league_id: int, names: Iterable[str]) -> di
         [{"league_id": league_id, "name": n, "created_at": now} for n in wanted],
     )
     want = set(wanted)
-    return {name: pk for pk, name in player_names(conn, league_id).items() if name in want}
+    if len(wanted) > 2000:  # one scan beats many IN lists
+        return {name: pk for pk, name in player_names(conn, league_id).items() if name in want}
+    return {n: pk for n, pk in lookup_names(conn, league_id, wanted).items() if n in want}
 
 
 def add_alias(conn: Connection, league_id: int, alias: str, player_id: int) -> None:
