@@ -18,7 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -177,6 +177,9 @@ class League:
         self.rules: RuleSet = parse_rules(rules_text, f"league {name}")
         # Called as progress(done, total) while a recompute replays games (the CLI's bar).
         self.progress: Progress | None = None
+        # Seconds a write waits for another write to the league before giving up with
+        # BusyError (None: the database's busy timeout, a minute). The web site bounds it.
+        self.write_wait: float | None = None
 
     def __repr__(self) -> str:
         return f"League({self.name!r}, rules={self.rules.name!r})"
@@ -301,12 +304,12 @@ class League:
 
     @contextmanager
     def _writing(self, *, commit: bool = True) -> Iterator[Connection]:
-        """A write transaction holding the league's lock, rules reloaded (another process may
-        have changed them)."""
-        with no_gc(), store_db.write(self.engine, commit=commit) as conn:
-            row = conn.execute(
-                select(leagues.c.rules_text).where(leagues.c.id == self.id).with_for_update()
-            ).first()
+        """A write transaction holding the league's lock (SQLite: the database's write lock;
+        PostgreSQL: the league's advisory lock), rules reloaded (another process may have changed
+        them). Waits at most :attr:`write_wait` for another write, then raises BusyError."""
+        with no_gc(), store_db.write(self.engine, commit=commit, wait=self.write_wait) as conn:
+            store_db.lock_league(conn, self.id, self.write_wait)
+            row = conn.execute(select(leagues.c.rules_text).where(leagues.c.id == self.id)).first()
             if row is None:
                 raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
             if row.rules_text != self.rules_text:
@@ -468,6 +471,7 @@ class League:
         user: str | None = None,
         file_warnings: Sequence[Problem] = (),
         names: Mapping[str, str] | None = None,
+        answer: Callable[[ImportReport], str] | None = None,
         _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
@@ -483,7 +487,16 @@ class League:
         the spelling becomes an alias of that player, so the next file that uses it is
         recognised (a dry run shows the same and stores nothing).
 
-        Raises :class:`InputError` (every problem, nothing stored) on bad input.
+        ``answer``: for a program that answers the import to a client (the API), the text to
+        keep with it, in the same transaction, under ``content_hash`` (:meth:`kept_answer`
+        gives it to a retry of the same request).
+
+        Games that sort after every stored game take the append path (docs/league.md, "Live
+        results"): their cost is that of the games, not of the league.
+
+        Raises :class:`InputError` (every problem, nothing stored) on bad input, and
+        :class:`~eloleague.errors.BusyError` when another write held the league longer than
+        :attr:`write_wait` (nothing stored: the same call can be made again).
         """
         records, mapping = _mapped(games_in, names)
         _checked = _checked and not mapping  # a mapped name may now meet itself in a game
@@ -516,6 +529,8 @@ class League:
                 added=report.added,
                 replaced=report.replaced,
             )
+            if answer is not None and content_hash is not None and report.changed:
+                imports.keep_answer(conn, self.id, content_hash, answer(report))
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(
@@ -524,6 +539,11 @@ class League:
                 name_warnings=[w for w in report.name_warnings if w.name not in located],
             )
         return report
+
+    def kept_answer(self, content_hash: str) -> str | None:
+        """The answer kept by the :meth:`import_games` that stored a request of this digest."""
+        with self._reading() as conn:
+            return imports.kept_answer(conn, self.id, content_hash)
 
     # Uploads waiting for an officer ------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
-from eloleague.errors import EloleagueError
+from eloleague.errors import BusyError, EloleagueError
 from eloleague.store.messages import msg
 
 if TYPE_CHECKING:
@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 DEFAULT_DB = "eloleague.db"
 BUSY_TIMEOUT_SECONDS = 60.0
 _WRITE = "eloleague_write"
+_WAIT = "eloleague_wait"  # seconds a write waits for the lock (SQLite: the busy timeout)
+_TIMEOUTS: dict[str, float] = {}  # each SQLite URL's busy timeout, restored after a write's own
 
 
 def database_url(db: str | None = None) -> str:
@@ -103,6 +105,7 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
                 msg("{file}: the folder {folder} does not exist", file=database, folder=str(parent))
             )
     engine = create_engine(url, connect_args={"timeout": timeout})
+    _TIMEOUTS[url] = timeout
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -119,35 +122,75 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        mode = "IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "DEFERRED"
+        options = conn.get_execution_options()
+        wait = options.get(_WAIT)
+        if wait is not None:  # this write's own bound on the wait for the lock
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        mode = "IMMEDIATE" if options.get(_WRITE) else "DEFERRED"
         conn.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
 
 
 @contextmanager
-def write(engine: Engine, *, commit: bool = True) -> Iterator[Connection]:
+def write(
+    engine: Engine, *, commit: bool = True, wait: float | None = None
+) -> Iterator[Connection]:
     """A write transaction: committed when the block ends (rolled back instead when ``commit`` is
     false: a dry run), rolled back on any error.
 
-    SQLite takes the write lock at once (a second writer waits up to the busy timeout, then fails
-    with a clear message); PostgreSQL callers lock the league row (``SELECT ... FOR UPDATE``).
+    SQLite takes the write lock at once: a second writer waits up to ``wait`` seconds (default:
+    the engine's busy timeout), then gets :class:`~eloleague.errors.BusyError`. PostgreSQL
+    callers take the league's lock themselves (:func:`lock_league`).
     """
+    options: dict[str, Any] = {_WRITE: True}
+    if wait is not None:
+        options[_WAIT] = wait
     try:
         with engine.connect() as raw:
-            conn = raw.execution_options(**{_WRITE: True})
-            trans = conn.begin()
+            conn = raw.execution_options(**options)
             try:
-                yield conn
-            except BaseException:
-                trans.rollback()
-                raise
-            if commit:
-                _commit(trans)
-            else:
-                trans.rollback()
+                trans = conn.begin()
+                try:
+                    yield conn
+                except BaseException:
+                    trans.rollback()
+                    raise
+                if commit:
+                    _commit(trans)
+                else:
+                    trans.rollback()
+            finally:
+                if wait is not None and is_sqlite(engine):  # the pooled connection's default
+                    raw.connection.driver_connection.execute(  # type: ignore[union-attr]
+                        f"PRAGMA busy_timeout = {int(_sqlite_timeout(engine) * 1000)}"
+                    )
     except OperationalError as exc:
         raise _busy_or_raise(exc) from None
+
+
+def _sqlite_timeout(engine: Engine) -> float:
+    return _TIMEOUTS.get(engine.url.render_as_string(), BUSY_TIMEOUT_SECONDS)
+
+
+# Advisory locks of league writes on PostgreSQL: (this namespace, the league's id).
+LEAGUE_LOCK = 0x656C6F6C
+
+
+def lock_league(conn: Connection, league_id: int, wait: float | None = None) -> None:
+    """On PostgreSQL, take the league's write lock for the rest of the transaction (an advisory
+    lock: writers from every process and machine queue on it, readers never do), waiting at
+    most ``wait`` seconds (then :class:`~eloleague.errors.BusyError`). On SQLite the
+    transaction already holds the database's write lock."""
+    if is_sqlite(conn):
+        return
+    if wait is not None:
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}")
+    conn.execute(
+        text("SELECT pg_advisory_xact_lock(:ns, :league)"), {"ns": LEAGUE_LOCK, "league": league_id}
+    )
+    if wait is not None:
+        conn.exec_driver_sql("SET LOCAL lock_timeout = 0")
 
 
 def _commit(trans: RootTransaction) -> None:
@@ -166,8 +209,8 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 def _busy_or_raise(exc: OperationalError) -> Exception:
     text = str(exc.orig) if exc.orig is not None else str(exc)
-    if "locked" in text or "busy" in text:
-        return EloleagueError(
+    if "locked" in text or "busy" in text or "lock timeout" in text:
+        return BusyError(
             msg(
                 "the database is busy: another import or recompute is running; try again when "
                 "it ends"

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, and_, func, insert, select
+from sqlalchemy import Connection, and_, func, insert, select, update
 
 from eloleague.engine import Unrated
 from eloleague.errors import InputError, Problem
@@ -277,6 +277,34 @@ def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> 
         )
         out.update({k: v for k, v in conn.execute(query).all()})
     return out
+
+
+def keep_answer(conn: Connection, league_id: int, digest: str, answer: str) -> None:
+    """Keep ``answer`` with the batch the post of digest ``digest`` made (its retries get it)."""
+    conn.execute(
+        update(import_batches)
+        .where(
+            and_(import_batches.c.league_id == league_id, import_batches.c.content_hash == digest)
+        )
+        .values(answer=answer)
+    )
+
+
+def kept_answer(conn: Connection, league_id: int, digest: str) -> str | None:
+    """The answer kept for a post of digest ``digest`` (the first, if several)."""
+    value: str | None = conn.execute(
+        select(import_batches.c.answer)
+        .where(
+            and_(
+                import_batches.c.league_id == league_id,
+                import_batches.c.content_hash == digest,
+                import_batches.c.answer.is_not(None),
+            )
+        )
+        .order_by(import_batches.c.id)
+        .limit(1)
+    ).scalar()
+    return value
 
 
 def apply(

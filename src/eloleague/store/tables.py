@@ -111,6 +111,9 @@ import_batches = Table(
     Column("added", Integer, nullable=False, default=0),
     Column("replaced", Integer, nullable=False, default=0),
     Column("unchanged", Integer, nullable=False, default=0),
+    # What the API answered the post that made this batch (JSON): a retry of the same post gets
+    # it again (docs/web.md, "Posting results from a game server").
+    Column("answer", Text, nullable=True),
     Index("ix_import_batches_league_hash", "league_id", "content_hash"),
 )
 

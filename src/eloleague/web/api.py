@@ -9,6 +9,8 @@ officer's review (``202`` with the upload's number). Errors have one shape
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Security
@@ -19,6 +21,7 @@ from starlette.responses import JSONResponse
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
+from eloleague.league import ImportReport
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
@@ -317,7 +320,20 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
             status_code=202,
         )
     update = _flag(request, "update")
-    report = found.import_games(records, source="api", update=update, user=user.name)
+    # A retry of a post that was stored (same games, same content) adds nothing and gets the
+    # answer the post got (docs/web.md, "Posting results from a game server").
+    digest = hashlib.sha256(b"update=%d\n" % update + body).hexdigest()
+
+    def answer(report: ImportReport) -> str:
+        return json.dumps({"status": "imported", **uploads.report_dict(found, report, lang)})
+
+    report = found.import_games(
+        records, source="api", update=update, user=user.name, content_hash=digest, answer=answer
+    )
+    if not report.changed and report.already_imported is not None:
+        kept = found.kept_answer(digest)
+        if kept is not None:
+            return JSONResponse(json.loads(kept), status_code=201)
     return JSONResponse(
         {"status": "imported", **uploads.report_dict(found, report, lang)},
         status_code=201 if report.changed else 200,
@@ -347,8 +363,6 @@ def _flag(request: Request, name: str) -> bool:
 def _as_jsonl(body: bytes) -> bytes:
     text = body.strip()
     if text.startswith(b"["):
-        import json
-
         return b"\n".join(json.dumps(x, ensure_ascii=False).encode() for x in json.loads(text))
     return text
 

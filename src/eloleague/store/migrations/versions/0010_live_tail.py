@@ -2,6 +2,7 @@
 resumes from its players' rows (docs/league.md, "Live results"): ``ratings.last_played``, the
 league-wide part in ``live_tails`` and the players active in each open season in ``live_active``.
 Leagues without a ``live_tails`` row take the general path until their next recompute writes it.
+``import_batches.answer`` keeps what the API answered a post, for its retries.
 
 Revision ID: 0010
 Revises: 0009
@@ -21,6 +22,7 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("ratings", sa.Column("last_played", sa.Date, nullable=True))
+    op.add_column("import_batches", sa.Column("answer", sa.Text, nullable=True))
     league = sa.ForeignKey("leagues.id", ondelete="CASCADE")
     op.create_table(
         "live_tails",
@@ -55,3 +57,5 @@ def downgrade() -> None:
     op.drop_table("live_tails")
     with op.batch_alter_table("ratings") as batch:
         batch.drop_column("last_played")
+    with op.batch_alter_table("import_batches") as batch:
+        batch.drop_column("answer")
