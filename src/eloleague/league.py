@@ -51,7 +51,7 @@ from eloleague.store import checkpoints as cps
 from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
-from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
+from eloleague.store.bulk import deferred_indexes, refresh_statistics, run, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
 from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
@@ -309,12 +309,12 @@ class League:
         them). Waits at most :attr:`write_wait` for another write, then raises BusyError."""
         with no_gc(), store_db.write(self.engine, commit=commit, wait=self.write_wait) as conn:
             store_db.lock_league(conn, self.id, self.write_wait)
-            row = conn.execute(select(leagues.c.rules_text).where(leagues.c.id == self.id)).first()
-            if row is None:
+            rows = run(conn, "SELECT rules_text FROM leagues WHERE id = ?", (self.id,))
+            if not rows:
                 raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
-            if row.rules_text != self.rules_text:
-                self.rules_text = row.rules_text
-                self.rules = parse_rules(row.rules_text, f"league {self.name}")
+            if rows[0][0] != self.rules_text:
+                self.rules_text = rows[0][0]
+                self.rules = parse_rules(self.rules_text, f"league {self.name}")
             yield conn
             if commit:
                 refresh_statistics(conn)  # SQLite: query plans for a grown league

@@ -79,6 +79,29 @@ def fetch_all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[An
         cur.close()
 
 
+def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = False) -> Any:
+    """Run one statement written with ``?`` marks through the driver's cursor (``%s`` on
+    PostgreSQL), without SQLAlchemy's per-statement work: the append path runs a dozen small
+    statements per game, and that work was most of its time. ``many``: ``params`` is a list of
+    rows. Returns the rows of a query (plain tuples), else ``None``."""
+    if conn.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
+    cur = cursor(conn)
+    try:
+        if many:
+            cur.executemany(sql, params)
+            return None
+        cur.execute(sql, tuple(params))
+        return cur.fetchall() if cur.description is not None else None
+    finally:
+        cur.close()
+
+
+def marks(count: int) -> str:
+    """``?, ?, ...``: ``count`` parameter marks for an ``IN (...)`` list."""
+    return ", ".join("?" * count)
+
+
 def date_param(conn: Connection) -> Any:
     """A function turning a date into the parameter the driver stores (ISO text for SQLite)."""
     if conn.dialect.name == "sqlite":

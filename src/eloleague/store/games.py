@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, delete, func, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, to_date
+from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, run, to_date
 from eloleague.store.tables import events, games, side_players
 
 
@@ -81,9 +81,7 @@ def event_ids(conn: Connection, league_id: int, names: Iterable[str]) -> dict[st
 
 def next_seq(conn: Connection, league_id: int) -> int:
     """The arrival number the next new game gets."""
-    value = conn.execute(
-        select(func.max(games.c.seq)).where(games.c.league_id == league_id)
-    ).scalar()
+    ((value,),) = run(conn, "SELECT max(seq) FROM games WHERE league_id = ?", (league_id,))
     return int(value or 0) + 1
 
 

@@ -17,6 +17,7 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import Connection, and_, func, insert, select, update
 
@@ -27,7 +28,8 @@ from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import deferred_indexes
+from eloleague.store.bulk import deferred_indexes, marks, run
+from eloleague.store.bulk import to_date as day_of
 from eloleague.store.derived import read_ratings
 from eloleague.store.games import (
     NewGame,
@@ -246,15 +248,17 @@ def _stored_by_ext_id(conn: Connection, league_id: int, ids: Sequence[str]) -> d
         query = select(*cols).where(
             and_(games.c.league_id == league_id, games.c.ext_id.is_not(None))
         )
-        rows = [r for r in conn.execute(query) if r[0] in wanted]
+        rows: list[Any] = [r for r in conn.execute(query) if r[0] in wanted]
     else:
         rows = []
         for chunk in chunks(ids):
             rows.extend(
-                conn.execute(
-                    select(*cols).where(
-                        and_(games.c.league_id == league_id, games.c.ext_id.in_(chunk))
-                    )
+                (ext, pk, seq, day_of(date), digest)
+                for ext, pk, seq, date, digest in run(
+                    conn,
+                    "SELECT ext_id, id, seq, date, content_hash FROM games WHERE league_id = ? "
+                    f"AND ext_id IN ({marks(len(chunk))})",
+                    (league_id, *chunk),
                 )
             )
     return {ext: Stored(pk, seq, date, digest) for ext, pk, seq, date, digest in rows}

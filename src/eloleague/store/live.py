@@ -29,7 +29,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, select
 
 from eloleague.engine import EngineState, Unrated, replay
 from eloleague.engine.methods import method_of
@@ -37,11 +37,12 @@ from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import tail as live_tail
+from eloleague.store.bulk import date_param, insert_rows, marks, run, to_date
 from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
-from eloleague.store.tables import checkpoints, live_tails, ratings
+from eloleague.store.tables import checkpoints, ratings
 
 
 @dataclass(frozen=True)
@@ -91,24 +92,17 @@ def _pool_rows(
     """The stored pools of some players, in order of first appearance, with their last game."""
     pools: dict[PoolKey, PoolState] = {}
     played: dict[PoolKey, dt.date] = {}
-    query = (
-        select(
-            ratings.c.player_id,
-            ratings.c.mode,
-            ratings.c.role,
-            ratings.c.rating,
-            ratings.c.games,
-            ratings.c.extra,
-            ratings.c.last_played,
-        )
-        .where(ratings.c.league_id == league_id, ratings.c.player_id.in_(list(player_ids)))
-        .order_by(ratings.c.position)
+    rows = run(
+        conn,
+        "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings "
+        f"WHERE league_id = ? AND player_id IN ({marks(len(player_ids))}) ORDER BY position",
+        (league_id, *player_ids),
     )
-    for pid, mode, role, rating, count, extra, last in conn.execute(query):
+    for pid, mode, role, rating, count, extra, last in rows:
         key = PoolKey(names[pid], mode, role)
         pools[key] = PoolState(rating, count, tuple(json.loads(extra)) if extra else ())
         if last is not None:
-            played[key] = last
+            played[key] = to_date(last)
     return pools, played, set(pools)
 
 
@@ -177,70 +171,63 @@ def append(
 
     after = result.state.pools
     last = result.state.last_played
+    day = date_param(conn)
+
+    def when(key: PoolKey) -> object:
+        found = last.get(key)
+        return None if found is None else day(found)
+
+    def extra(pool: PoolState) -> str | None:
+        return json.dumps(pool.extra) if pool.extra else None
+
     changed = [
-        {
-            "p_player": ids[k.player],
-            "p_mode": k.mode,
-            "p_role": k.role,
-            "rating": p.rating,
-            "games": p.games,
-            "extra": json.dumps(p.extra) if p.extra else None,
-            "last_played": last.get(k),
-        }
+        (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
         for k, p in after.items()
         if k in known and (p != before[k] or last.get(k) != played.get(k))
     ]
     if changed:
-        conn.execute(
-            update(ratings)
-            .where(
-                and_(
-                    ratings.c.league_id == league_id,
-                    ratings.c.player_id == bindparam("p_player"),
-                    ratings.c.mode == bindparam("p_mode"),
-                    ratings.c.role == bindparam("p_role"),
-                )
-            )
-            .values(
-                rating=bindparam("rating"),
-                games=bindparam("games"),
-                extra=bindparam("extra"),
-                last_played=bindparam("last_played"),
-            ),
+        run(
+            conn,
+            "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
+            "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
             changed,
+            many=True,
         )
     fresh = [k for k in after if k not in known]  # new pools, in order of first appearance
-    if fresh:
-        conn.execute(
-            insert(ratings),
-            [
-                {
-                    "league_id": league_id,
-                    "player_id": ids[k.player],
-                    "mode": k.mode,
-                    "role": k.role,
-                    "rating": after[k].rating,
-                    "games": after[k].games,
-                    "position": tail.pools + n,
-                    "extra": json.dumps(after[k].extra) if after[k].extra else None,
-                    "last_played": last.get(k),
-                }
-                for n, k in enumerate(fresh)
-            ],
-        )
+    insert_rows(
+        conn,
+        ratings,
+        ("player_id", "mode", "role", "rating", "games", "position", "extra", "last_played"),
+        [
+            (
+                ids[k.player],
+                k.mode,
+                k.role,
+                after[k].rating,
+                after[k].games,
+                tail.pools + n,
+                extra(after[k]),
+                when(k),
+            )
+            for n, k in enumerate(fresh)
+        ],
+        {"league_id": league_id},
+    )
     live_tail.add_active(conn, league_id, result.state.active, ids)
     last_date, last_round = max((tail.last_date, tail.last_round), *(_key(g) for g in records))
-    conn.execute(
-        update(live_tails)
-        .where(live_tails.c.league_id == league_id)
-        .values(
-            as_of=as_of,
-            last_date=last_date,
-            last_round=last_round,
-            games=tail.games + len(records),
-            ledger_next=tail.ledger_next + len(result.ledger),
-            pools=tail.pools + len(fresh),
-            periods=result.state.periods,
-        )
+    run(
+        conn,
+        "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
+        "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
+        (
+            day(as_of),
+            day(last_date),
+            last_round,
+            tail.games + len(records),
+            tail.ledger_next + len(result.ledger),
+            tail.pools + len(fresh),
+            result.state.periods,
+            league_id,
+        ),
     )
     return Appended(before, dict(after), list(result.unrated), len(records))

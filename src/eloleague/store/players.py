@@ -21,6 +21,7 @@ from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
+from eloleague.store.bulk import marks, run
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -89,19 +90,20 @@ def lookup_names(conn: Connection, league_id: int, names: Sequence[str]) -> dict
     aliases: dict[str, int] = {}
     for i in range(0, len(names), 500):
         chunk = list(names[i : i + 500])
+        where = f"league_id = ? AND {{}} IN ({marks(len(chunk))})"
         found.update(
-            conn.execute(
-                select(players.c.name, players.c.id).where(
-                    players.c.league_id == league_id, players.c.name.in_(chunk)
-                )
-            ).all()
+            run(
+                conn,
+                "SELECT name, id FROM players WHERE " + where.format("name"),
+                (league_id, *chunk),
+            )
         )
         aliases.update(
-            conn.execute(
-                select(player_aliases.c.alias, player_aliases.c.player_id).where(
-                    player_aliases.c.league_id == league_id, player_aliases.c.alias.in_(chunk)
-                )
-            ).all()
+            run(
+                conn,
+                "SELECT alias, player_id FROM player_aliases WHERE " + where.format("alias"),
+                (league_id, *chunk),
+            )
         )
     for alias, pk in aliases.items():
         found.setdefault(alias, pk)
@@ -113,12 +115,13 @@ def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, 
     wanted = sorted(set(ids))
     out: dict[int, str] = {}
     for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
         out.update(
-            conn.execute(
-                select(players.c.id, players.c.name).where(
-                    players.c.league_id == league_id, players.c.id.in_(wanted[i : i + 500])
-                )
-            ).all()
+            run(
+                conn,
+                f"SELECT id, name FROM players WHERE league_id = ? AND id IN ({marks(len(chunk))})",
+                (league_id, *chunk),
+            )
         )
     return out
 

@@ -20,6 +20,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 
 from eloleague.engine import EngineState
 from eloleague.records import PoolKey, PoolState
+from eloleague.store.bulk import date_param, run, to_date
 from eloleague.store.tables import games, live_active, live_tails, ratings
 
 
@@ -41,32 +42,24 @@ class Tail:
 
 def read(conn: Connection, league_id: int) -> Tail | None:
     """The league's tail (``None`` before its first recompute with games)."""
-    row = conn.execute(
-        select(
-            live_tails.c.as_of,
-            live_tails.c.last_date,
-            live_tails.c.last_round,
-            live_tails.c.games,
-            live_tails.c.ledger_next,
-            live_tails.c.pools,
-            live_tails.c.season_end,
-            live_tails.c.eligible,
-            live_tails.c.started,
-            live_tails.c.periods,
-        ).where(live_tails.c.league_id == league_id)
-    ).first()
-    if row is None:
+    rows = run(
+        conn,
+        "SELECT as_of, last_date, last_round, games, ledger_next, pools, season_end, eligible, "
+        "started, periods FROM live_tails WHERE league_id = ?",
+        (league_id,),
+    )
+    if not rows:
         return None
-    as_of, last_date, last_round, count, ledger_next, pools, season_end, eligible = row[:8]
-    started, periods = row[8:]
+    as_of, last_date, last_round, count, ledger_next, pools, season_end, eligible = rows[0][:8]
+    started, periods = rows[0][8:]
     return Tail(
-        as_of=as_of,
-        last_date=last_date,
+        as_of=to_date(as_of),
+        last_date=to_date(last_date),
         last_round=last_round,
         games=count,
         ledger_next=ledger_next,
         pools=pools,
-        season_end=season_end,
+        season_end=None if season_end is None else to_date(season_end),
         eligible=eligible,
         started=bool(started),
         periods=periods,
@@ -142,18 +135,16 @@ def add_active(
     ids: Mapping[str, int],
 ) -> None:
     """Mark players active in seasons (those already marked stay as they are)."""
-    rows = [
-        {"league_id": league_id, "season_end": end, "player_id": ids[name]}
-        for end, names in active.items()
-        for name in names
-    ]
-    if not rows:
-        return
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    conn.execute(upsert(live_active).on_conflict_do_nothing(), rows)
+    day = date_param(conn)
+    rows = [(league_id, day(end), ids[name]) for end, names in active.items() for name in names]
+    if rows:
+        run(
+            conn,
+            "INSERT INTO live_active (league_id, season_end, player_id) VALUES (?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            rows,
+            many=True,
+        )
 
 
 def full_state(
