@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from eloleague.league import League
+from eloleague.league import _ENGINES, League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import checkpoints, tail
 from eloleague.store.players import player_names
@@ -118,6 +118,20 @@ def test_every_sequence_of_changes_equals_a_fresh_replay(
 ) -> None:
     monkeypatch.setattr(checkpoints, "CHECKPOINT_EVERY", 5)  # regular checkpoints get taken too
     league = League.create(new_db(), "Live", preset)
+    try:
+        run_steps(league, preset, steps, players, events)
+    finally:  # one database per example: give its connections back to the server
+        league.engine.dispose()
+        _ENGINES.pop(league.engine.url.render_as_string(hide_password=False), None)
+
+
+def run_steps(
+    league: League,
+    preset: str,
+    steps: list[tuple[str, int, int]],
+    players: list[tuple[int, int, int]],
+    events: bool,
+) -> None:
     count = 0
     day = START
 
