@@ -61,7 +61,7 @@ def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
 
 
 # Seconds a write of the site waits for another write to the same league; past it the client
-# gets 503 with Retry-After (docs/api.md), and a worker is never held for the database's minute.
+# gets 503 with Retry-After (docs/web.md), and a worker is never held for the database's minute.
 WRITE_WAIT = 10.0
 
 
