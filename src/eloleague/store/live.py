@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, select
 
 from eloleague.engine import EngineState, Unrated, replay
+from eloleague.engine.fast import try_replay
 from eloleague.engine.methods import method_of
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
@@ -43,6 +44,10 @@ from eloleague.store.games import StoredGame
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
 from eloleague.store.tables import checkpoints, ratings
+
+# From this many appended games at once, the engine's compiled path rates them (it is exactly the
+# reference path's result; below this its setup costs more than it saves).
+FAST_FROM = 200
 
 
 @dataclass(frozen=True)
@@ -165,7 +170,10 @@ def append(
         periods=tail.periods,
     )
     as_of = max(tail.as_of, max(g.date for g in records))
-    result = replay(rules, records, initial=state, as_of=as_of)
+    # The compiled engine pays off from fewer games here than for a whole history.
+    result = try_replay(rules, records, state, as_of, min_games=FAST_FROM) or replay(
+        rules, records, initial=state, as_of=as_of
+    )
     pks = {g.record.id or "": g.pk for g in stored}
     write_ledger(conn, league_id, tail.ledger_next, result.ledger, pks, ids)
 

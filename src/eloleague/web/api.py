@@ -328,7 +328,13 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
         return json.dumps({"status": "imported", **uploads.report_dict(found, report, lang)})
 
     report = found.import_games(
-        records, source="api", update=update, user=user.name, content_hash=digest, answer=answer
+        records,
+        source="api",
+        update=update,
+        user=user.name,
+        content_hash=digest,
+        answer=answer,
+        _checked=True,  # games_from_body checked them against the rules
     )
     if not report.changed and report.already_imported is not None:
         kept = found.kept_answer(digest)
