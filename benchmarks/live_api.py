@@ -374,7 +374,7 @@ def run_all(
             limit = args.posts if per_post == 1 else args.batch_games
             poster = Poster(args.players, day, f"h{clients}x{per_post}-")
             # A first request warms the server up (imports, the league's rules), uncounted.
-            posts(base, auth, poster, 1, 1, 1, args.seconds)
+            posts(base, auth, poster, 1, per_post, per_post, args.seconds)
             n, wall, lat, _statuses = posts(
                 base, auth, poster, clients, per_post, limit, args.seconds
             )

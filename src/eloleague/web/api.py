@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
@@ -304,7 +304,7 @@ def preview(request: Request, league: str, user: TokenMember, body: Body) -> dic
     },
     summary="Post results (officer: imported at once; referee: held for review)",
 )
-def post_games(request: Request, league: str, user: TokenMember, body: Body) -> JSONResponse:
+def post_games(request: Request, league: str, user: TokenMember, body: Body) -> Response:
     found = views.open_league(request.app.state.engine, league)
     records = uploads.games_from_body(found, body)
     lang = page_lang(request)
@@ -324,8 +324,12 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
     # answer the post got (docs/web.md, "Posting results from a game server").
     digest = hashlib.sha256(b"update=%d\n" % update + body).hexdigest()
 
-    def answer(report: ImportReport) -> str:
-        return json.dumps({"status": "imported", **uploads.report_dict(found, report, lang)})
+    written: list[str] = []
+
+    def answer(report: ImportReport) -> str:  # kept with the import, sent to this post too
+        content = {"status": "imported", **uploads.report_dict(found, report, lang)}
+        written.append(json.dumps(content, ensure_ascii=False, separators=(",", ":")))
+        return written[-1]
 
     report = found.import_games(
         records,
@@ -339,7 +343,9 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
     if not report.changed and report.already_imported is not None:
         kept = found.kept_answer(digest)
         if kept is not None:
-            return JSONResponse(json.loads(kept), status_code=201)
+            return Response(kept, status_code=201, media_type="application/json")
+    if written:
+        return Response(written[-1], status_code=201, media_type="application/json")
     return JSONResponse(
         {"status": "imported", **uploads.report_dict(found, report, lang)},
         status_code=201 if report.changed else 200,
