@@ -307,8 +307,12 @@ class League:
         """A write transaction holding the league's lock (SQLite: the database's write lock;
         PostgreSQL: the league's advisory lock), rules reloaded (another process may have changed
         them). Waits at most :attr:`write_wait` for another write, then raises BusyError."""
-        with no_gc(), store_db.write(self.engine, commit=commit, wait=self.write_wait) as conn:
-            store_db.lock_league(conn, self.id, self.write_wait)
+        with (
+            no_gc(),
+            store_db.queued(self.engine, self.id, self.write_wait) as wait,
+            store_db.write(self.engine, commit=commit, wait=wait) as conn,
+        ):
+            store_db.lock_league(conn, self.id, wait)
             rows = run(conn, "SELECT rules_text FROM leagues WHERE id = ?", (self.id,))
             if not rows:
                 raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))

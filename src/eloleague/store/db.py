@@ -10,6 +10,8 @@ instead of failing half-way. :func:`write` opens such a transaction.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -173,6 +175,35 @@ def _sqlite_timeout(engine: Engine) -> float:
     return _TIMEOUTS.get(engine.url.render_as_string(), BUSY_TIMEOUT_SECONDS)
 
 
+_QUEUES: dict[tuple[str, int | None], threading.Lock] = {}
+_QUEUES_LOCK = threading.Lock()
+
+
+@contextmanager
+def queued(engine: Engine, league_id: int, wait: float | None = None) -> Iterator[float | None]:
+    """Writers of one process queue here first, in turn (per SQLite database, per PostgreSQL
+    league), before they take the database's lock: a writer waiting in SQLite's busy handler
+    sleeps and polls, and on PostgreSQL holds a pooled connection. Gives what is left of ``wait``
+    (``None``: no bound) for the database's own lock; :class:`~eloleague.errors.BusyError` when
+    nothing is."""
+    key = (engine.url.render_as_string(), None if is_sqlite(engine) else league_id)
+    with _QUEUES_LOCK:
+        gate = _QUEUES.setdefault(key, threading.Lock())
+    started = time.monotonic()
+    if not gate.acquire(timeout=-1 if wait is None else wait):
+        raise BusyError(_busy_text())
+    try:
+        yield None if wait is None else max(0.05, wait - (time.monotonic() - started))
+    finally:
+        gate.release()
+
+
+def _busy_text() -> str:
+    return msg(
+        "the database is busy: another import or recompute is running; try again when it ends"
+    )
+
+
 # Advisory locks of league writes on PostgreSQL: (this namespace, the league's id).
 LEAGUE_LOCK = 0x656C6F6C
 
@@ -210,12 +241,7 @@ def read(engine: Engine) -> Iterator[Connection]:
 def _busy_or_raise(exc: OperationalError) -> Exception:
     text = str(exc.orig) if exc.orig is not None else str(exc)
     if "locked" in text or "busy" in text or "lock timeout" in text:
-        return BusyError(
-            msg(
-                "the database is busy: another import or recompute is running; try again when "
-                "it ends"
-            )
-        )
+        return BusyError(_busy_text())
     return EloleagueError(msg("database error: {detail}", detail=text.strip()))
 
 
