@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from eloleague.store import checkpoints, tail
 from eloleague.store.players import player_names
 from eloleague.store.tables import checkpoints as checkpoint_table
 from tests.pg.server import PgServer
+from tests.store.helpers import read_lines, replay_file
 
 NAMES = ("Ana", "Bob", "Chloé", "Dan", "Eve", "Fred")
 OUTCOMES = {
@@ -227,3 +229,28 @@ def test_a_same_day_append_in_a_stored_event_replays_that_event(
     report = league.import_games([duel(7, day, 2, 3, 1, "adlg", "Open")], source="open")
     assert report.replayed > 1
     assert_is_a_fresh_replay(league)
+
+
+@pytest.mark.parametrize("preset", ["diplomacy", "adlg", "bataille-empire"])
+def test_a_real_history_fed_game_by_game_equals_a_fresh_replay(db_url: str, preset: str) -> None:
+    """The presets' replay files (seasons, events, free-for-all games with roles), their last
+    games posted one by one in date order, as a live league receives them."""
+    lines = sorted(read_lines(replay_file(preset)), key=lambda g: (g["date"], g.get("round") or 0))
+    cut = len(lines) * 3 // 4
+    league = League.create(db_url, "Live", preset)
+    league.import_games(records(lines[:cut], league), source="history")
+    appended = 0
+    for line in lines[cut : cut + 40]:
+        report = league.import_games(records([line], league), source="live")
+        appended += report.replayed == 1
+    assert_is_a_fresh_replay(league)
+    assert appended > 0  # some of them took the append path
+
+
+def records(lines: list[dict[str, object]], league: League) -> list[GameRecord]:
+    from eloleague.io.jsonl import parse_jsonl
+
+    text = "\n".join(json.dumps(line, ensure_ascii=False) for line in lines).encode()
+    found, problems = parse_jsonl(text)
+    assert not problems
+    return found
