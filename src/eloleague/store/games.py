@@ -140,6 +140,16 @@ def insert_games(
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
         insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)
+    elif len(rows) <= FEW:  # a live post: one statement gives the row ids back
+        values = ", ".join(["(?, ?, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"] * len(rows))
+        cols = ", ".join(("league_id", "batch_id", *GAME_COLUMNS))
+        returned = run(
+            conn,
+            f"INSERT INTO games ({cols}) VALUES {values} RETURNING seq, id",
+            [x for row in rows for x in (league_id, batch_id, *row)],
+        )
+        by_seq = dict(returned)
+        pk_list = [by_seq[g.seq] for g in new]
     else:
         insert_rows(conn, games, GAME_COLUMNS, rows, fixed)
         pk_list = _row_ids(conn, league_id, [g.seq for g in new])
@@ -155,6 +165,9 @@ def insert_games(
         stored.append(StoredGame(pk, g.seq, g.record.id, record))
     insert_rows(conn, side_players, PLAYER_COLUMNS, player_rows)
     return stored
+
+
+FEW = 100  # games written with one INSERT ... RETURNING on PostgreSQL (more: COPY, then read)
 
 
 def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]:

@@ -348,12 +348,16 @@ def apply(
     # import reads only its own names (the append path never reads the whole league).
     wanted = wanted_names(records)
     small = len(wanted) <= SCAN_FROM
-    index = lookup_names(conn, league_id, wanted) if small else name_index(conn, league_id)
+    aliased: set[str] = set()
+    index = lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
     new_names = [n for n in wanted if n not in index]
     warnings = similar_names(new_names, player_names(conn, league_id).values()) if new_names else []
     index.update(create_players(conn, league_id, new_names))
-    if small:
-        canonical = names_of(conn, league_id, {index[n] for n in wanted})
+    if small:  # a registered or new name is its player's; only an alias needs a look-up
+        if aliased:
+            canonical = names_of(conn, league_id, {index[n] for n in wanted})
+        else:
+            canonical = {index[n]: n for n in wanted}
     else:
         canonical = player_names(conn, league_id)
     records = canonical_games(records, wanted, index, canonical)

@@ -38,7 +38,7 @@ from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import date_param, insert_rows, marks, run, to_date
+from eloleague.store.bulk import date_param, insert_rows, marks, pipelined, run, to_date
 from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
 from eloleague.store.players import player_names
@@ -155,7 +155,6 @@ def append(
     first_day = min(g.date for g in records)
     if _checkpoint_due(conn, league_id, rules, tail, first_day):
         _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
-    cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
 
     wanted = sorted({ids[p.name] for g in records for p in g.participants})
     names = {ids[p.name]: p.name for g in records for p in g.participants}
@@ -175,67 +174,69 @@ def append(
         rules, records, initial=state, as_of=as_of
     )
     pks = {g.record.id or "": g.pk for g in stored}
-    write_ledger(conn, league_id, tail.ledger_next, result.ledger, pks, ids)
+    with pipelined(conn, len(result.ledger)):  # PostgreSQL: the writes in one round trip
+        cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
+        write_ledger(conn, league_id, tail.ledger_next, result.ledger, pks, ids)
 
-    after = result.state.pools
-    last = result.state.last_played
-    day = date_param(conn)
+        after = result.state.pools
+        last = result.state.last_played
+        day = date_param(conn)
 
-    def when(key: PoolKey) -> object:
-        found = last.get(key)
-        return None if found is None else day(found)
+        def when(key: PoolKey) -> object:
+            found = last.get(key)
+            return None if found is None else day(found)
 
-    def extra(pool: PoolState) -> str | None:
-        return json.dumps(pool.extra) if pool.extra else None
+        def extra(pool: PoolState) -> str | None:
+            return json.dumps(pool.extra) if pool.extra else None
 
-    changed = [
-        (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
-        for k, p in after.items()
-        if k in known and (p != before[k] or last.get(k) != played.get(k))
-    ]
-    if changed:
+        changed = [
+            (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
+            for k, p in after.items()
+            if k in known and (p != before[k] or last.get(k) != played.get(k))
+        ]
+        if changed:
+            run(
+                conn,
+                "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
+                "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
+                changed,
+                many=True,
+            )
+        fresh = [k for k in after if k not in known]  # new pools, in order of first appearance
+        insert_rows(
+            conn,
+            ratings,
+            ("player_id", "mode", "role", "rating", "games", "position", "extra", "last_played"),
+            [
+                (
+                    ids[k.player],
+                    k.mode,
+                    k.role,
+                    after[k].rating,
+                    after[k].games,
+                    tail.pools + n,
+                    extra(after[k]),
+                    when(k),
+                )
+                for n, k in enumerate(fresh)
+            ],
+            {"league_id": league_id},
+        )
+        live_tail.add_active(conn, league_id, result.state.active, ids)
+        last_date, last_round = max((tail.last_date, tail.last_round), *(_key(g) for g in records))
         run(
             conn,
-            "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
-            "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
-            changed,
-            many=True,
-        )
-    fresh = [k for k in after if k not in known]  # new pools, in order of first appearance
-    insert_rows(
-        conn,
-        ratings,
-        ("player_id", "mode", "role", "rating", "games", "position", "extra", "last_played"),
-        [
+            "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
+            "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
             (
-                ids[k.player],
-                k.mode,
-                k.role,
-                after[k].rating,
-                after[k].games,
-                tail.pools + n,
-                extra(after[k]),
-                when(k),
-            )
-            for n, k in enumerate(fresh)
-        ],
-        {"league_id": league_id},
-    )
-    live_tail.add_active(conn, league_id, result.state.active, ids)
-    last_date, last_round = max((tail.last_date, tail.last_round), *(_key(g) for g in records))
-    run(
-        conn,
-        "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
-        "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
-        (
-            day(as_of),
-            day(last_date),
-            last_round,
-            tail.games + len(records),
-            tail.ledger_next + len(result.ledger),
-            tail.pools + len(fresh),
-            result.state.periods,
-            league_id,
-        ),
-    )
+                day(as_of),
+                day(last_date),
+                last_round,
+                tail.games + len(records),
+                tail.ledger_next + len(result.ledger),
+                tail.pools + len(fresh),
+                result.state.periods,
+                league_id,
+            ),
+        )
     return Appended(before, dict(after), list(result.unrated), len(records))

@@ -83,30 +83,29 @@ def name_index(conn: Connection, league_id: int) -> dict[str, int]:
     return index
 
 
-def lookup_names(conn: Connection, league_id: int, names: Sequence[str]) -> dict[str, int]:
+def lookup_names(
+    conn: Connection, league_id: int, names: Sequence[str], aliased: set[str] | None = None
+) -> dict[str, int]:
     """``{name or alias: player id}`` for those of ``names`` that are registered (as
     :func:`name_index`, reading only those names: an import of one game reads two players)."""
     found: dict[str, int] = {}
     aliases: dict[str, int] = {}
     for i in range(0, len(names), 500):
         chunk = list(names[i : i + 500])
-        where = f"league_id = ? AND {{}} IN ({marks(len(chunk))})"
-        found.update(
-            run(
-                conn,
-                "SELECT name, id FROM players WHERE " + where.format("name"),
-                (league_id, *chunk),
-            )
-        )
-        aliases.update(
-            run(
-                conn,
-                "SELECT alias, player_id FROM player_aliases WHERE " + where.format("alias"),
-                (league_id, *chunk),
-            )
-        )
+        listed = marks(len(chunk))
+        for name, pk, is_alias in run(
+            conn,
+            f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name IN ({listed}) "
+            "UNION ALL SELECT alias, player_id, 1 FROM player_aliases "
+            f"WHERE league_id = ? AND alias IN ({listed})",
+            (league_id, *chunk, league_id, *chunk),
+        ):
+            (aliases if is_alias else found)[name] = pk
     for alias, pk in aliases.items():
-        found.setdefault(alias, pk)
+        if alias not in found:
+            found[alias] = pk
+            if aliased is not None:  # the names that are another player's alias
+                aliased.add(alias)
     return found
 
 
