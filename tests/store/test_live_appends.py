@@ -229,6 +229,14 @@ def test_a_same_day_append_in_a_stored_event_replays_that_event(
     report = league.import_games([duel(7, day, 2, 3, 1, "adlg", "Open")], source="open")
     assert report.replayed > 1
     assert_is_a_fresh_replay(league)
+    # A new event the next day, then its second round: the round replays that event only (the
+    # append path left a checkpoint where the event began), not the whole history.
+    later = day + dt.timedelta(days=1)
+    first = [duel(n, later, n % 6, n % 5, n, "adlg", "Final") for n in range(8, 11)]
+    assert league.import_games(first, source="final").replayed == 3
+    second = [duel(n, later, n % 6, n % 4, n, "adlg", "Final") for n in range(11, 13)]
+    assert league.import_games(second, source="final").replayed == 5
+    assert_is_a_fresh_replay(league)
 
 
 @pytest.mark.parametrize("preset", ["diplomacy", "adlg", "bataille-empire"])

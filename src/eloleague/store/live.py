@@ -116,18 +116,24 @@ def _checkpoint_due(
 ) -> bool:
     """Whether to save the tail as a regular checkpoint dated ``day`` (the first new game's day,
     after the last stored game's): enough games since the latest one, ratings as of the last
-    game (no closed season beyond it), ``day`` the start of a batch period."""
+    game (no closed season beyond it), ``day`` the start of a batch period. Under per-event or
+    per-period updates, every new day's first batch is worth one: a later game joining that batch
+    (an event's next round) replays the batch only, from there."""
     if day <= tail.last_date or tail.as_of != tail.last_date:
         return False
     if cps.touched_from(rules, day) != day:
         return False
     latest = conn.execute(
-        select(checkpoints.c.games_before)
-        .where(checkpoints.c.league_id == league_id)
+        select(checkpoints.c.date, checkpoints.c.games_before)
+        .where(checkpoints.c.league_id == league_id, checkpoints.c.date <= day)
         .order_by(checkpoints.c.date.desc())
         .limit(1)
-    ).scalar()
-    return tail.games - int(latest or 0) >= cps.CHECKPOINT_EVERY
+    ).first()
+    if latest is not None and latest.date == day:  # a recompute left it there already
+        return False
+    if rules.updates != "per_game":
+        return True
+    return tail.games - int(latest.games_before if latest else 0) >= cps.CHECKPOINT_EVERY
 
 
 def _save_checkpoint(
