@@ -1,7 +1,7 @@
 """Heavy requests beside the ranking (docs/benchmarks.md, "Heavy requests").
 
     .venv/bin/python benchmarks/heavy_requests.py [--players 2000] [--games 100000]
-        [--readers 8] [--seconds 20]
+        [--readers 8] [--seconds 20] [--workers 1]
 
 The league of ``benchmarks/web_ranking.py`` (built once into ``benchmarks/data/``) is served by
 ``eloleague serve`` in its own process on 127.0.0.1. ``--readers`` clients read the first page of
@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import re
+import signal
 import statistics
 import subprocess
 import sys
@@ -165,6 +166,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--readers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
     args = parser.parse_args()
     db = build(args.players, args.games)
     engine = engine_for(str(db))
@@ -175,10 +177,22 @@ def main() -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = subprocess.Popen(
-        [sys.executable, "-m", "eloleague", "serve", "--db", str(db), "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+        ],
         env={**os.environ, "ELOLEAGUE_SECRET": "benchmark-" + "z" * 40},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     auth = {"Authorization": f"Bearer {token}"}
     preview = f"/api/v1/leagues/{quote(LEAGUE)}/games/preview"
@@ -205,14 +219,15 @@ def main() -> None:
             f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
             f"Python {platform.python_version()}, {dt.date.today().isoformat()}; league: "
             f"{args.players:,} players, {args.games:,} games; {args.readers} readers, "
-            f"{args.seconds:.0f} s a phase"
+            f"{args.seconds:.0f} s a phase; {args.workers} server worker(s); "
+            f"load average {os.getloadavg()[0]:.1f}"
         )
         print("| beside | ranking reads | median ms | p95 ms | heavy requests answered |")
         print("| --- | --- | --- | --- | --- |")
         for name, request in cases:
             print(f"| {name} | {phase(base, args.readers, args.seconds, request)} |", flush=True)
     finally:
-        server.terminate()
+        os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=20)
 
 

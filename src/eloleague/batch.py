@@ -14,7 +14,7 @@ from typing import TextIO
 
 from eloleague.engine.fast import unsupported, warmup
 from eloleague.engine.fast.ledger import ColumnarLedger
-from eloleague.engine.methods import method_of
+from eloleague.engine.methods import ledger_fields
 from eloleague.engine.replay import ReplayResult, replay
 from eloleague.engine.standings import Standing
 from eloleague.errors import InputError, Problem
@@ -47,7 +47,7 @@ class RateResult:
             if isinstance(ledger, ColumnarLedger):  # the fast path's: written from its columns
                 write_ledger_columns(ledger, out)
             else:
-                write_ledger(ledger, out, method_of(self.rules).shown_fields)
+                write_ledger(ledger, out, ledger_fields(self.rules))
 
 
 def read_initial(path: Path, rules: RuleSet) -> dict[PoolKey, PoolState]:

@@ -63,7 +63,10 @@ def show(leagues: list[League], console: Console) -> None:
             rows = [r for r in rows if r.role == "*"]
         console.print()
         print_ranking(
-            rules, rows[:TOP], title=f"{league.name}: {rules.description}", console=console
+            rules,
+            rows[:TOP],
+            title=f"{league.name}: {rules.described(pick_language())}",
+            console=console,
         )
 
 

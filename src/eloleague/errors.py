@@ -21,11 +21,12 @@ class Problem:
 
     def render(self, lang: str) -> str:
         """The problem in ``lang`` (``"fr"`` or ``"en"``)."""
+        from eloleague.i18n import colon as i18n_colon
         from eloleague.i18n import render
 
         message = render(self.message, lang)
         location = render(self.location, lang)
-        colon = " : " if lang == "fr" else ": "  # French typography: a space before the colon
+        colon = i18n_colon(lang)
         return f"{location}{colon}{message}" if location else message
 
 
@@ -68,9 +69,15 @@ class InputError(EloleagueError):
         self.source = source
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[list[Problem], str]]:
+        # Pickled with its problems (it crosses from the site's helper process, web/offload.py).
+        return (type(self), (self.problems, self.source))
+
     def render(self, lang: str = "en") -> str:
         """Every problem on its own line, in ``lang``."""
-        colon = " : " if lang == "fr" else ": "
+        from eloleague.i18n import colon as i18n_colon
+
+        colon = i18n_colon(lang)
         prefix = f"{self.source}{colon}" if self.source else ""
         return "\n".join(prefix + p.render(lang) for p in self.problems)
 

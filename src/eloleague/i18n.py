@@ -13,6 +13,7 @@ and English from an explicit choice, ``ELOLEAGUE_LANG`` or ``LANG``.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
@@ -23,6 +24,66 @@ LANGUAGES = ("fr", "en")
 DEFAULT_LANGUAGE = "en"
 
 Translate = Callable[[str], str]
+
+NARROW_NBSP = "\u202f"
+PLURAL = "_plural"  # the value of a Text.plural that holds its two English forms
+_SPACES = "[ \u00a0\u202f]*"
+# ":" ";" "!" "?" after a word (not "http://", "12:30", "{x:.1f}", "?!" nor "?page=2").
+_BEFORE_MARK = re.compile(rf"([^\s:;!?«]){_SPACES}([:;!?])(?=[\s»)\]\"']|$)")
+# "%" after a number or a placeholder ("50 %", "{p} %"), not "%(name)s".
+_BEFORE_PERCENT = re.compile(rf"([\d}}]){_SPACES}%(?![(\w])")
+_IN_QUOTES = (re.compile(rf"«{_SPACES}"), re.compile(rf"{_SPACES}»"))
+
+
+def french_typography(text: str) -> str:
+    """``text`` with French spacing: a narrow no-break space before ``:`` ``;`` ``!`` ``?`` and
+    ``%`` and inside « », whatever space (or none) was typed there.
+
+    Applied to every French message when its catalogue is read (:func:`translator`), and to the
+    numbers of :func:`decimal`; values put into messages (names, files) are left alone.
+    """
+    text = _BEFORE_MARK.sub(rf"\1{NARROW_NBSP}\2", text)
+    text = _BEFORE_PERCENT.sub(rf"\1{NARROW_NBSP}%", text)
+    text = _IN_QUOTES[0].sub(f"«{NARROW_NBSP}", text)
+    return _IN_QUOTES[1].sub(f"{NARROW_NBSP}»", text)
+
+
+def colon(lang: str) -> str:
+    """The separator after a label or a place (``line 3: ...``): ``"\u202f: "`` in French."""
+    return f"{NARROW_NBSP}: " if lang == "fr" else ": "
+
+
+def decimal(value: float, decimals: int, lang: str) -> str:
+    """``value`` with ``decimals`` decimals, a decimal comma in French (``1523,5``)."""
+    text = f"{value:.{decimals}f}"
+    return text.replace(".", ",") if lang == "fr" else text
+
+
+_NUMBER = re.compile(r"[+\-−]?\d+\.\d+")
+
+
+def number(text: str, lang: str) -> str:
+    """A number already written (``"1523.5"``, ``"+12.5"``) as ``lang`` writes it: a decimal comma
+    in French; any other text is left alone."""
+    return text.replace(".", ",") if lang == "fr" and _NUMBER.fullmatch(text) else text
+
+
+_POINT = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def numbers_in(text: str, lang: str) -> str:
+    """``text`` of formatted numbers (``"0.1–0.2"``, ``"50.0 %"``) as ``lang`` writes them: in
+    French, decimal commas and a narrow no-break space before ``%``."""
+    if lang != "fr":
+        return text
+    return french_typography(_POINT.sub(",", text))
+
+
+def percent(share: float, lang: str, decimals: int = 1) -> str:
+    """A share (0.5) as a percentage: ``50.0 %`` in English, ``50,0 %`` (a narrow no-break
+    space) in French."""
+    text = decimal(100 * share, decimals, lang)
+    return f"{text}{NARROW_NBSP}%" if lang == "fr" else f"{text} %"
 
 
 @lru_cache(maxsize=32)
@@ -42,8 +103,49 @@ def _catalogue(lang: str, domain: str) -> dict[str, str]:
             catalog = read_po(handle, locale=lang)
         for m in catalog:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
-                table[m.id] = str(m.string)
+                text = str(m.string)
+                table[m.id] = french_typography(text) if lang == "fr" else text
     return table
+
+
+@lru_cache(maxsize=32)
+def _plurals(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
+    """The plural messages of a catalogue (``msgid_plural``): singular msgid -> the forms."""
+    if lang == "en":
+        return {}
+    folder = resources.files("eloleague") / "locale" / lang / "LC_MESSAGES"
+    table: dict[str, tuple[str, ...]] = {}
+    if not folder.is_dir():
+        return table
+    for path in sorted(folder.iterdir(), key=lambda p: p.name):
+        name = path.name
+        if name != f"{domain}.po" and not (name.startswith(f"{domain}-") and name.endswith(".po")):
+            continue
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang)
+        for m in catalog:
+            if isinstance(m.id, tuple | list) and m.string and all(m.string) and not m.fuzzy:
+                forms = tuple(str(f) for f in m.string)
+                table[str(m.id[0])] = tuple(
+                    french_typography(f) if lang == "fr" else f for f in forms
+                )
+    return table
+
+
+def plural_form(lang: str, count: int) -> int:
+    """Which form a count takes: English ``1 place``/``0 places``, French ``0 place``/``1 place``
+    /``2 places`` (gettext's ``nplurals=2``, ``plural=(n > 1)`` for French)."""
+    if lang == "fr":
+        return 0 if abs(count) <= 1 else 1
+    return 0 if count == 1 else 1
+
+
+def ngettext(lang: str, domain: str, singular: str, plural: str, count: int) -> str:
+    """The template for ``count`` in ``lang`` (English when the catalogue lacks it)."""
+    forms = _plurals(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, domain).get(singular)
+    if forms and len(forms) >= 2:
+        return forms[plural_form(lang, count)]
+    return singular if plural_form("en", count) == 0 else plural
 
 
 def translator(lang: str, domain: str = "messages") -> Translate:
@@ -86,10 +188,23 @@ class Text(str):
         obj.domain = domain
         return obj
 
+    def __reduce__(self) -> tuple[type[Text], tuple[str, dict[str, object], str | None]]:
+        # Pickled as template and values (a subclass as a plain Text): still translatable on the
+        # other side of a process.
+        return (Text, (self.template, self.params, self.domain))
+
     @classmethod
     def of(cls, template: str, /, **params: object) -> Text:
         """A message of the caller's domain (given when it is rendered)."""
         return cls(template, params)
+
+    @classmethod
+    def plural(cls, singular: str, plural: str, count: int, /, **params: object) -> Text:
+        """A message with a singular and a plural form, chosen by ``count`` (given to the
+        template as ``{count}``): ``Text.plural("{count} place", "{count} places", n)``."""
+        template = singular if plural_form("en", count) == 0 else plural
+        # The forms travel with the values (a pickled Text keeps its template and values only).
+        return cls(template, {"count": count, **params, PLURAL: (singular, plural)})
 
     @classmethod
     def in_domain(cls, domain: str, template: str, /, **params: object) -> Text:
@@ -106,5 +221,10 @@ def render(message: str, lang: str, domain: str = "messages") -> str:
             key: render(value, lang, own) if isinstance(value, Text) else value
             for key, value in message.params.items()
         }
+        forms = message.params.get(PLURAL)
+        if isinstance(forms, tuple):
+            singular, plural = forms
+            count = int(message.params["count"])  # type: ignore[call-overload]
+            return ngettext(lang, own, singular, plural, count).format(**params)
         return translator(lang, own)(message.template).format(**params)
     return message

@@ -18,11 +18,11 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -41,8 +41,15 @@ from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
 from eloleague.i18n import Text
-from eloleague.io.games import duplicate_ids, read_games, rule_problems, validate_games
-from eloleague.io.limits import ROUND_MAX, game_number, storable, text_problem
+from eloleague.io.games import (
+    duplicate_ids,
+    read_games,
+    rule_problems,
+    told_apart,
+    validate_games,
+)
+from eloleague.io.limits import ID_MAX, NAME_MAX, ROUND_MAX, game_number, storable, text_problem
+from eloleague.io.ratings_csv import parse_identities, parse_initial
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
@@ -53,6 +60,13 @@ from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, refresh_statistics, run, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
+from eloleague.store.event_places import (
+    EventPlace,
+    EventSheet,
+    from_sheets,
+    place_of,
+    set_places,
+)
 from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
@@ -61,10 +75,23 @@ from eloleague.store.games import (
     load_games,
     next_seq,
 )
+from eloleague.store.identity import (
+    Identity,
+    ambiguous,
+    by_federation_id,
+    clubs_and_regions,
+    identities,
+    identities_by_name,
+    namesakes,
+    player_ids_in,
+    register,
+    set_identity,
+)
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
     create_players,
+    forget_folded,
     name_index,
     names_in_games,
     player_names,
@@ -89,6 +116,7 @@ from eloleague.store.recompute import (
     touched_date,
 )
 from eloleague.store.reports import (
+    STARTING,
     EventReport,
     EventSummary,
     GameExplanation,
@@ -96,6 +124,7 @@ from eloleague.store.reports import (
     PlayerReport,
     RatingChange,
 )
+from eloleague.store.revisions import bump_revision, revision_of
 from eloleague.store.tables import (
     events,
     games,
@@ -116,6 +145,9 @@ __all__ = [
 ]
 
 _ENGINES: dict[str, Engine] = {}
+
+T = TypeVar("T")
+_KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
 
 
 def engine_for(db: str | Engine | None) -> Engine:
@@ -178,8 +210,11 @@ class League:
         # Called as progress(done, total) while a recompute replays games (the CLI's bar).
         self.progress: Progress | None = None
         # Seconds a write waits for another write to the league before giving up with
-        # BusyError (None: the database's busy timeout, a minute). The web site bounds it.
+        # BusyError (None: SQLite's busy timeout, a minute; no bound on PostgreSQL). The web
+        # site bounds it.
         self.write_wait: float | None = None
+        # What reads computed, by question, with the league's revision they were computed at.
+        self._kept: dict[Hashable, tuple[int, object]] = {}
 
     def __repr__(self) -> str:
         return f"League({self.name!r}, rules={self.rules.name!r})"
@@ -195,12 +230,15 @@ class League:
         *,
         user: str | None = None,
         initial: str | Path | None = None,
+        initial_text: str | None = None,
+        initial_source: str | None = None,
     ) -> League:
         """Create a league named ``name`` with a preset or a rule file (stored as its text).
 
         ``initial``: the ratings CSV a federation publishes (the columns of ``eloleague rate``'s
         output, read as ``rate --initial`` reads it): the league starts from those ratings and
-        games counts, and every replay from its first game starts from them.
+        games counts, and every replay from its first game starts from them. ``initial_text``
+        (and the name of its file, ``initial_source``): the same CSV as text (an upload).
         """
         name = name.strip()
         if not name:
@@ -208,11 +246,18 @@ class League:
         text, source = _rules_source(rules)
         rule_set = parse_rules(text, source)
         start: dict[PoolKey, PoolState] = {}
-        initial_text = initial_source = None
         if initial is not None:
             path = Path(initial)
             start = read_initial(path, rule_set)
             initial_text, initial_source = path.read_text("utf-8"), path.name
+        elif initial_text is not None:
+            initial_text = initial_text.removeprefix("\ufeff")
+            initial_source = initial_source or "initial.csv"
+            start, problems = parse_initial(initial_text, rule_set)
+            if problems:
+                raise InputError(problems, initial_source)
+            if not start:
+                raise InputError([Problem("", msg("the file holds no rating"))], initial_source)
         engine = engine_for(db)
         try:
             with store_db.write(engine) as conn:
@@ -232,6 +277,16 @@ class League:
                 if start:
                     ids = create_players(conn, league_id, [key.player for key in start])
                     write_ratings(conn, league_id, start, ids)
+                    for who, (fid, club, region) in parse_identities(initial_text or "").items():
+                        if who in ids:
+                            set_identity(
+                                conn,
+                                league_id,
+                                ids[who],
+                                federation_id=fid,
+                                club=club,
+                                region=region,
+                            )
                     store_journal.note(
                         conn,
                         league_id,
@@ -321,12 +376,29 @@ class League:
                 self.rules = parse_rules(self.rules_text, f"league {self.name}")
             yield conn
             if commit:
+                bump_revision(conn, self.id)  # what processes kept of the league is stale
                 refresh_statistics(conn)  # SQLite: query plans for a grown league
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
         with no_gc(), store_db.read(self.engine) as conn:
             yield conn
+
+    def _remembered(self, question: Hashable, answer: Callable[[Connection], T]) -> T:
+        """``answer(conn)``, computed again only when the league changed since it was last
+        asked: the league's revision is read in the same snapshot as the answer. A server keeps
+        its League objects, so a page of the ranking read a thousand times between two results
+        is computed once; every write (in any process) raises the revision."""
+        with self._reading() as conn:
+            revision = revision_of(conn, self.id)
+            kept = self._kept.get(question)
+            if kept is not None and kept[0] == revision:
+                return cast(T, kept[1])
+            value = answer(conn)
+        if len(self._kept) >= _KEPT_ANSWERS:
+            self._kept.pop(next(iter(self._kept)))  # the oldest question
+        self._kept[question] = (revision, value)
+        return value
 
     def _recompute(self, conn: Connection, since: dt.date | None) -> Recomputed:
         # A full recompute rewrites the whole ledger: its indexes are rebuilt once, at the end.
@@ -432,7 +504,8 @@ class League:
         Raises :class:`InputError` with every problem (nothing stored) when the file is bad.
         """
         path = Path(path)
-        records, warnings = self.read_file(path)
+        places: list[EventPlace] = []
+        records, warnings = self.read_file(path, events=places)
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         return self.import_games(
             records,
@@ -443,11 +516,16 @@ class League:
             user=user,
             file_warnings=warnings,
             names=names,
+            event_places=places,
             _checked=True,  # read_games ran the rule set's checks
         )
 
     def read_file(
-        self, path: str | Path, *, lang: str | None = None
+        self,
+        path: str | Path,
+        *,
+        lang: str | None = None,
+        events: list[EventPlace] | None = None,
     ) -> tuple[list[GameRecord], list[Problem]]:
         """Read and check a games file against the league's rules: its games, and the file's
         warnings (a workbook's: names that look like a registered player's, located by sheet,
@@ -458,10 +536,18 @@ class League:
             yield from self.players()
 
         warnings: list[Problem] = []
+        sheets: list[EventSheet] = []
         with no_gc():
             records = read_games(
-                path, self.rules, lang=lang, warnings=warnings, known_players=registered()
+                path,
+                self.rules,
+                lang=lang,
+                warnings=warnings,
+                known_players=registered(),
+                events=sheets,
             )
+        if events is not None:  # a workbook's event sheet: its place and referee
+            events.extend(from_sheets(sheets))
         return records, warnings
 
     def import_games(
@@ -476,6 +562,7 @@ class League:
         file_warnings: Sequence[Problem] = (),
         names: Mapping[str, str] | None = None,
         answer: Callable[[ImportReport], str] | None = None,
+        event_places: Sequence[EventPlace] = (),
         _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
@@ -489,10 +576,11 @@ class League:
         ``names`` maps names as the input spells them to registered players (``{"Sophie
         Girad": "Sophie Girard"}``): those games are imported under the registered name, and
         the spelling becomes an alias of that player, so the next file that uses it is
-        recognised (a dry run shows the same and stores nothing).
+        recognised (a dry run shows the same and stores nothing). ``event_places``: the place
+        and referee of the events, as a workbook's event sheet gives them (:meth:`read_file`).
 
         ``answer``: for a program that answers the import to a client (the API), the text to
-        keep with it, in the same transaction, under ``content_hash`` (:meth:`kept_answer`
+        keep with it, in the same transaction, under ``content_hash`` (:meth:`posted_answer`
         gives it to a retry of the same request).
 
         Games that sort after every stored game take the append path (docs/league.md, "Live
@@ -524,6 +612,7 @@ class League:
                 user=user,
                 progress=self.progress,
             )
+            set_places(conn, self.id, event_places)
             self._note_import(
                 conn,
                 report,
@@ -544,7 +633,7 @@ class League:
             )
         return report
 
-    def kept_answer(self, content_hash: str) -> str | None:
+    def posted_answer(self, content_hash: str) -> str | None:
         """The answer kept by the :meth:`import_games` that stored a request of this digest."""
         with self._reading() as conn:
             return imports.kept_answer(conn, self.id, content_hash)
@@ -581,6 +670,7 @@ class League:
         content_hash: str | None = None,
         user: str | None = None,
         names: Mapping[str, str] | None = None,
+        event_places: Sequence[EventPlace] = (),
     ) -> ImportReport:
         """Import the games of a waiting upload (read from its bytes by the caller) and mark it
         imported, in one transaction: a crash leaves it waiting and the league unchanged.
@@ -609,6 +699,7 @@ class League:
                 user=user,
                 progress=self.progress,
             )
+            set_places(conn, self.id, event_places)
             pending.set_status(conn, upload_id, pending.IMPORTED)
             self._note_import(
                 conn,
@@ -637,12 +728,15 @@ class League:
         as_of: dt.date | None = None,
         top: int | None = None,
         active_since: dt.date | None = None,
+        club: str | None = None,
+        region: str | None = None,
     ) -> list[Standing]:
         """The ranking rows of docs/formats.md (titles included), current or as of a date.
 
         ``as_of``: the ranking as it stood then: the games dated on or before it, seasons ending
         before it applied (equal to ``eloleague rate`` of those games with ``--as-of``).
         ``active_since``: only players with a rated game dated on or after that day.
+        ``club``, ``region``: only that club's or region's players (case ignored).
         """
         with self._reading() as conn:
             names = player_names(conn, self.id)
@@ -654,6 +748,10 @@ class League:
             if active_since is not None:
                 active = _active_players(conn, self.id, names, active_since, as_of)
                 rows = [r for r in rows if r.player in active]
+            members = player_ids_in(conn, self.id, club, region)
+            if members is not None:  # one club's, one region's players (docs/league.md)
+                kept = {names[pid] for pid in members}
+                rows = [r for r in rows if r.player in kept]
         if mode is not None:
             rows = [r for r in rows if r.mode == mode]
         if role is not None and not (role == GLOBAL_ROLE and not self.rules.pools.by_role):
@@ -700,10 +798,11 @@ class League:
     ) -> RankingPage:
         """One page of the current ranking read from the stored ratings (the site and the API):
         rows with their competition rank, title and trend since the last event began."""
-        with self._reading() as conn:
-            return ranking_page(
-                conn, self.id, self.rules, wanted or RankingFilter(), page, per_page
-            )
+        wanted = wanted or RankingFilter()
+        return self._remembered(
+            ("ranking", wanted, page, per_page, self.rules_text),
+            lambda conn: ranking_page(conn, self.id, self.rules, wanted, page, per_page),
+        )
 
     def face(self) -> Face:
         """The league's display name, description, colour and whether it has a logo."""
@@ -741,8 +840,7 @@ class League:
 
     def present_pools(self) -> dict[tuple[str, str], int]:
         """The pools (mode, role) that have ratings, with how many players each ranks."""
-        with self._reading() as conn:
-            return present_pools(conn, self.id)
+        return dict(self._remembered(("pools",), lambda conn: present_pools(conn, self.id)))
 
     def ranks(self, name: str) -> dict[tuple[str, str], PlaceInPool]:
         """The player's competition rank in each of her pools and global rows, in the whole
@@ -754,6 +852,115 @@ class League:
         """The registered players' names, sorted."""
         with self._reading() as conn:
             return sorted(player_names(conn, self.id).values())
+
+    # Player identity (docs/league.md, "Player identity") -----------------------------------------
+
+    def identity(self, name: str) -> Identity:
+        """A player's federation id, club and region (each ``None`` when unknown)."""
+        with self._reading() as conn:
+            pid = self._player_id(conn, name)
+            return identities(conn, self.id, [pid]).get(pid, Identity())
+
+    def identities(self, names: Sequence[str] | None = None) -> dict[str, Identity]:
+        """``{player name: identity}`` of the players who have an id, a club or a region (of
+        ``names`` only, when given: a page's players)."""
+        key = None if names is None else tuple(names)
+        return dict(
+            self._remembered(
+                ("identities", key), lambda conn: identities_by_name(conn, self.id, names)
+            )
+        )
+
+    def clubs_and_regions(self) -> tuple[list[str], list[str]]:
+        """The league's clubs and regions, sorted (empty lists when no player has one)."""
+        clubs, regions = self._remembered(
+            ("clubs and regions",), lambda conn: clubs_and_regions(conn, self.id)
+        )
+        return list(clubs), list(regions)
+
+    def add_player(
+        self,
+        name: str,
+        *,
+        federation_id: str | None = None,
+        club: str | None = None,
+        region: str | None = None,
+        user: str | None = None,
+    ) -> str:
+        """Register a player before her first game (a federation's member list); returns her
+        name in the league: ``"name (id)"`` when another player has the same name
+        (docs/league.md, "Player identity"). A federation id another player holds is refused;
+        a name already registered without an id gets the id."""
+        name = normalise_name(name)
+        who = Identity(
+            *(_identity_text(v, what) for v, what in _identity_fields(federation_id, club, region))
+        )
+        wrong = text_problem(Text.in_domain("messages", "the name"), name) if name else None
+        if not name:
+            raise EloleagueError(msg("a player needs a name"))
+        if wrong is not None:
+            raise EloleagueError(engine_text(wrong))
+        with self._writing() as conn:
+            if who.federation_id is None and name in name_index(conn, self.id):
+                raise EloleagueError(
+                    msg(
+                        "{name!r} is already a player of league {league!r}",
+                        name=name,
+                        league=self.name,
+                    )
+                )
+            shared = namesakes(conn, self.id).get(name)
+            if who.federation_id is None and shared:
+                raise ambiguous(name, shared)
+            if who.federation_id is not None:
+                holder = by_federation_id(conn, self.id, who.federation_id)
+                if holder is not None:
+                    raise EloleagueError(
+                        msg(
+                            "the id {id!r} is already {name!r}'s",
+                            id=who.federation_id,
+                            name=player_names(conn, self.id)[holder],
+                        )
+                    )
+            _pid, label, _new = register(conn, self.id, name, who)
+            forget_folded()
+            store_journal.note(conn, self.id, "player_add", user, name=label)
+            return label
+
+    def edit_player(
+        self,
+        name: str,
+        *,
+        federation_id: str | None = None,
+        club: str | None = None,
+        region: str | None = None,
+        clear: Sequence[str] = (),
+        user: str | None = None,
+    ) -> Identity:
+        """Set a player's federation id, club or region (what is given; ``clear`` names the
+        fields to empty: ``"federation_id"``, ``"club"``, ``"region"``). Ratings do not change.
+        Returns her identity after the change."""
+        unknown = [c for c in clear if c not in ("federation_id", "club", "region")]
+        if unknown:
+            raise EloleagueError(msg("unknown field {field!r}", field=unknown[0]))
+        values = [
+            _identity_text(v, what) for v, what in _identity_fields(federation_id, club, region)
+        ]
+        with self._writing() as conn:
+            pid = self._player_id(conn, name)
+            set_identity(
+                conn,
+                self.id,
+                pid,
+                federation_id=values[0],
+                club=values[1],
+                region=values[2],
+                clear=clear,
+            )
+            store_journal.note(
+                conn, self.id, "player_edit", user, name=player_names(conn, self.id)[pid]
+            )
+            return identities(conn, self.id, [pid]).get(pid, Identity())
 
     def _player_id(self, conn: Connection, name: str) -> int:
         wanted = normalise_name(name)
@@ -768,6 +975,12 @@ class League:
         ).scalar()
         if exact is not None:
             return int(exact)
+        shared = namesakes(conn, self.id).get(wanted)
+        if shared:  # a plain name two players share: say which ones
+            raise ambiguous(wanted, shared)
+        by_id = by_federation_id(conn, self.id, wanted)  # a licence number names her too
+        if by_id is not None:
+            return by_id
         index = name_index(conn, self.id)
         if wanted in index:
             return index[wanted]
@@ -866,12 +1079,59 @@ class League:
             pools = read_ratings(conn, self.id, names, player_id=pid)  # hers: titles, rows
             history = read_ledger(conn, self.id, names, labels, player_id=pid)
             played = load_games(conn, self.id, names, pks=list(labels))
+            start, source = self._starting_entries(conn, canonical)
+            history = start + history
         rows = [r for r in standings(self.rules, pools) if r.player == canonical]
         title = rows[0].title if rows else ""
         running = running_ratings(history, self.rules.updates != "per_game")
         return PlayerReport(
-            canonical, aliases, rows, title, history, [g.record for g in played], running
+            canonical,
+            aliases,
+            rows,
+            title,
+            history,
+            [g.record for g in played],
+            running,
+            source if start else None,
         )
+
+    def _starting_entries(
+        self, conn: Connection, name: str
+    ) -> tuple[list[LedgerEntry], str | None]:
+        """The player's starting ratings (docs/league.md, "Starting from published ratings") as
+        history entries, the day before the league's first game (or the day the league was
+        created), marked ``fired == ("initial",)``; and the list's file name. Read from the
+        stored list, so corrections and recomputes keep them."""
+        row = conn.execute(
+            select(leagues.c.initial_source, leagues.c.created_at).where(leagues.c.id == self.id)
+        ).one()
+        if row.initial_source is None:
+            return [], None
+        pools = initial_pools(conn, self.id, self.rules)
+        mine = [(key, pool) for key, pool in pools.items() if key.player == name]
+        if not mine:
+            return [], row.initial_source
+        first, _last = game_span(conn, self.id)
+        if first is not None:
+            day = to_date(first) - dt.timedelta(days=1)
+        else:
+            created = row.created_at
+            day = created.date() if isinstance(created, dt.datetime) else to_date(created)
+        return [
+            LedgerEntry(
+                game="",
+                date=day,
+                key=key,
+                before=pool.rating,
+                expected=None,
+                k=None,
+                score=None,
+                delta=0.0,
+                after=pool.rating,
+                fired=(STARTING,),
+            )
+            for key, pool in mine
+        ], row.initial_source
 
     def events(
         self, *, newest_first: bool = False, limit: int | None = None, offset: int = 0
@@ -884,10 +1144,18 @@ class League:
             (first_day.desc(), events.c.name.desc()) if newest_first else (first_day, events.c.name)
         )
         query = (
-            select(events.c.id, events.c.name, first_day, func.max(games.c.date), func.count())
+            select(
+                events.c.id,
+                events.c.name,
+                first_day,
+                func.max(games.c.date),
+                func.count(),
+                events.c.place,
+                events.c.referee,
+            )
             .select_from(events.join(games, games.c.event_id == events.c.id))
             .where(events.c.league_id == self.id)
-            .group_by(events.c.id, events.c.name)
+            .group_by(events.c.id, events.c.name, events.c.place, events.c.referee)
             .order_by(*order)
             .offset(offset)
         )
@@ -905,8 +1173,10 @@ class League:
                 )
                 players = {eid: n for eid, n in conn.execute(counted)}
         return [
-            EventSummary(name, to_date(first), to_date(last), count, players.get(eid, 0))
-            for eid, name, first, last, count in rows
+            EventSummary(
+                name, to_date(first), to_date(last), count, players.get(eid, 0), place, referee
+            )
+            for eid, name, first, last, count, place, referee in rows
         ]
 
     def event_count(self) -> int:
@@ -935,6 +1205,7 @@ class League:
             pks = list(
                 conn.execute(select(games.c.id).where(games.c.event_id == event_id)).scalars()
             )
+            place, referee = place_of(conn, event_id)
             stored = load_games(conn, self.id, names, pks=pks)
             labels = {g.pk: g.record.id or "" for g in stored}
             by_game: dict[str, list[LedgerEntry]] = defaultdict(list)
@@ -951,7 +1222,7 @@ class League:
                     engine_text(reason) if reason else None,
                 )
             )
-        return EventReport(name.strip(), out)
+        return EventReport(name.strip(), out, place, referee)
 
     def games(self, *, event: str | None = None, player: str | None = None) -> list[GameRecord]:
         """The league's games in arrival order (optionally one event's, or one player's).
@@ -1156,7 +1427,17 @@ class League:
                     .where(games.c.id == g.pk)
                     .values(content_hash=content_hash(record, ids))
                 )
+            kept = _merged_identity(conn, self.id, src, dst, names)
             conn.execute(players.delete().where(players.c.id == src))
+            if kept:
+                set_identity(
+                    conn,
+                    self.id,
+                    dst,
+                    federation_id=kept.federation_id,
+                    club=kept.club,
+                    region=kept.region,
+                )
             add_alias(conn, self.id, names[src], dst)
             self._recompute_noted(
                 conn,
@@ -1319,13 +1600,15 @@ class League:
         league gives the same ratings). Returns the number of games."""
         with self._reading() as conn:
             stored = load_games(conn, self.id, player_names(conn, self.id))
-        return exports.write_jsonl(stored, out)
+            people = identities_by_name(conn, self.id)
+        return exports.write_jsonl(stored, out, people)
 
     def export_csv(self, out: TextIO) -> int:
         """Write every game in the CSV long format. Returns the number of games."""
         with self._reading() as conn:
             stored = load_games(conn, self.id, player_names(conn, self.id))
-        return exports.write_long_csv(stored, out)
+            people = identities_by_name(conn, self.id)
+        return exports.write_long_csv(stored, out, people)
 
     def backup(self, path: str | Path) -> Path:
         """Copy the whole database (every league) into a new SQLite file at ``path``."""
@@ -1341,9 +1624,53 @@ def _mapped(
     """The games with the names of ``names`` (a spelling to a registered player's name, as
     ``--map`` gives them) replaced, and the mapping, names normalised."""
     mapping = {normalise_name(k): normalise_name(v) for k, v in (names or {}).items()}
+    records = told_apart(records)  # two players of one name, told apart by their ids
     if not mapping:
-        return list(records), mapping
+        return records, mapping
     return [imports.rename(g, mapping) for g in records], mapping
+
+
+def _merged_identity(
+    conn: Connection, league_id: int, src: int, dst: int, names: Mapping[int, str]
+) -> Identity:
+    """What a merge keeps of two players' identities: ``dst``'s, completed by ``src``'s. Two
+    different federation ids are two people: the merge is refused."""
+    found = identities(conn, league_id, [src, dst])
+    a, b = found.get(src, Identity()), found.get(dst, Identity())
+    if a.federation_id and b.federation_id and a.federation_id != b.federation_id:
+        raise EloleagueError(
+            msg(
+                "cannot merge {alias!r} into {into!r}: their ids differ ({id_alias}, {id_into}), "
+                "so they are two different players",
+                alias=names[src],
+                into=names[dst],
+                id_alias=a.federation_id,
+                id_into=b.federation_id,
+            )
+        )
+    return Identity(b.federation_id or a.federation_id, b.club or a.club, b.region or a.region)
+
+
+def _identity_fields(
+    federation_id: str | None, club: str | None, region: str | None
+) -> list[tuple[str | None, str]]:
+    return [(federation_id, "the id"), (club, "the club"), (region, "the region")]
+
+
+def _identity_text(value: str | None, what: str) -> str | None:
+    """A federation id, club or region as given to ``player add/edit``: spaces tidied, refused
+    when too long or holding a control character."""
+    if value is None:
+        return None
+    value = " ".join(normalise_name(value).split())
+    if not value:
+        return None
+    wrong = text_problem(
+        Text.in_domain("messages", what), value, ID_MAX if what == "the id" else NAME_MAX
+    )
+    if wrong is not None:
+        raise EloleagueError(engine_text(wrong))
+    return value
 
 
 def _active_players(

@@ -21,10 +21,32 @@ def normalise_name(name: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Participant:
-    """One player in one game, with the role (country, army) played there, or ``""``."""
+    """One player in one game, with the role (country, army) played there, or ``""``.
+
+    ``federation_id``, ``club`` and ``region``: who the player is beyond a name, when the file
+    says (docs/league.md, "Player identity"). A league import matches a player by her federation
+    id first, and keeps her club and region; the engine only sees ``name``.
+    """
 
     name: str
     role: str = ""
+    federation_id: str | None = None
+    club: str | None = None
+    region: str | None = None
+
+
+def id_label(name: str, federation_id: str) -> str:
+    """How two players of the same name are told apart: ``"Jean Dupont (FR-1234)"``."""
+    return f"{name} ({federation_id})"
+
+
+def base_name(name: str, federation_id: str | None) -> str:
+    """``name`` without the ``" (id)"`` that :func:`id_label` added, if it did."""
+    if federation_id:
+        suffix = f" ({federation_id})"
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +63,9 @@ class GameRecord:
     """One game of the interchange format (docs/formats.md).
 
     ``origin`` says where the record came from ("line 14", "Résultats!B7") for messages; it does
-    not take part in equality, so the same game read from two files compares equal.
+    not take part in equality, so the same game read from two files compares equal. ``home`` is
+    the index of the side that plays at home (``None``: neither), ``neutral`` says the site is
+    neutral (no home advantage even when ``home`` is given; docs/rule-sets.md).
     """
 
     date: dt.date
@@ -52,6 +76,8 @@ class GameRecord:
     mode: str = ""
     rated: bool = True
     origin: str = field(default="", compare=False)
+    home: int | None = None
+    neutral: bool = False
 
     @property
     def participants(self) -> tuple[Participant, ...]:

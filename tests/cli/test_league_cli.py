@@ -187,13 +187,13 @@ def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
     second = [dict(first[0], id="b", sides=[*first[0]["sides"][:1], {**first[0]["sides"][1]}])]
     second[0]["sides"][1]["players"] = ["Bruno  Petit"]
     done = cli("--lang", "fr", "import", str(write_lines(tmp_path / "two.jsonl", second)), *db)
-    assert "two.jsonl : 1 partie(s) ajoutée(s), 0 remplacée(s)" in done.stdout
+    assert "two.jsonl\u202f: 1 partie(s) ajoutée(s), 0 remplacée(s)" in done.stdout
     assert (
-        "two.jsonl : avertissement : le nouveau joueur « Bruno  Petit » ressemble à « Bruno Petit » "
+        "two.jsonl\u202f: avertissement\u202f: le nouveau joueur «\u202fBruno  Petit\u202f» ressemble à «\u202fBruno Petit\u202f» "
         "(seuls les espaces diffèrent)" in done.stderr
     )
     explained = cli("--lang", "fr", "explain", "a", *db).stdout
-    assert "camp 1: Alice Martin — Match nul" in explained and "draw" not in explained
+    assert "camp 1\u202f: Alice Martin — Match nul" in explained and "draw" not in explained
     assert "— Draw" in cli("--lang", "en", "explain", "a", *db).stdout
     missing = cli("--lang", "fr", "player", "Zoé", *db, fails=True)
     assert _error(missing, "fr") == "aucun joueur nommé 'Zoé' dans la ligue 'bataille-empire'"
@@ -224,7 +224,7 @@ def test_files_and_databases_that_cannot_be_used_are_one_clear_line(tmp_path: Pa
         (
             ("ranking", "--db", str(path), "-o", str(tmp_path / "folder.xlsx")),
             "fr",
-            f"{tmp_path / 'folder.xlsx'} : c’est un dossier, pas un fichier",
+            f"{tmp_path / 'folder.xlsx'}\u202f: c’est un dossier, pas un fichier",
         ),
         (
             ("ranking", "--db", str(tmp_path / "typo.db")),
@@ -277,10 +277,11 @@ def test_import_problems_of_several_files_are_in_the_user_s_language(tmp_path: P
     done = run_cli("--lang", "fr", "import", *files, "--db", str(path))
     assert done.returncode == 2
     lines = done.stderr.splitlines()
-    assert lines[0].startswith(f"{bad} : ligne 1 : champ « date »")
-    assert f"{tmp_path / 'nothere.jsonl'} : fichier introuvable" in lines
+    assert lines[0].startswith(f"{bad}\u202f: ligne 1\u202f: champ «\u202fdate\u202f»")
+    assert f"{tmp_path / 'nothere.jsonl'}\u202f: fichier introuvable" in lines
     assert (
-        f"{tmp_path / 'bad.xlsx'} : ce fichier n'est pas un classeur Excel (.xlsx)" in done.stderr
+        f"{tmp_path / 'bad.xlsx'}\u202f: ce fichier n'est pas un classeur Excel (.xlsx)"
+        in done.stderr
     )
     assert League.open(str(path)).games() == []
 

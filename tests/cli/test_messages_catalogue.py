@@ -14,6 +14,7 @@ PACKAGE = Path(resources.files("eloleague"))  # type: ignore[arg-type]
 MODULES = [
     *sorted((PACKAGE / "io").glob("*.py")),
     PACKAGE / "cli" / "__init__.py",
+    PACKAGE / "cli" / "rules.py",
     PACKAGE / "engine" / "validate.py",
     *sorted((PACKAGE / "engine" / "methods").glob("*.py")),
 ]

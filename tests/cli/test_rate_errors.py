@@ -185,10 +185,10 @@ def test_bad_rule_file_names_file_and_key(tmp_path: Path) -> None:
     )
     assert fr.returncode == 2 and fr.stdout == ""
     assert (
-        f"{rules}, ligne 2 : clé method : valeurs permises : 'duel', 'team_and_personal'"
+        f"{rules}, ligne 2\u202f: clé method\u202f: valeurs permises\u202f: 'duel', 'team_and_personal'"
         in fr.stderr
     )
-    assert f"{rules}, ligne 6 : clé k.default : doit être supérieur à 0" in fr.stderr
+    assert f"{rules}, ligne 6\u202f: clé k.default\u202f: doit être supérieur à 0" in fr.stderr
 
 
 def test_every_rule_file_message_is_translated() -> None:
@@ -261,9 +261,14 @@ def test_errors_and_warnings_in_french(tmp_path: Path) -> None:
     ]
     done = run_cli("--lang", "fr", "rate", str(_write(tmp_path, lines)), "--rules", "adlg")
     assert done.returncode == 2 and done.stdout == ""
-    assert 'ligne 1 : champ « date » : "2025-02-30" n\'est pas une date' in done.stderr
-    assert "ligne 2 : camp 1 : résultat inconnu « victoire »" in done.stderr
+    assert (
+        'ligne 1\u202f: champ «\u202fdate\u202f»\u202f: "2025-02-30" n\'est pas une date'
+        in done.stderr
+    )
+    assert "ligne 2\u202f: camp 1\u202f: résultat inconnu «\u202fvictoire\u202f»" in done.stderr
     ok = _write(tmp_path, [json.dumps(GOOD), json.dumps({**GOOD, "id": "amicale", "rated": False})])
     warned = run_cli("rate", str(ok), "--rules", "adlg", env={"ELOLEAGUE_LANG": "fr"})
     assert warned.returncode == 0
-    assert "avertissement : ligne 2 : la partie amicale n'est pas classée" in warned.stderr
+    assert (
+        "avertissement\u202f: ligne 2\u202f: la partie amicale n'est pas classée" in warned.stderr
+    )

@@ -16,7 +16,7 @@ from urllib.parse import quote
 import pytest
 from rich.console import Console
 
-from eloleague.demo import build
+from eloleague.demo import DEMO_PASSWORD, DEMO_USER, build
 from eloleague.league import League
 from tests.e2e.conftest import screenshot
 from tests.web.conftest import LiveServer, Site
@@ -100,26 +100,121 @@ def test_every_page_fits_and_passes_axe(
         response = page.goto(f"{server.base}{url}{sep}lang={lang}")
         assert response is not None and response.status == 200, url
         assert page.locator("html").get_attribute("lang") == lang
-        found = page.evaluate(OVERFLOW)
-        # a phone shows the short summaries, a desktop the columns: never both
-        hidden = ".wide-only" if width == "phone" else ".narrow-only"
-        shown_twice = page.evaluate(
-            f"[...document.querySelectorAll('{hidden}')].filter(e => e.offsetParent).length"
-        )
-        if shown_twice:
-            found.append(f"{shown_twice} {hidden} element(s) visible")
-        page.add_script_tag(content=axe)
-        result = page.evaluate(
-            "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-            ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-            ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))"
-        )
-        if found or result:
-            problems[url] = [*found[:5], *result]
+        found = _view_problems(page, width, axe)
+        if found:
+            problems[url] = found
         slug = url.strip("/").replace("/", "_").replace("?", "_").replace("%", "") or "home"
         screenshot(page, f"{width}-{lang}-{slug[:80]}")
     context.close()
     assert problems == {}
+
+
+def _view_problems(page: Any, width: str, axe: str) -> list[str]:
+    """What sticks out sideways on the page shown, and axe-core's serious or critical findings."""
+    found: list[str] = page.evaluate(OVERFLOW)
+    # a phone shows the short summaries, a desktop the columns: never both
+    hidden = ".wide-only" if width == "phone" else ".narrow-only"
+    shown_twice = page.evaluate(
+        f"[...document.querySelectorAll('{hidden}')].filter(e => e.offsetParent).length"
+    )
+    if shown_twice:
+        found.append(f"{shown_twice} {hidden} element(s) visible")
+    page.add_script_tag(content=axe)
+    result = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(' | '))"
+    )
+    return [*found[:5], *result]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_officer_pages_fit_and_pass_axe(
+    browser: Any, demo: tuple[LiveServer, list[str]], width: str, lang: str, tmp_path: Path
+) -> None:
+    """Signed in as the demo's officer: the dashboard, a new league, an upload and its preview,
+    the upload waiting for review, a game's correction, a season's closing confirmation and the
+    league's face (settings), at both widths, in both languages."""
+    server, _urls = demo
+    db = server.site.db
+    league = League.open(str(db), "bataille-empire")
+    base = f"/leagues/{quote(league.name)}"
+    context = browser.new_context(viewport=WIDTHS[width], locale="fr-FR", bypass_csp=True)
+    page = context.new_page()
+    axe = AXE.read_text("utf-8")
+    page.goto(f"{server.base}/login?lang={lang}")
+    page.fill("input[name=name]", DEMO_USER)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.locator("form[action='/login'] button[type=submit]").click()
+    page.wait_for_url("**/admin")
+    problems: dict[str, list[str]] = {}
+
+    def check(name: str) -> None:
+        assert page.locator("html").get_attribute("lang") == lang, name
+        found = _view_problems(page, width, axe)
+        if found:
+            problems[name] = found
+        screenshot(page, f"officer-{width}-{lang}-{name}")
+
+    game = league.games()[-1].id or ""
+    for name, url in (
+        ("admin", "/admin"),
+        ("new-league", "/admin/leagues/new"),
+        ("upload", f"{base}/upload"),
+        ("face", f"{base}/face"),
+        ("edit", f"{base}/games/{quote(game)}/edit"),
+    ):
+        response = page.goto(f"{server.base}{url}?lang={lang}")
+        assert response is not None and response.status == 200, url
+        check(name)
+    # An upload: its preview, then the upload waiting for review.
+    page.goto(f"{server.base}{base}/upload?lang={lang}")
+    page.set_input_files("input[name=sheet]", str(_one_more_game(league, tmp_path)))
+    page.locator("form[enctype] button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("form[action*='/confirm']").count() == 1, page.content()[:2000]
+    check("preview")
+    review = page.locator("form[action*='/confirm']").get_attribute("action") or ""
+    response = page.goto(f"{server.base}{review.removesuffix('/confirm')}?lang={lang}")
+    assert response is not None and response.status == 200
+    check("review")
+    # A season's closing: the confirmation page listing every adjustment.
+    page.goto(f"{server.base}{base}?lang={lang}")
+    page.fill("input[name=end]", _closable_end(league).isoformat())
+    page.locator("form[action$='/seasons/close'] button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("input[name=confirm]").count() == 1, page.content()[:2000]
+    check("season-close")
+    context.close()
+    assert problems == {}
+
+
+def _one_more_game(league: League, folder: Path) -> Path:
+    """A JSON Lines file with the league's last game played again the day after."""
+    import datetime as dt
+    import json
+
+    out = io.StringIO()
+    league.export_jsonl(out)
+    game = json.loads(out.getvalue().splitlines()[-1])
+    day = dt.date.fromisoformat(game["date"]) + dt.timedelta(days=1)
+    game.update(id="layout-test", date=day.isoformat())
+    game.pop("event", None)
+    path = folder / "one-more.jsonl"
+    path.write_text(json.dumps(game, ensure_ascii=False) + "\n", "utf-8")
+    return path
+
+
+def _closable_end(league: League) -> Any:
+    """The last day of the first season ending on or after the league's last game."""
+    from eloleague.engine.seasons import season_end
+
+    last = league.game_span()[1]
+    assert last is not None
+    end = season_end(league.rules.season, last)
+    assert end is not None, "the rule set has no seasons"
+    return end
 
 
 def test_the_phone_menu_opens_from_the_keyboard(

@@ -117,8 +117,8 @@ def test_french_messages_of_the_bounds() -> None:
     records, _ = parse_jsonl(json.dumps(_named("A\u0007")).encode())
     (problem,) = validate_games(ADLG, records)
     assert problem.render("fr") == (
-        'ligne 1 : camp 1 : le nom du joueur 1 "A\\x07" contient un caractère de contrôle '
-        "(U+0007) : retirez-le"
+        'ligne 1\u202f: camp 1\u202f: le nom du joueur 1 "A\\x07" contient un caractère de contrôle '
+        "(U+0007)\u202f: retirez-le"
     )
 
 

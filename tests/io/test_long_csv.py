@@ -85,17 +85,20 @@ def test_every_problem_has_line_and_column_in_english_and_french() -> None:
     assert games == []
     french = [p.render("fr") for p in problems]
     assert french[0] == (
-        "ligne 2, colonne B (date) : « 2025-02-30 » n'est pas une date (format attendu : "
+        "ligne 2, colonne B (date)\u202f: «\u202f2025-02-30\u202f» n'est pas une date (format attendu\u202f: "
         "AAAA-MM-JJ)"
     )
-    assert french[-1].startswith("ligne 7 : partie « g5 » : les camps sont numérotés 1, 3")
+    assert french[-1].startswith(
+        "ligne 7\u202f: partie «\u202fg5\u202f»\u202f: les camps sont numérotés 1, 3"
+    )
 
 
 def test_header_problems() -> None:
     _, problems = parse_long_csv(b"game,date,player,colour\n")
+    every = HEADER.strip() + ",home,neutral,player_id,club,region"  # the optional columns too
     assert [str(p) for p in problems] == [
-        "line 1: missing column(s) side (columns: " + HEADER.strip() + ")",
-        "line 1: unknown column(s) colour (columns: " + HEADER.strip() + ")",
+        "line 1: missing column(s) side (columns: " + every + ")",
+        "line 1: unknown column(s) colour (columns: " + every + ")",
     ]
     _, empty = parse_long_csv(b"")
     assert "the file is empty" in str(empty[0])
@@ -140,3 +143,20 @@ def test_rate_reads_the_long_format_like_json_lines(tmp_path: Path) -> None:
         done = run_cli("rate", str(path), "--rules", preset, *args)
         assert done.returncode == 0, done.stderr
         assert done.stdout == (REPLAY / f"{preset}.csv").read_text("utf-8")
+
+
+def test_identity_columns() -> None:
+    text = (
+        HEADER.strip()
+        + ",player_id,club,region\n"
+        + (
+            "g1,2025-03-01,,,,,1,Jean Dupont,,draw,,FR-1, Lyon ,Rhône\n"
+            "g1,2025-03-01,,,,,2,Jean Dupont,,draw,,FR-2,,\n"
+        )
+    )
+    games, problems = parse_long_csv(text.encode())
+    assert problems == []
+    assert games[0].participants == (
+        Participant("Jean Dupont", "", "FR-1", "Lyon", "Rhône"),
+        Participant("Jean Dupont", "", "FR-2", None, None),
+    )

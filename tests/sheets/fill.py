@@ -109,7 +109,9 @@ def fill_ffa(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], lang: 
         )
         by_role = {p.role: (p.name, side.score) for side in game.sides for p in side.players}
         for i, role in enumerate(rules.roles, start=1):
-            assert ws.cell(row=row + i, column=cols["Rôle" if fr else "Role"]).value == role
+            # The template names the roles in the sheet's language ([labels.fr]: "Angleterre").
+            written = ws.cell(row=row + i, column=cols["Rôle" if fr else "Role"]).value
+            assert written == rules.label(role, lang)
             if role in by_role:
                 name, score = by_role[role]
                 ws.cell(row=row + i, column=cols["Joueur" if fr else "Player"], value=name)

@@ -10,6 +10,8 @@ from openpyxl import load_workbook
 
 from eloleague.engine import replay
 from eloleague.io import parse_jsonl
+from eloleague.io.csv_dialect import EXCEL
+from eloleague.io.ratings_csv import parse_initial
 from eloleague.io.sheets.exports import export_event_xlsx, export_player_xlsx, export_ranking_xlsx
 from eloleague.rules import load_rules
 from tests.conftest import REPLAY
@@ -37,7 +39,13 @@ def test_ranking_xlsx_and_the_rate_csv_beside_it(tmp_path: Path) -> None:
     )
     assert isinstance(ws["C3"].value, (int, float)) and ws["C3"].number_format == "0"
     assert ws.max_row == len(rows) + 2
-    assert beside.read_text("utf-8") == (REPLAY / "bataille-empire.csv").read_text("utf-8")
+    # In French, the CSV beside is the French spreadsheets' form, which reads back the same.
+    rate_csv = (REPLAY / "bataille-empire.csv").read_text("utf-8")
+    french = beside.read_text("utf-8")
+    assert french.startswith("\ufeffjoueur;mode;rôle;cote;parties;titre\n")
+    assert parse_initial(french, RULES) == parse_initial(rate_csv, RULES)
+    _, plain = export_ranking_xlsx(rows, RULES, tmp_path / "plain.xlsx", "fr", dialect=EXCEL)
+    assert plain.read_text("utf-8") == rate_csv
 
 
 def test_event_report_has_the_seed_table_per_game(tmp_path: Path) -> None:
@@ -68,7 +76,7 @@ def test_event_report_has_the_seed_table_per_game(tmp_path: Path) -> None:
     entry = entries[0]
     assert [ws.cell(row=4, column=c).value for c in (1, 3, 4, 5, 6, 7, 8, 9)] == [
         entry.key.player,
-        entry.outcome,
+        RULES.label(entry.outcome or "", "en"),  # the rule file's wording, not its label
         entry.before,
         entry.expected,
         entry.k,
@@ -109,7 +117,9 @@ def test_the_league_commands_write_the_three_workbooks(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "classement.xlsx" in done.stdout and "écrits" in done.stdout
     csv_text = run_cli("ranking", "--format", "csv", *db).stdout
-    assert (tmp_path / "classement.csv").read_text("utf-8") == csv_text
+    french = run_cli("ranking", "--format", "csv", "--csv-dialect", "excel-fr", *db).stdout
+    assert (tmp_path / "classement.csv").read_text("utf-8") == french
+    assert french.startswith("\ufeffjoueur;") and not csv_text.startswith("\ufeff")
     ws = load_workbook(tmp_path / "classement.xlsx")["Classement"]
     first = next(csv.DictReader(csv_text.splitlines()))
     assert ws["B3"].value == first["player"] and ws["C3"].value == float(first["rating"])
@@ -118,12 +128,13 @@ def test_the_league_commands_write_the_three_workbooks(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     book = load_workbook(tmp_path / "e3.xlsx")
     assert book["Parties"]["A1"].value == "Compte rendu — Event 03"
-    ledger = list(csv.DictReader((tmp_path / "e3.csv").read_text("utf-8").splitlines()))
+    text = (tmp_path / "e3.csv").read_text("utf-8").removeprefix("\ufeff")
+    ledger = list(csv.DictReader(text.splitlines(), delimiter=";"))
     games, res = result()
     ids = {g.id for g in games if g.event == "Event 03"}
-    assert [(r["game"], r["player"], float(r["delta"])) for r in ledger] == [
-        (e.game, e.key.player, e.delta) for e in res.ledger if e.game in ids
-    ]
+    assert [
+        (r["partie"], r["joueur"], float(r["variation"].replace(",", "."))) for r in ledger
+    ] == [(e.game, e.key.player, e.delta) for e in res.ledger if e.game in ids]
     shown = run_cli("events", "Event 03", *db)
     assert shown.returncode == 0 and sorted(ids)[0] in shown.stdout
 

@@ -80,22 +80,22 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "unknown result",
         lambda b: results(b).__setitem__("L3", "Victoire decisive de A"),
-        "Résultats, ligne 3, colonne L: résultat inconnu « Victoire decisive de A » (choisissez "
-        "parmi : Victoire écrasante de A, Victoire décisive de A",
-        "Résultats, row 3, column L: unknown result « Victoire decisive de A » (choose one of: "
+        "Résultats, ligne 3, colonne L: résultat inconnu «\u202fVictoire decisive de A\u202f» (choisissez "
+        "parmi\u202f: Victoire écrasante de A, Victoire décisive de A",
+        "Résultats, row 3, column L: unknown result «\u202fVictoire decisive de A\u202f» (choose one of: "
         "Overwhelming victory for A, Decisive victory for A",
     ),
     (
         "empty player cell",
         lambda b: results(b).__setitem__("D4", None),
-        "Résultats, ligne 4, colonne D: case joueur vide : le camp A n'a aucun joueur "
+        "Résultats, ligne 4, colonne D: case joueur vide\u202f: le camp A n'a aucun joueur "
         "(colonnes D à G)",
         "Résultats, row 4, column D: empty player cell: side A has no player (columns D to G)",
     ),
     (
         "a player twice in one game",
         lambda b: results(b).__setitem__("I3", "Alice Martin"),
-        "Résultats, ligne 3, colonne I: le joueur « Alice Martin » figure deux fois dans cette "
+        "Résultats, ligne 3, colonne I: le joueur «\u202fAlice Martin\u202f» figure deux fois dans cette "
         "partie (colonnes D et I)",
         'Résultats, row 3, column I: player "Alice Martin" appears twice in this game '
         "(columns D and I)",
@@ -103,23 +103,23 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "a date outside the event",
         lambda b: results(b).__setitem__("A5", dt.datetime(2025, 3, 9)),
-        "Résultats, ligne 5, colonne A: la date « 2025-03-09 » est en dehors de la manifestation "
+        "Résultats, ligne 5, colonne A: la date «\u202f2025-03-09\u202f» est en dehors de la manifestation "
         "(du 2025-03-01 au 2025-03-02)",
-        "Résultats, row 5, column A: the date « 2025-03-09 » is outside the event "
+        "Résultats, row 5, column A: the date «\u202f2025-03-09\u202f» is outside the event "
         "(2025-03-01 to 2025-03-02)",
     ),
     (
         "a date that is not a date",
         lambda b: results(b).__setitem__("A5", "31/02/2025"),
-        "Résultats, ligne 5, colonne A: « 31/02/2025 » n'est pas une date (écrivez-la 02/03/2025 "
+        "Résultats, ligne 5, colonne A: «\u202f31/02/2025\u202f» n'est pas une date (écrivez-la 02/03/2025 "
         "ou 2025-03-02)",
-        "Résultats, row 5, column A: « 31/02/2025 » is not a date (write it as 02/03/2025 or "
+        "Résultats, row 5, column A: «\u202f31/02/2025\u202f» is not a date (write it as 02/03/2025 or "
         "2025-03-02)",
     ),
     (
         "a formula error",
         lambda b: results(b).__setitem__("H4", "#REF!"),
-        "Résultats, ligne 4, colonne H: erreur de formule #REF! : remplacez la formule par sa "
+        "Résultats, ligne 4, colonne H: erreur de formule #REF!\u202f: remplacez la formule par sa "
         "valeur",
         "Résultats, row 4, column H: formula error #REF! : replace the formula by its value".replace(
             " :", ":"
@@ -128,7 +128,7 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "a merged cell",
         lambda b: results(b).merge_cells("D5:E5"),
-        "Résultats, ligne 5, colonne D: les cellules D5:E5 sont fusionnées : annulez la fusion et "
+        "Résultats, ligne 5, colonne D: les cellules D5:E5 sont fusionnées\u202f: annulez la fusion et "
         "écrivez une valeur par cellule",
         "Résultats, row 5, column D: cells D5:E5 are merged: unmerge them and write one value "
         "per cell",
@@ -136,15 +136,15 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "a column moved",
         lambda b: results(b).__setitem__("L2", "Vainqueur"),
-        "Résultats, ligne 2, colonne L: cette colonne devrait s'intituler « Résultat », elle "
-        "s'intitule « Vainqueur »",
-        "Résultats, row 2, column L: this column should be headed « Result », found « Vainqueur »",
+        "Résultats, ligne 2, colonne L: cette colonne devrait s'intituler «\u202fRésultat\u202f», elle "
+        "s'intitule «\u202fVainqueur\u202f»",
+        "Résultats, row 2, column L: this column should be headed «\u202fResult\u202f», found «\u202fVainqueur\u202f»",
     ),
     (
         "a round that is not a number",
         lambda b: results(b).__setitem__("B3", "deux"),
-        "Résultats, ligne 3, colonne B: « deux » n'est pas un numéro de ronde (un nombre entier)",
-        "Résultats, row 3, column B: « deux » is not a round number (a whole number)",
+        "Résultats, ligne 3, colonne B: «\u202fdeux\u202f» n'est pas un numéro de ronde (un nombre entier)",
+        "Résultats, row 3, column B: «\u202fdeux\u202f» is not a round number (a whole number)",
     ),
 ]
 
@@ -162,7 +162,7 @@ def test_each_problem_in_french_and_english(
 def test_the_language_stamped_in_the_workbook_is_the_default() -> None:
     data = spoil(lambda b: results(b).__setitem__("L3", "??"), lang="en")
     _games, found, _ = parse_workbook(data, BE)
-    assert str(found[0]).startswith("Results, row 3, column L: unknown result « ?? »")
+    assert str(found[0]).startswith("Results, row 3, column L: unknown result «\u202f??\u202f»")
 
 
 def test_engine_checks_come_in_the_referees_language() -> None:
@@ -170,7 +170,7 @@ def test_engine_checks_come_in_the_referees_language() -> None:
     solo = parse_rules(preset_text("bataille-empire") + "\n[teams]\nmax_size = 1\n")
     data = to_bytes(workbook())
     assert problems(data, "fr", solo) == [
-        "Résultats, ligne 3: camp 2 : 2 joueurs, mais les règles bataille-empire en permettent "
+        "Résultats, ligne 3: camp 2\u202f: 2 joueurs, mais les règles bataille-empire en permettent "
         "au plus 1 par camp"
     ]
     assert problems(data, "en", solo) == [
@@ -182,7 +182,7 @@ def test_a_workbook_of_another_rule_set_is_refused() -> None:
     data = to_bytes(workbook())
     (fr,) = problems(data, "fr", load_rules("bataille-empire-en"))
     assert (
-        "ce classeur a été fait pour les règles « bataille-empire », pas « bataille-empire-en »"
+        "ce classeur a été fait pour les règles «\u202fbataille-empire\u202f», pas «\u202fbataille-empire-en\u202f»"
         in fr
     )
     (en,) = problems(data, "en", load_rules("adlg"))
@@ -195,8 +195,8 @@ def test_a_name_close_to_a_registered_one_is_a_warning() -> None:
     games, found, warnings = parse_workbook(data, BE)
     assert found == [] and len(games) == 3
     assert [str(w) for w in warnings] == [
-        "Résultats, ligne 4, colonne D: le nom « jean dupond » ressemble au joueur inscrit "
-        "« Jean Dupont » : vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
+        "Résultats, ligne 4, colonne D: le nom «\u202fjean dupond\u202f» ressemble au joueur inscrit "
+        "«\u202fJean Dupont\u202f»\u202f: vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
     ]
     _, _, warnings = parse_workbook(data, BE, "en", known_players=["Zoé"])
     assert 'looks like the registered player "Jean Dupont"' in str(warnings[0])
@@ -261,32 +261,39 @@ def test_an_ffa_block_with_problems() -> None:
     data = to_bytes(book)
     fr, en = problems(data, "fr", DIPLO), problems(data, "en", DIPLO)
     assert (
-        "Résultats, ligne 5, colonne G: « douze » n'est pas un nombre : le score doit être numérique"
+        "Résultats, ligne 5, colonne G: «\u202fdouze\u202f» n'est pas un nombre\u202f: le score doit être numérique"
         in fr
     )
-    assert "Résultats, row 5, column G: « douze » is not a number: the score must be numeric" in en
     assert (
-        "Résultats, ligne 6, colonne F: case joueur vide : le score « 2 » n'a pas de joueur" in fr
+        "Résultats, row 5, column G: «\u202fdouze\u202f» is not a number: the score must be numeric"
+        in en
     )
-    assert "Résultats, row 6, column F: empty player cell: the score « 2 » has no player" in en
+    assert (
+        "Résultats, ligne 6, colonne F: case joueur vide\u202f: le score «\u202f2\u202f» n'a pas de joueur"
+        in fr
+    )
+    assert (
+        "Résultats, row 6, column F: empty player cell: the score «\u202f2\u202f» has no player"
+        in en
+    )
     assert any(
         p.startswith(
-            "Résultats, ligne 3, colonne E: mauvais nombre de rôles : la partie « d1 » "
+            "Résultats, ligne 3, colonne E: mauvais nombre de rôles\u202f: la partie «\u202fd1\u202f» "
             "a 8 joueurs mais les règles ont 7 rôles"
         )
         for p in fr
     ), fr
     assert any(
         p.startswith(
-            "Résultats, row 3, column E: wrong number of roles: game « d1 » has 8 "
+            "Résultats, row 3, column E: wrong number of roles: game «\u202fd1\u202f» has 8 "
             "players but the rule set has 7 roles"
         )
         for p in en
     ), en
     assert any(
         p.startswith(
-            "Résultats, row 11, column E: role « England » appears twice in game "
-            "« d1 » (rows 4 and 11)"
+            "Résultats, row 11, column E: role «\u202fEngland\u202f» appears twice in game "
+            "«\u202fd1\u202f» (rows 4 and 11)"
         )
         for p in en
     ), en
@@ -313,9 +320,9 @@ def test_csv_problems_are_located_by_line_and_column() -> None:
     lines = text.splitlines()
     line = next(i for i, row in enumerate(lines, start=1) if row.endswith(";Nul"))
     _games, found, _ = parse_sheet_csv(text.encode(), BE, "fr")
-    assert str(found[0]).startswith(f"ligne {line}, colonne L: résultat inconnu « Nul »")
+    assert str(found[0]).startswith(f"ligne {line}, colonne L: résultat inconnu «\u202fNul\u202f»")
     _games, found, _ = parse_sheet_csv(text.encode(), BE, "en")
-    assert str(found[0]).startswith(f"line {line}, column L: unknown result « Nul »")
+    assert str(found[0]).startswith(f"line {line}, column L: unknown result «\u202fNul\u202f»")
 
 
 def test_read_games_takes_workbooks_and_both_csv_layouts(tmp_path: object) -> None:
@@ -336,7 +343,7 @@ def test_read_games_takes_workbooks_and_both_csv_layouts(tmp_path: object) -> No
     assert str(info.value).startswith(f"{bad}: Résultats, ligne 5, colonne L: résultat inconnu")
     with pytest.raises(InputError) as info:
         read_games(bad, BE, lang="en")
-    assert "Résultats, row 5, column L: unknown result « ?? »" in str(info.value)
+    assert "Résultats, row 5, column L: unknown result «\u202f??\u202f»" in str(info.value)
 
 
 def test_rate_command_reads_a_workbook(tmp_path: object) -> None:
@@ -360,7 +367,7 @@ def test_rate_command_reads_a_workbook(tmp_path: object) -> None:
 def test_not_a_workbook() -> None:
     games, found, _ = parse_workbook(b"PK\x03\x04 not really", BE, "fr")
     assert games == [] and [str(p) for p in found] == [
-        "ce fichier n'est pas un classeur Excel (.xlsx) : enregistrez-le au format .xlsx"
+        "ce fichier n'est pas un classeur Excel (.xlsx)\u202f: enregistrez-le au format .xlsx"
     ]
 
 
@@ -387,8 +394,8 @@ def test_the_league_import_reports_a_look_alike_once_with_its_cell(tmp_path: obj
     assert done.returncode == 0, done.stderr
     warnings = [line for line in done.stderr.splitlines() if "Dupond" in line]
     assert warnings == [
-        "wagram.xlsx: warning: Résultats, ligne 3, colonne D: le nom « Jean Dupond » ressemble au joueur "
-        "inscrit « Jean Dupont » : vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
+        "wagram.xlsx: warning: Résultats, ligne 3, colonne D: le nom «\u202fJean Dupond\u202f» ressemble au joueur "
+        "inscrit «\u202fJean Dupont\u202f»\u202f: vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
     ]
     assert "added 1 game" in done.stdout
 

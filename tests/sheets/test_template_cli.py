@@ -104,9 +104,11 @@ def test_template_in_english_for_card_battle_and_diplomacy(tmp_path: Path) -> No
         "Joueur",
         "Score",
     ]
-    assert [ws.cell(row=r, column=5).value for r in range(4, 11)] == list(
-        load_rules("diplomacy").roles
-    )
+    rules = load_rules("diplomacy")  # the countries in French, read back as the rule file's
+    assert [ws.cell(row=r, column=5).value for r in range(4, 11)] == [
+        rules.label(r, "fr") for r in rules.roles
+    ]
+    assert ws.cell(row=4, column=5).value == "Angleterre"
 
 
 def test_bad_arguments_are_one_clear_line(tmp_path: Path) -> None:

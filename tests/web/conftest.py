@@ -103,6 +103,7 @@ class LiveServer:
     """A real Uvicorn server in a thread, on a free loopback port."""
 
     def __init__(self, site: Site) -> None:
+        self.site = site
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         app = create_app(Settings(db=str(site.db), secret="live-secret-" + "y" * 32))

@@ -68,9 +68,9 @@ def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
     assert "Agathe Flux" in League.open(str(site.db), BE).players()
     admin = officer.get("/admin").text
     assert f"/uploads/{upload.group(1)}" not in admin  # no longer waiting for review
-    assert "Claire · flow.jsonl : 1 partie(s) ajoutée(s)" in admin  # in the journal
+    assert "Claire · flow.jsonl\u202f: 1 partie(s) ajoutée(s)" in admin  # in the journal
     closed = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}").text
-    assert "Cet envoi est clos : importé." in closed and "/confirm" not in closed
+    assert "Cet envoi est clos\u202f: importé." in closed and "/confirm" not in closed
 
 
 def test_an_officer_corrects_a_game(site: Site) -> None:

@@ -106,7 +106,7 @@ def test_strict_bodies_are_not_coerced(client: TestClient, site: Site) -> None:
         ("PATCH", f"/api/v1/leagues/{BE}/games/g1", "GET, PUT, DELETE"),
         ("GET", f"/api/v1/leagues/{BE}/games", "POST"),
         ("DELETE", f"/api/v1/leagues/{BE}/seasons/close", "POST"),
-        ("PUT", "/api/v1/leagues", "GET"),
+        ("PUT", "/api/v1/leagues", "GET, POST"),  # POST creates a league (officer)
         ("PATCH", "/login", "GET, POST"),
         ("POST", "/static/style.css", "GET, HEAD"),
     ],

@@ -40,10 +40,10 @@ def test_public_pages_have_no_inline_script_or_style(read_client: TestClient) ->
             assert INLINE.findall(page.text) == [], url
 
 
-def test_french_pages_put_a_no_break_space_before_a_colon(read_client: TestClient) -> None:
+def test_french_pages_put_a_narrow_no_break_space_before_a_colon(read_client: TestClient) -> None:
     rules = read_client.get(f"/leagues/{BE}/rules", params={"lang": "fr"}).text
-    assert "Règles\u00a0: " in rules and "Règles: " not in rules
+    assert "Règles\u202f: " in rules and "Règles: " not in rules
     home = read_client.get("/", params={"lang": "fr"}).text
-    assert "Dernière manifestation\u00a0: " in home
+    assert "Dernière manifestation\u202f: " in home
     english = read_client.get(f"/leagues/{BE}/rules", params={"lang": "en"}).text
     assert "Rules: " in english

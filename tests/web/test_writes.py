@@ -348,7 +348,7 @@ def test_upload_preview_confirm(client: TestClient, site: Site) -> None:
         files={"sheet": ("resultats.jsonl", bad, "application/x-ndjson")},
     )
     assert got.status_code == 422
-    assert "resultats.jsonl : ligne 2" in got.text  # the site's default language
+    assert "resultats.jsonl\u202f: ligne 2" in got.text  # the site's default language
     assert _games(site) == before
 
     good = (json.dumps(GOOD) + "\n").encode()
@@ -430,5 +430,5 @@ def test_an_uploaded_workbook_warns_of_a_look_alike_name_at_its_cell(
     )
     assert got.status_code == 200, got.text
     # The sheet keeps its English name; the message comes in the page's language.
-    assert f"Results, ligne 3, colonne D : le nom « {typo} » ressemble" in got.text
-    assert got.text.count(f"« {typo} »") == 1  # not repeated by the league's own check
+    assert f"Results, ligne 3, colonne D\u202f: le nom «\u202f{typo}\u202f» ressemble" in got.text
+    assert got.text.count(f"«\u202f{typo}\u202f»") == 1  # not repeated by the league's own check

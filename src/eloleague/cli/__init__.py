@@ -13,10 +13,11 @@ import sys
 
 import typer
 
+from eloleague.cli.help import Typer
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import LANGUAGES, Text, pick_language, render
 
-app = typer.Typer(
+app = Typer(
     name="eloleague",
     help="Elo rankings for game communities, with their own rules as data files.",
     no_args_is_help=True,

@@ -21,14 +21,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from eloleague.cli import app
-from eloleague.i18n import Text, pick_language, render
+from eloleague.cli.help import Typer
+from eloleague.i18n import Text, number, pick_language, render
+from eloleague.i18n import colon as i18n_colon
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
     from rich.console import Console
 
     from eloleague.engine import LedgerEntry
+    from eloleague.io.csv_dialect import CsvDialect
     from eloleague.league import League
     from eloleague.rules.model import RuleSet
+    from eloleague.store.identity import Identity
 
 DOMAIN = "league"
 PROGRESS_FROM = 50_000  # games: smaller recomputes take well under a second
@@ -52,6 +56,20 @@ class RankingFormat(StrEnum):
     xlsx = "xlsx"
 
 
+class CsvDialectChoice(StrEnum):
+    excel = "excel"
+    excel_fr = "excel-fr"
+
+
+CsvDialectOption = Annotated[
+    CsvDialectChoice | None,
+    typer.Option(
+        "--csv-dialect",
+        help="excel (commas, English) or excel-fr (semicolons, UTF-8 mark, French names and "
+        "decimal commas); default for written files: the language's.",
+    ),
+]
+
 OutputOption = Annotated[
     Path | None,
     typer.Option(
@@ -68,8 +86,7 @@ def _result(rules: RuleSet, outcome: str | None, score: float | None) -> str:
 
     if outcome is None:
         return format_plain(score)
-    found = rules.outcomes.get(outcome)
-    return found.wording(pick_language(), outcome) if found else outcome
+    return rules.label(outcome, pick_language())
 
 
 def _rule_word(name: str) -> str:
@@ -84,6 +101,13 @@ def _xlsx_path(output: Path | None) -> Path:
             _t("give the workbook to write, ending in .xlsx"), param_hint="--output"
         )
     return output
+
+
+def _dialect(chosen: str | None) -> CsvDialect | None:
+    """The CSV form asked with --csv-dialect (``None``: the language's)."""
+    from eloleague.io.csv_dialect import DIALECTS
+
+    return DIALECTS[chosen] if chosen else None
 
 
 def _written(paths: tuple[Path, Path]) -> None:
@@ -314,7 +338,7 @@ def import_(
                 )
             )
         # Each warning names its file: several files may be imported at once.
-        colon = " : " if lang == "fr" else ": "
+        colon = i18n_colon(lang)
         for located in report.file_warnings:
             err.print(
                 path.name + colon + _t("warning: ") + located.render(lang),
@@ -345,6 +369,7 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
 
     from eloleague.store.reports import RatingChange
 
+    lang = pick_language()
     table = Table(title=_t("Rating changes"), title_justify="left")
     for col in (_t("Player"), _t("Mode"), _t("Role")):
         table.add_column(col)
@@ -354,8 +379,8 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
         assert isinstance(c, RatingChange)
         table.add_row(
             c.key.player,
-            c.key.mode,
-            c.key.role,
+            rules.label(c.key.mode, lang),
+            rules.label(c.key.role, lang),
             _shown(rules, c.before) if c.before is not None else _t("new"),
             _shown(rules, c.after),
             _signed(rules, c.delta),
@@ -368,7 +393,8 @@ def _shown(rules: RuleSet, value: float | None) -> str:
     from eloleague.io.ratings_csv import format_number
     from eloleague.rules.model import Rounding
 
-    return format_number(value, rules.shown or Rounding(mode="half_up", decimals=1))
+    shown = format_number(value, rules.shown or Rounding(mode="half_up", decimals=1))
+    return number(shown, pick_language())
 
 
 def _signed(rules: RuleSet, value: float) -> str:
@@ -388,6 +414,13 @@ def ranking(
         str | None,
         typer.Option("--active-since", help="Only players with a rated game since YYYY-MM-DD."),
     ] = None,
+    club: Annotated[
+        str | None, typer.Option("--club", help="Only this club's players (ranked among them).")
+    ] = None,
+    region: Annotated[
+        str | None,
+        typer.Option("--region", help="Only this region's (or country's) players."),
+    ] = None,
     fmt: Annotated[
         RankingFormat | None,
         typer.Option(
@@ -396,7 +429,16 @@ def ranking(
             help="table (default on a terminal), csv, json, or xlsx (with --output).",
         ),
     ] = None,
-    output: OutputOption = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write an xlsx workbook there (and the plain CSV beside it, same name .csv), "
+            "or only the CSV when the name ends in .csv.",
+        ),
+    ] = None,
+    csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -407,6 +449,10 @@ def ranking(
 
     Workbook: [bold]eloleague ranking -o classement.xlsx[/] (titles, frozen header, numbers as
     numbers; classement.csv beside it).
+
+    CSV for a spreadsheet: [bold]eloleague ranking -o classement.csv[/] (in French: semicolons,
+    French column names and decimal commas, which French spreadsheets split; --csv-dialect excel
+    for commas).
 
     With --as-of, the games dated on or before that day are rated and the seasons ending before
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
@@ -422,7 +468,17 @@ def ranking(
         as_of=_date(as_of, "--as-of"),
         top=top,
         active_since=_date(active_since, "--active-since"),
+        club=club,
+        region=region,
     )
+    if output is not None and output.suffix.lower() == ".csv" and fmt in (None, RankingFormat.csv):
+        from eloleague.io.csv_dialect import choose
+        from eloleague.io.sheets.exports import export_ranking_csv
+
+        dialect = choose(csv_dialect, pick_language())
+        written = export_ranking_csv(rows, lg.rules, output, dialect, people=lg.identities())
+        print(_t("written: {file}", file=str(written)))
+        return
     if output is not None and fmt is None:
         fmt = RankingFormat.xlsx
     chosen = fmt or (RankingFormat.table if sys.stdout.isatty() else RankingFormat.csv)
@@ -430,11 +486,26 @@ def ranking(
         from eloleague.io.sheets.exports import export_ranking_xlsx
 
         title = f"{lg.name} ({lg.rules.name})"
-        _written(export_ranking_xlsx(rows, lg.rules, _xlsx_path(output), pick_language(), title))
+        _written(
+            export_ranking_xlsx(
+                rows,
+                lg.rules,
+                _xlsx_path(output),
+                pick_language(),
+                title,
+                _dialect(csv_dialect),
+                people=lg.identities(),
+            )
+        )
     elif output is not None:
         raise typer.BadParameter(_t("--output writes a workbook: use it with --format xlsx"))
     elif chosen is RankingFormat.csv:
-        write_ratings(rows, lg.rules, sys.stdout)
+        from eloleague.io.csv_dialect import EXCEL, choose
+
+        dialect = choose(csv_dialect, "en") if csv_dialect else EXCEL  # scripts read stdout
+        if dialect is not EXCEL:
+            sys.stdout.write("\ufeff")
+        write_ratings(rows, lg.rules, sys.stdout, dialect, people=lg.identities())
     elif chosen is RankingFormat.json:
         shown = lg.rules.shown
         data = [
@@ -471,10 +542,26 @@ def sparkline(values: Sequence[float], width: int = 60) -> str:
 def player(
     args: Annotated[
         list[str],
-        typer.Argument(help="NAME | rename OLD NEW | merge ALIAS INTO", show_default=False),
+        typer.Argument(
+            help="NAME | rename OLD NEW | merge ALIAS INTO | add NAME | edit NAME",
+            show_default=False,
+        ),
     ],
     last: Annotated[int, typer.Option("--last", min=1, help="How many recent games.")] = 10,
+    federation_id: Annotated[
+        str | None,
+        typer.Option("--id", help="add/edit: the player's federation id (licence number)."),
+    ] = None,
+    club: Annotated[str | None, typer.Option("--club", help="add/edit: the player's club.")] = None,
+    region: Annotated[
+        str | None, typer.Option("--region", help="add/edit: the player's region or country.")
+    ] = None,
+    clear: Annotated[
+        list[str] | None,
+        typer.Option("--clear", help="edit: empty a field (id, club or region); repeatable."),
+    ] = None,
     output: OutputOption = None,
+    csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -485,9 +572,15 @@ def player(
     [bold]eloleague player "Alice Martin" -o alice.xlsx[/] (the whole history as a workbook);
     [bold]eloleague player rename "Alice Matin" "Alice Martin"[/] (fix a spelling; ratings
     unchanged); [bold]eloleague player merge "A. Martin" "Alice Martin"[/] (two names for one
-    person: games moved, ratings recomputed).
+    person: games moved, ratings recomputed);
+    [bold]eloleague player add "Jean Dupont" --id FR-1234 --club Lyon --region Rhône[/];
+    [bold]eloleague player edit "Jean Dupont" --club Villeurbanne[/] (a player is also found by
+    her id: [bold]eloleague player FR-1234[/]).
     """
     lg = _open(db, league)
+    if len(args) == 2 and args[0] in ("add", "edit"):
+        _add_or_edit(lg, args[0], args[1], federation_id, club, region, clear or [])
+        return
     if len(args) == 3 and args[0] == "rename":
         lg.rename_player(args[1], args[2], user=_who())
         print(_t('"{old}" renamed "{new}"', old=args[1], new=args[2]))
@@ -498,7 +591,9 @@ def player(
         print(_t('"{alias}" merged into "{into}"', alias=args[1], into=args[2]))
         return
     if len(args) != 1:
-        raise typer.BadParameter(_t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO"))
+        raise typer.BadParameter(
+            _t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO, or: add NAME, or: edit NAME")
+        )
     from eloleague.cli.output import print_ranking
 
     report = lg.player(args[0])
@@ -506,12 +601,20 @@ def player(
         from eloleague.io.sheets.exports import export_player_xlsx
 
         path = _xlsx_path(output)
-        _written(export_player_xlsx(report.name, report.history, lg.rules, path, pick_language()))
+        _written(
+            export_player_xlsx(
+                report.name, report.history, lg.rules, path, pick_language(), _dialect(csv_dialect)
+            )
+        )
         return
     console = _console()
-    console.print(f"[bold]{report.name}[/]" + (f"  ({report.title})" if report.title else ""))
+    title = lg.rules.label(report.title, pick_language()) if report.title else ""
+    console.print(f"[bold]{report.name}[/]" + (f"  ({title})" if title else ""))
     if report.aliases:
         console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
+    who = lg.identity(report.name)
+    if who:
+        console.print(_identity_line(who), highlight=False)
     places = lg.ranks(report.name)
     print_ranking(
         lg.rules,
@@ -535,6 +638,57 @@ def player(
     _print_entries(lg.rules, games_history[-last:], _t("Last changes"), console, with_game=True)
 
 
+def _identity_line(who: Identity) -> str:
+    """``id: FR-1234 · club: Lyon · region: Rhône`` (what is known), in the user's language."""
+    parts = []
+    if who.federation_id:
+        parts.append(_t("id: {value}", value=who.federation_id))
+    if who.club:
+        parts.append(_t("club: {value}", value=who.club))
+    if who.region:
+        parts.append(_t("region: {value}", value=who.region))
+    return " · ".join(parts)
+
+
+def _add_or_edit(
+    lg: League,
+    action: str,
+    name: str,
+    federation_id: str | None,
+    club: str | None,
+    region: str | None,
+    clear: Sequence[str],
+) -> None:
+    fields = {"id": "federation_id", "club": "club", "region": "region"}
+    unknown = [c for c in clear if c not in fields]
+    if unknown:
+        raise typer.BadParameter(
+            _t("{value} is not id, club or region", value=repr(unknown[0])), param_hint="--clear"
+        )
+    if action == "add":
+        if clear:
+            raise typer.BadParameter(_t("--clear is for edit"), param_hint="--clear")
+        label = lg.add_player(
+            name, federation_id=federation_id, club=club, region=region, user=_who()
+        )
+        print(_t('"{name}" registered', name=label))
+        who = lg.identity(label)
+    else:
+        if federation_id is None and club is None and region is None and not clear:
+            raise typer.BadParameter(_t("give --id, --club, --region or --clear"))
+        who = lg.edit_player(
+            name,
+            federation_id=federation_id,
+            club=club,
+            region=region,
+            clear=[fields[c] for c in clear],
+            user=_who(),
+        )
+        print(_t('"{name}" updated', name=name))
+    if who:
+        print(_identity_line(who))
+
+
 def _print_entries(
     rules: RuleSet,
     entries: Sequence[LedgerEntry],
@@ -548,6 +702,7 @@ def _print_entries(
 
     from eloleague.io.ratings_csv import format_plain
 
+    lang = pick_language()
     table = Table(title=title, title_justify="left")
     if with_game:
         table.add_column(_t("Game"))
@@ -560,14 +715,16 @@ def _print_entries(
     for e in entries:
         cells = []
         if with_game:
-            cells += [e.game or _t("season"), e.date.isoformat()]
+            start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
+            cells += [e.game or (_t("start") if start else _t("season")), e.date.isoformat()]
         if with_player:
-            cells.append(e.key.player + (f" ({e.key.role})" if e.key.role else ""))
+            role = rules.label(e.key.role, lang)
+            cells.append(e.key.player + (f" ({role})" if role else ""))
         cells += [
             _shown(rules, e.before),
-            "" if e.expected is None else f"{e.expected:.3f}",
-            format_plain(e.k),
-            format_plain(e.score),
+            "" if e.expected is None else number(f"{e.expected:.3f}", lang),
+            number(format_plain(e.k), lang),
+            number(format_plain(e.score), lang),
             _signed(rules, e.delta),
             _shown(rules, e.after),
             ", ".join(_rule_word(f) for f in e.fired)
@@ -589,6 +746,7 @@ def explain(
     """
 
     lg = _open(db, league)
+    lang = pick_language()
     found = lg.explain(game_id)
     g = found.game
     console = _console()
@@ -600,8 +758,12 @@ def explain(
     console.print(head, highlight=False)
     for n, side in enumerate(g.sides, start=1):
         result = _result(lg.rules, side.outcome, side.score)
-        names = ", ".join(p.name + (f" ({p.role})" if p.role else "") for p in side.players)
-        console.print(f"  {_t('side')} {n}: {names} — {result}", highlight=False, markup=False)
+        names = ", ".join(
+            p.name + (f" ({lg.rules.label(p.role, lang)})" if p.role else "") for p in side.players
+        )
+        console.print(
+            f"  {_t('side')} {n}{i18n_colon(lang)}{names} — {result}", highlight=False, markup=False
+        )
     if found.unrated_reason:
         console.print(_t("not rated: {reason}", reason=found.unrated_reason), highlight=False)
         return
@@ -614,6 +776,7 @@ def events_(
         str | None, typer.Argument(help="An event: its games and rating changes.")
     ] = None,
     output: OutputOption = None,
+    csv_dialect: CsvDialectOption = None,
     db: DbOption = None,
     league: LeagueOption = None,
 ) -> None:
@@ -627,7 +790,7 @@ def events_(
 
     lg = _open(db, league)
     if name is not None:
-        _event_report(lg, name, output)
+        _event_report(lg, name, output, csv_dialect)
         return
     if output is not None:
         raise typer.BadParameter(_t("name the event to write"), param_hint="--output")
@@ -639,7 +802,7 @@ def events_(
     _console().print(table)
 
 
-def _event_report(lg: League, name: str, output: Path | None) -> None:
+def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str | None) -> None:
     report = lg.event(name)
     if output is not None:
         from eloleague.io.sheets.exports import export_event_xlsx
@@ -647,10 +810,28 @@ def _event_report(lg: League, name: str, output: Path | None) -> None:
         entries = [e for g in report.games for e in g.entries]
         records = [g.game for g in report.games]
         path = _xlsx_path(output)
-        _written(export_event_xlsx(report.name, entries, lg.rules, path, pick_language(), records))
+        _written(
+            export_event_xlsx(
+                report.name,
+                entries,
+                lg.rules,
+                path,
+                pick_language(),
+                records,
+                dialect=_dialect(csv_dialect),
+                place=report.place,
+                referee=report.referee,
+            )
+        )
         return
     console = _console()
     console.print(f"[bold]{report.name}[/]", highlight=False)
+    where = [
+        report.place or "",
+        _t("referee: {name}", name=report.referee) if report.referee else "",
+    ]
+    if any(where):
+        console.print(" · ".join(w for w in where if w), highlight=False, markup=False)
     for found in report.games:
         g = found.game
         head = f"{g.id or ''}  {g.date.isoformat()}"
@@ -692,7 +873,8 @@ def games_(
         from eloleague.store.games import StoredGame
 
         stored = [StoredGame(0, 0, g.id, g) for g in found]
-        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout)
+        people = lg.identities()  # the players' ids, clubs and regions travel with the games
+        (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout, people)
         return
     table = Table(title=_t("Games"), title_justify="left")
     for col in (_t("Game"), _t("Date"), _t("Event"), _t("Sides")):
@@ -706,7 +888,7 @@ def games_(
     _console().print(table)
 
 
-game_app = typer.Typer(help="Correct games.", no_args_is_help=True)
+game_app = Typer(help="Correct games.", no_args_is_help=True)
 app.add_typer(game_app, name="game")
 
 
@@ -726,7 +908,7 @@ def game_delete(
     print(_t("game {id} deleted", id=game_id))
 
 
-season_app = typer.Typer(help="Seasons (inactivity adjustments).", no_args_is_help=True)
+season_app = Typer(help="Seasons (inactivity adjustments).", no_args_is_help=True)
 app.add_typer(season_app, name="season")
 
 

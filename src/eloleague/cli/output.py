@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.engine.standings import Standing, competition_ranks
-from eloleague.i18n import pick_language, translator
+from eloleague.i18n import number, pick_language, translator
 from eloleague.io.ratings_csv import format_number
 from eloleague.rules.model import RuleSet
 
@@ -27,7 +27,8 @@ def print_ranking(
     the rows' competition ranks (ties share a rank) unless ``ranks`` gives them (a player's rows
     carry their ranks in the whole league).
     """
-    _ = translator(pick_language(lang), "league")
+    lang = pick_language(lang)
+    _ = translator(lang, "league")
     console = console or Console()
     table = Table(title=title or f"{rules.name}", title_justify="left")
     table.add_column("#", justify="right", style="dim")
@@ -51,11 +52,11 @@ def print_ranking(
     for rank, row in zip(places, rows, strict=True):
         cells = [str(rank), row.player]
         if show_mode:
-            cells.append(row.mode)
+            cells.append(rules.label(row.mode, lang))
         if show_role:
-            cells.append(row.role)
-        cells += [format_number(row.rating, shown), str(row.games)]
+            cells.append(rules.label(row.role, lang))
+        cells += [number(format_number(row.rating, shown), lang), str(row.games)]
         if rules.titles:
-            cells.append(row.title)
+            cells.append(rules.label(row.title, lang))
         table.add_row(*cells)
     console.print(table)

@@ -14,6 +14,7 @@ from eloleague.batch import rate_file
 from eloleague.cli import app
 from eloleague.cli.output import print_ranking
 from eloleague.i18n import Text, pick_language, render
+from eloleague.i18n import colon as i18n_colon
 
 WARNING = Text.of("warning")
 
@@ -78,7 +79,7 @@ def rate(
     result = rate_file(file, rules, as_of=_date(as_of), initial=initial, active_days=active_days)
     lang = pick_language()
     for note in result.warnings:
-        colon = " : " if lang == "fr" else ": "
+        colon = i18n_colon(lang)
         sys.stderr.write(f"{render(WARNING, lang)}{colon}{note.render(lang)}\n")
     if ledger is not None:
         result.write_ledger(ledger)

@@ -8,9 +8,11 @@ import typer
 from rich.console import Console
 
 from eloleague.cli import app
+from eloleague.cli.help import Typer
+from eloleague.i18n import Text, pick_language, render
 from eloleague.rules import load_rules, preset_names, preset_text
 
-rules_app = typer.Typer(help="List, show and check rule sets.", no_args_is_help=True)
+rules_app = Typer(help="List, show and check rule sets.", no_args_is_help=True)
 app.add_typer(rules_app, name="rules")
 
 
@@ -23,7 +25,7 @@ def list_rules() -> None:
     console = Console()
     for name in preset_names():
         rules = load_rules(name)
-        console.print(f"[bold]{name}[/]  {rules.method}  {rules.description}")
+        console.print(f"[bold]{name}[/]  {rules.method}  {rules.described(pick_language())}")
 
 
 @rules_app.command("show")
@@ -42,7 +44,15 @@ def check(path: Annotated[str, typer.Argument(help="A .toml rule file.")]) -> No
     Example: [bold]eloleague rules check our-club.toml[/]
     """
     rules = load_rules(path)
-    typer.echo(
-        f"{path}: rule set {rules.name!r} is valid ({rules.method}, start {rules.start_rating:g}, "
-        f"scale {rules.scale:g}, {len(rules.outcomes)} outcomes, {len(rules.titles)} titles)"
+    valid = Text.of(
+        "{path}: rule set {name} is valid ({method}, start {start}, scale {scale}, "
+        "{outcomes} outcomes, {titles} titles)",
+        path=path,
+        name=repr(rules.name),
+        method=rules.method,
+        start=f"{rules.start_rating:g}",
+        scale=f"{rules.scale:g}",
+        outcomes=len(rules.outcomes),
+        titles=len(rules.titles),
     )
+    typer.echo(render(valid, pick_language(), "messages"))

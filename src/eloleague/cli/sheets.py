@@ -54,6 +54,14 @@ def template(
     force: Annotated[
         bool, typer.Option("--force", help="Replace the workbook if it exists already.")
     ] = False,
+    with_ids: Annotated[
+        bool,
+        typer.Option(
+            "--ids",
+            help="Add the id columns (players' federation ids); on by default for a league "
+            "whose players have ids.",
+        ),
+    ] = False,
 ) -> None:
     """Write the results workbook a referee fills in at the end of an event.
 
@@ -97,11 +105,12 @@ def template(
             )
         players = opened.players()
         name = opened.name
+        with_ids = with_ids or any(w.federation_id for w in opened.identities().values())
     else:
         rule_set = load_rules(rules)
     from eloleague.io.sheets import write_template  # openpyxl: loaded only when needed
 
-    write_template(out, rule_set, name, players, chosen)
+    write_template(out, rule_set, name, players, chosen, ids=with_ids)
     typer.echo(
         _t(
             "{out}: {rules}, {count} registered player(s), language {lang}",

@@ -20,7 +20,17 @@ from rich.table import Table
 from eloleague.cli import app
 from eloleague.engine.methods import expected_score, ranked
 from eloleague.errors import EloleagueError, InputError, Problem
-from eloleague.i18n import Text, Translate, pick_language, render, translator
+from eloleague.i18n import (
+    Text,
+    Translate,
+    decimal,
+    number,
+    percent,
+    pick_language,
+    render,
+    translator,
+)
+from eloleague.i18n import colon as i18n_colon
 from eloleague.io import validate_games
 from eloleague.io.ratings_csv import format_number
 from eloleague.records import Participant
@@ -79,12 +89,11 @@ def _signed(value: float, rules: RuleSet) -> str:
 
 
 def _outcome_name(rules: RuleSet, label: str, lang: str, _: Translate) -> str:
-    outcome = rules.outcomes.get(label)
-    if outcome is None:
+    if label not in rules.outcomes:
         if label.startswith("rank "):
             return _("rank {n}").format(n=label.removeprefix("rank "))
         return _(label)
-    return (outcome.fr if lang == "fr" else outcome.en) or label
+    return rules.label(label, lang)
 
 
 def _parse_participant(token: str, rules: RuleSet) -> Participant:
@@ -109,20 +118,24 @@ def _check_games(rules: RuleSet, src: Source) -> None:
 def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     rules = pred.rules
+    sep = i18n_colon(lang)
     for s, side in enumerate(pred.sides, start=1):
         label = _("expected score") if not ranked(rules) else _("expected share")
+        decimals = 1 if rules.probability_decimals is None else 0
         console.print(
-            f"{_('side')} {s}: [bold]{', '.join(side.players)}[/] "
-            f"({_('mean')} {format_number(side.mean, _shown(rules))}) — {label} "
-            f"[bold]{100 * side.expected:.{1 if rules.probability_decimals is None else 0}f} %[/]"
+            f"{_('side')} {s}{sep}[bold]{', '.join(side.players)}[/] "
+            f"({_('mean')} {number(format_number(side.mean, _shown(rules)), lang)}) — {label} "
+            f"[bold]{percent(side.expected, lang, decimals)}[/]"
         )
-    table = Table(title=f"{rules.name}: {_('rating change by result')}", title_justify="left")
+    table = Table(title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left")
     table.add_column(_("result"))
     for p in pred.players:
+        role = rules.label(p.key.role, lang)
         head = (
-            f"{p.key.player}{' (' + p.key.role + ')' if p.key.role else ''}\n"
-            f"{format_number(p.rating, _shown(rules))}, {p.games} {_('games')}, "
-            f"K {p.k:g}, P {p.expected:.{2 if rules.probability_decimals else 3}f}"
+            f"{p.key.player}{' (' + role + ')' if role else ''}\n"
+            f"{number(format_number(p.rating, _shown(rules)), lang)}, {p.games} {_('games')}, "
+            f"K {number(f'{p.k:g}', lang)}, "
+            f"P {decimal(p.expected, 2 if rules.probability_decimals else 3, lang)}"
         )
         table.add_column(head, justify="right")
     for scenario in pred.scenarios:
@@ -130,7 +143,7 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
         for p in pred.players:
             c = p.change(scenario)
             mark = " ⊘" if "cap" in c.fired else ""
-            row.append(_signed(c.delta, rules) + mark)
+            row.append(number(_signed(c.delta, rules), lang) + mark)
         table.add_row(*row)
     console.print(table)
     if any("cap" in c.fired for p in pred.players for c in p.changes):
@@ -218,29 +231,32 @@ def predict_cmd(
 
 def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
+    c = i18n_colon(lang)
     for i, t in enumerate(b.teams, start=1):
         members = ", ".join(
-            f"{p} ({format_number(r, _shown(rules))})"
+            f"{p} ({number(format_number(r, _shown(rules)), lang)})"
             for p, r in zip(t.players, t.ratings, strict=True)
         )
-        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{t.mean:.1f}[/]: {members}")
+        mean = decimal(t.mean, 1, lang)
+        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{mean}[/]{c}{members}")
     if len(b.teams) == 2:
         console.print(
-            f"{_('expected score of team 1 against team 2')}: [bold]{100 * b.expected:.1f} %[/]"
+            f"{_('expected score of team 1 against team 2')}{c}[bold]{percent(b.expected, lang)}[/]"
         )
     else:
         console.print(
-            f"{_('expected score of the strongest team against the weakest')}: "
-            f"[bold]{100 * b.expected:.1f} %[/]"
+            f"{_('expected score of the strongest team against the weakest')}{c}"
+            f"[bold]{percent(b.expected, lang)}[/]"
         )
-    console.print(f"{_('spread of the team means')}: {b.spread:.2f}")
+    console.print(f"{_('spread of the team means')}{c}{decimal(b.spread, 2, lang)}")
+    method = _(b.method)
     if b.exact:
-        console.print(_("This split is the most even possible ({method}).").format(method=b.method))
+        console.print(_("This split is the most even possible ({method}).").format(method=method))
     else:
         console.print(
             _(
-                "Search: {method}; the best split is at most {bound:.2f} rating points more even."
-            ).format(method=b.method, bound=b.bound)
+                "Search: {method}; the best split is at most {bound} rating points more even."
+            ).format(method=method, bound=decimal(b.bound, 2, lang))
         )
 
 
@@ -333,7 +349,7 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
     a, b = c.rules_a, c.rules_b
 
     def num(value: float | None, rules: RuleSet) -> str:
-        return "–" if value is None else format_number(value, _shown(rules))
+        return "–" if value is None else number(format_number(value, _shown(rules)), lang)
 
     if c.identical:
         console.print(
@@ -362,13 +378,13 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         table.add_column(col, justify="right", no_wrap=True)
     rows = sorted(c.rows, key=lambda r: (r.rank_a or 10**9, r.player))
     for r in rows[:limit] if limit else rows:
-        delta = "" if r.delta is None else _signed(r.delta, b)
+        delta = "" if r.delta is None else number(_signed(r.delta, b), lang)
         places = "" if not r.rank_change else f"{r.rank_change:+d}"
         cells = [r.player]
         if show_mode:
-            cells.append(r.mode)
+            cells.append(b.label(r.mode, lang))
         if show_role:
-            cells.append(r.role)
+            cells.append(_("global") if r.role == "*" else b.label(r.role, lang))
         cells += [
             str(r.rank_a or "–"),
             num(r.rating_a, a),
@@ -386,9 +402,9 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         movers.add_column("Δ", justify="right")
         for r in c.movers:
             movers.add_row(
-                r.player + (f" ({r.role})" if r.role else ""),
+                r.player + (f" ({b.label(r.role, lang)})" if r.role else ""),
                 f"{r.rank_change or 0:+d}",
-                "" if r.delta is None else _signed(r.delta, b),
+                "" if r.delta is None else number(_signed(r.delta, b), lang),
             )
         console.print(movers)
     seasons = Table(title=_("Mean rating per season"), title_justify="left")
@@ -471,9 +487,9 @@ def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
         table.add_row(
             m.name,
             str(m.samples),
-            f"{m.log_loss:.4f}",
-            f"{m.brier:.4f}",
-            "–" if m.accuracy is None else f"{100 * m.accuracy:.1f} %",
+            decimal(m.log_loss, 4, lang),
+            decimal(m.brier, 4, lang),
+            "–" if m.accuracy is None else percent(m.accuracy, lang),
         )
     console.print(table)
     cal = Table(title=_("Calibration of {rules}").format(rules=e.rules.name), title_justify="left")
@@ -481,8 +497,13 @@ def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
         cal.add_column(col, justify="right")
     for b in e.models[0].calibration:
         if b.count:
-            observed = "–" if math.isnan(b.observed) else f"{b.observed:.3f}"
-            cal.add_row(f"{b.low:.1f}–{b.high:.1f}", f"{b.predicted:.3f}", observed, str(b.count))
+            observed = "–" if math.isnan(b.observed) else decimal(b.observed, 3, lang)
+            cal.add_row(
+                f"{decimal(b.low, 1, lang)}–{decimal(b.high, 1, lang)}",
+                decimal(b.predicted, 3, lang),
+                observed,
+                str(b.count),
+            )
     console.print(cal)
     console.print(_("Lower log loss and Brier score are better (a coin toss: 0.693 and 0.25)."))
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from eloleague.cli import app
+from eloleague.cli.help import Typer
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text, pick_language, render
 
@@ -40,10 +41,8 @@ def _said(message: str, /, **params: object) -> str:
     return render(Text.in_domain("web", message, **params), pick_language())
 
 
-user_app = typer.Typer(
-    help="Accounts of officers and referees for the web site.", no_args_is_help=True
-)
-token_app = typer.Typer(help="API tokens for programs that post results.", no_args_is_help=True)
+user_app = Typer(help="Accounts of officers and referees for the web site.", no_args_is_help=True)
+token_app = Typer(help="API tokens for programs that post results.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
 app.add_typer(token_app, name="token")
 
@@ -53,6 +52,15 @@ def serve(
     db: DbOption = None,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    workers: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            max=64,
+            help="Server processes (several use every core; sessions and sign-in limits are "
+            "kept in the database, so they hold across processes).",
+        ),
+    ] = 1,
 ) -> None:
     """Serve the ranking site and the JSON API of the database's leagues.
 
@@ -64,7 +72,7 @@ def serve(
     from eloleague.web import serve as run
 
     League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
-    run(db, host, port)
+    run(db, host, port, workers)
 
 
 @user_app.command("add")

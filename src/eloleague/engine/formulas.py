@@ -34,6 +34,17 @@ def expected(a: float, b: float, scale: float) -> float:
     return 1.0 / (1.0 + float(10.0 ** ((b - a) / scale)))
 
 
+def expected_capped(a: float, b: float, scale: float, cap: float) -> float:
+    """:func:`expected` with the rating difference capped to ``cap`` either way (FIDE's
+    400-point rule, ``lead_cap``)."""
+    gap = b - a
+    if gap > cap:
+        gap = cap
+    elif gap < -cap:
+        gap = -cap
+    return 1.0 / (1.0 + float(10.0 ** (gap / scale)))
+
+
 def in_tier(
     rating: float,
     games: int,
@@ -112,17 +123,6 @@ def inactivity_penalty(rating: float, penalty: float, has_floor: bool, floor: fl
     if has_floor:
         new = new if new > floor else floor
     return rating if rating < new else new
-
-
-def decay_loss(
-    points: float, has_cap: bool, cap_percent: float, start: float, lost: float
-) -> float:
-    """The next decay loss of an idle spell: ``points``, cut so that the spell never loses more
-    than ``cap_percent`` % of the rating it began with (docs/rule-sets.md, "decay")."""
-    if has_cap:
-        room = start * cap_percent / 100 - lost
-        return room if room < points else points
-    return points
 
 
 def ffa_weight(alpha: float, n: int, rank: int) -> float:

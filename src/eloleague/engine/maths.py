@@ -13,7 +13,16 @@ from functools import lru_cache
 from eloleague.engine.formulas import ROUNDING_CODES, expected, round_whole
 from eloleague.rules.model import Rounding, RuleSet
 
-__all__ = ["exact", "expected", "round_decimal", "round_float", "round_probability", "snap"]
+__all__ = [
+    "clean_loss",
+    "exact",
+    "expected",
+    "on_grid",
+    "round_decimal",
+    "round_float",
+    "round_probability",
+    "snap",
+]
 
 _DECIMAL_MODES = {"half_up": ROUND_HALF_UP, "trunc": ROUND_DOWN, "half_even": ROUND_HALF_EVEN}
 
@@ -55,9 +64,26 @@ def exact(value: float) -> Decimal:
 
 def snap(rules: RuleSet, rating: float) -> float:
     """Keep a rating on the grid of its rounded deltas (0.1 when deltas round to 0.1), so that
-    float sums never drift below a displayed digit ("rounding to a precision").
+    float sums never drift below a displayed digit ("rounding to a precision"); with
+    ``rating_storage = "sum"`` the rating is the raw float sum of the rounded deltas.
     """
     rounding = rules.delta_rounding
-    if rounding.mode == "none" or rounding.decimals == 0:
+    if rounding.mode == "none" or rounding.decimals == 0 or rules.rating_storage == "sum":
         return rating
     return round(rating, rounding.decimals)
+
+
+def on_grid(rules: RuleSet) -> int | None:
+    """The decimals of the grid ratings are kept on, or ``None`` (see :func:`snap`)."""
+    rounding = rules.delta_rounding
+    if rounding.mode == "none" or rounding.decimals == 0 or rules.rating_storage == "sum":
+        return None
+    return rounding.decimals
+
+
+def clean_loss(rules: RuleSet, loss: Decimal) -> Decimal:
+    """A decay loss as taken: cut down to the ratings' grid (so that a cap is never exceeded)."""
+    decimals = on_grid(rules)
+    if decimals is None:
+        return loss
+    return loss.quantize(_quantum(decimals), rounding=ROUND_DOWN)

@@ -13,8 +13,9 @@ from dataclasses import replace
 from eloleague.engine.decay import DECAY, Decayer
 from eloleague.engine.fast import try_replay
 from eloleague.engine.ledger import INACTIVITY, LedgerEntry, game_label
-from eloleague.engine.maths import snap
-from eloleague.engine.methods import method_of
+from eloleague.engine.maths import exact, on_grid
+from eloleague.engine.methods import method_of, pool_key
+from eloleague.engine.reversion import REVERSION, reverted
 from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
 from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.engine.validate import unrated_reason
@@ -77,7 +78,7 @@ class _Replayer:
         self.active: dict[dt.date, set[str]] = {k: set(v) for k, v in state.active.items()}
         self.started = state.started
         self.last_played: dict[PoolKey, dt.date] = dict(state.last_played)
-        self.decay = Decayer(rules, self.last_played, state.decay_spells)
+        self.decay = Decayer(rules, self.last_played, state.decay_spells, state.decay_steps)
         self.as_of = as_of
         self.ledger: list[LedgerEntry] = []
         self.periods = state.periods
@@ -150,9 +151,11 @@ class _Replayer:
             limit, inclusive = day, False
         else:
             return
+        grid = on_grid(self.rules) is not None
         for when, key, loss in self.decay.due(limit, inclusive, self.pools):
             pool = self.pools[key]
-            after = snap(self.rules, pool.rating - loss)
+            # On the grid, the exact decimal difference (the loss was cut down to the grid).
+            after = float(exact(pool.rating) - loss) if grid else pool.rating - float(loss)
             self.ledger.append(
                 LedgerEntry(
                     game="",
@@ -162,14 +165,55 @@ class _Replayer:
                     expected=None,
                     k=None,
                     score=None,
-                    delta=after - pool.rating,
+                    delta=float(-loss),
                     after=after,
                     warning=DECAY,
                     fired=(DECAY,),
-                    raw_delta=-loss,
+                    raw_delta=float(-loss),
                 )
             )
             self.pools[key] = replace(pool, rating=after)
+
+    def revert_new_seasons(self, games: Sequence[GameRecord], batch: list[int]) -> None:
+        """Reversion toward the mean (``[season.reversion]``): each pool of the batch whose last
+        rated game was in an earlier season is reverted before its first game of this one."""
+        rules = self.rules
+        season = rules.season
+        if season.reversion is None:
+            return
+        seen: set[PoolKey] = set()
+        for i in batch:
+            game = games[i]
+            this_season = season_end(season, game.date)
+            for participant in game.participants:
+                key = pool_key(rules, game, participant)
+                last = self.last_played.get(key)
+                if key in seen or last is None or key not in self.pools:
+                    continue
+                seen.add(key)
+                if season_end(season, last) == this_season:
+                    continue
+                pool = self.pools[key]
+                new = reverted(rules, pool, game_label(game, i))
+                if new == pool.rating:
+                    continue
+                self.ledger.append(
+                    LedgerEntry(
+                        game="",
+                        date=game.date,
+                        key=key,
+                        before=pool.rating,
+                        expected=None,
+                        k=None,
+                        score=None,
+                        delta=new - pool.rating,
+                        after=new,
+                        warning=REVERSION,
+                        fired=(REVERSION,),
+                        raw_delta=new - pool.rating,
+                    )
+                )
+                self.pools[key] = replace(pool, rating=new)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
         """Rate one batch from the pools as they stood when it began."""
@@ -232,6 +276,7 @@ def replay(
     for batch in batches(rules, games, rated):
         engine.decay_before(games[batch[0]].date)
         engine.close_seasons_before(games[batch[0]].date)
+        engine.revert_new_seasons(games, batch)
         engine.run_batch(games, batch)
     engine.decay_before(None)
     engine.close_seasons_before(None)
@@ -246,5 +291,6 @@ def replay(
         last_played=dict(engine.last_played),
         decay_spells=engine.decay.spells(),
         periods=engine.periods,
+        decay_steps=engine.decay.steps(),
     )
     return ReplayResult(rules, final.pools, engine.ledger, unrated, final, as_of)

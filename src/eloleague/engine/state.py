@@ -29,7 +29,9 @@ class EngineState:
     ``active`` maps each season end not yet applied to the players with a rated game in it.
     ``last_played`` is each pool's last rated game date (pools of an initial state have none
     until they play); ``decay_spells`` holds, for pools in an idle spell, the rating the spell
-    began with and the points lost so far (rule sets with ``[decay]``). ``periods`` counts the
+    began with and the points lost so far (rule sets with ``[decay]``; with ``cap_scope =
+    "career"`` every pool that ever decayed, the career's total), ``decay_steps`` how many losses
+    each pool's current idle spell took. ``periods`` counts the
     update batches rated so far (the rating periods of Glicko-2).
     """
 
@@ -41,6 +43,7 @@ class EngineState:
     last_played: Mapping[PoolKey, dt.date] = field(default_factory=dict)
     decay_spells: Mapping[PoolKey, tuple[float, float]] = field(default_factory=dict)
     periods: int = 0
+    decay_steps: Mapping[PoolKey, int] = field(default_factory=dict)
 
     @classmethod
     def from_pools(cls, pools: Mapping[PoolKey, PoolState]) -> EngineState:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io.limits import cut, game_problems
-from eloleague.records import GameRecord
+from eloleague.records import GameRecord, Participant, Side, base_name, id_label
 from eloleague.rules.model import RuleSet
 
 
@@ -29,6 +30,53 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
         for message in check_game(rules, game):
             problems.append(Problem(game.origin, message))
     return problems + duplicate_ids(games)
+
+
+def told_apart(games: Sequence[GameRecord]) -> list[GameRecord]:
+    """The games with players of the same name told apart by their federation id.
+
+    A name carried by two or more ids in the input becomes ``"name (id)"`` on the rows with an
+    id (docs/league.md, "Player identity"), so two "Jean Dupont" of different clubs are two
+    players for the checks and the engine, even without a league. The same list when no name
+    has two ids (the common case: one pass, nothing copied).
+    """
+    ids: dict[str, set[str]] = {}
+    for game in games:
+        for p in game.participants:
+            if p.federation_id is not None:
+                ids.setdefault(base_name(p.name, p.federation_id), set()).add(p.federation_id)
+    shared = {name for name, found in ids.items() if len(found) > 1}
+    if not shared:
+        return list(games)
+
+    def apart(p: Participant) -> Participant:
+        if p.federation_id is None:
+            return p
+        name = base_name(p.name, p.federation_id)
+        if name not in shared or p.name != name:
+            return p
+        return Participant(
+            id_label(name, p.federation_id), p.role, p.federation_id, p.club, p.region
+        )
+
+    out = []
+    for game in games:
+        if any(p.federation_id is not None for p in game.participants):
+            sides = tuple(
+                Side(tuple(apart(p) for p in s.players), s.outcome, s.score) for s in game.sides
+            )
+            game = GameRecord(
+                game.date,
+                sides,
+                game.id,
+                game.event,
+                game.round,
+                game.mode,
+                game.rated,
+                game.origin,
+            )
+        out.append(game)
+    return out
 
 
 def rule_problems(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
@@ -78,6 +126,7 @@ def read_games(
     lang: str | None = None,
     warnings: list[Problem] | None = None,
     known_players: Iterable[str] = (),
+    events: list[Any] | None = None,
 ) -> list[GameRecord]:
     """Read a games file and check it against ``rules``.
 
@@ -86,7 +135,9 @@ def read_games(
     :class:`InputError` with every problem when anything is wrong; returns nothing partial.
     For workbooks, ``lang`` overrides the language stamped in the workbook for the messages,
     ``warnings`` (when given) receives the warnings (a name close to a registered one), and
-    ``known_players`` are registered names to compare new names with.
+    ``known_players`` are registered names to compare new names with; ``events`` (when given)
+    receives the workbook's event sheet (:class:`eloleague.io.sheets.parse.EventInfo`: name,
+    dates, place, referee).
     """
     from eloleague.io.jsonl import parse_jsonl
     from eloleague.io.long_csv import is_long_csv, parse_long_csv
@@ -114,12 +165,12 @@ def read_games(
         from eloleague.io.sheets import parse_sheet_csv, parse_workbook  # openpyxl: only here
 
         reader = parse_workbook if suffix != ".csv" else parse_sheet_csv
-        games, problems, found = reader(data, rules, lang, known_players)
+        games, problems, found = reader(data, rules, lang, known_players, events=events)
         if warnings is not None:
             warnings.extend(found)
         if problems:
             raise InputError(problems, str(path))
-        return games
+        return told_apart(games)
     if suffix == ".csv":
         games, problems = parse_long_csv(data)
     elif suffix in {".jsonl", ".ndjson", ".json"}:
@@ -137,6 +188,7 @@ def read_games(
             ],
             str(path),
         )
+    games = told_apart(games)
     problems += validate_games(rules, games)
     if problems:
         raise InputError(problems, str(path))

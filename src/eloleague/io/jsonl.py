@@ -21,12 +21,26 @@ from eloleague.io.limits import lines_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
-GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "sides")
+GAME_FIELDS = ("id", "date", "event", "round", "mode", "rated", "home", "neutral", "sides")
 
 
 class _Player(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     name: str
     role: str = ""
+    id: str | None = None  # the federation id (licence number): docs/formats.md
+    club: str | None = None
+    region: str | None = None
+
+
+PLAYER_FIELDS = ("name", "role", "id", "club", "region")
+
+
+def _given(value: object) -> str | None:
+    """A player's id, club or region: ``None`` when absent or blank."""
+    if value is None:
+        return None
+    text = normalise_name(str(value))
+    return text or None
 
 
 class _Side(msgspec.Struct, forbid_unknown_fields=True):
@@ -43,6 +57,8 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
     round: int | None = None
     mode: str = ""
     rated: bool = True
+    home: int | None = None
+    neutral: bool = False
 
 
 _decoder = msgspec.json.Decoder(_Game)
@@ -70,7 +86,9 @@ _line = partial(str.__new__, _Line)  # _Line(n) without a Python call: a million
 def _participant(p: str | _Player) -> Participant:
     if isinstance(p, str):
         return Participant(normalise_name(p))
-    return Participant(normalise_name(p.name), p.role.strip())
+    return Participant(
+        normalise_name(p.name), p.role.strip(), _given(p.id), _given(p.club), _given(p.region)
+    )
 
 
 class _Unusable(Exception):
@@ -101,6 +119,8 @@ class _Records:
         path says why)."""
         sides = []
         known = self._sides
+        if raw.home is not None and (raw.home not in (0, 1) or isinstance(raw.home, bool)):
+            return None
         try:
             for text in map(bytes, raw.sides):
                 found = known.get(text)
@@ -121,6 +141,8 @@ class _Records:
             mode=raw.mode.strip() if raw.mode else "",
             rated=raw.rated,
             origin=origin,
+            home=raw.home,
+            neutral=raw.neutral,
         )
 
 
@@ -217,6 +239,20 @@ def _explain_line(line: bytes) -> list[Text]:
         out.append(
             Text.of('field "rated": expected true or false, got {value}', value=_show(obj["rated"]))
         )
+    home = obj.get("home")
+    if home is not None and (isinstance(home, bool) or home not in (0, 1)):
+        out.append(
+            Text.of(
+                'field "home": the side at home, 0 (the first) or 1 (the second), got {value}',
+                value=_show(home),
+            )
+        )
+    if "neutral" in obj and not isinstance(obj["neutral"], bool):
+        out.append(
+            Text.of(
+                'field "neutral": expected true or false, got {value}', value=_show(obj["neutral"])
+            )
+        )
     if "sides" not in obj:
         out.append(Text.of('field "sides": missing (a list of at least two sides)'))
     elif not isinstance(obj["sides"], list):
@@ -246,15 +282,27 @@ def _explain_side(side: Any) -> list[Text]:
                 if not normalise_name(player):
                     out.append(Text.of("player {n}: the name is empty", n=n))
             elif isinstance(player, dict):
-                extra = [k for k in player if k not in ("name", "role")]
+                extra = [k for k in player if k not in PLAYER_FIELDS]
                 if extra:
                     out.append(
                         Text.of(
-                            'player {n}: unknown field "{key}" (a player has: name, role)',
+                            'player {n}: unknown field "{key}" (a player has: name, role, id, '
+                            "club, region)",
                             n=n,
                             key=extra[0],
                         )
                     )
+                for key in ("id", "club", "region"):
+                    value = player.get(key)
+                    if value is not None and not isinstance(value, str):
+                        out.append(
+                            Text.of(
+                                "player {n}: {key}: expected text, got {value}",
+                                n=n,
+                                key=key,
+                                value=_show(value),
+                            )
+                        )
                 name = player.get("name")
                 if not isinstance(name, str) or not normalise_name(name):
                     out.append(Text.of("player {n}: a name is required", n=n))
@@ -305,7 +353,13 @@ def _slow_record(line: bytes, origin: Text) -> GameRecord:
                 players.append(Participant(normalise_name(p)))
             else:
                 players.append(
-                    Participant(normalise_name(p["name"]), (p.get("role") or "").strip())
+                    Participant(
+                        normalise_name(p["name"]),
+                        (p.get("role") or "").strip(),
+                        _given(p.get("id")),
+                        _given(p.get("club")),
+                        _given(p.get("region")),
+                    )
                 )
         score = side.get("score")
         sides.append(
@@ -321,4 +375,6 @@ def _slow_record(line: bytes, origin: Text) -> GameRecord:
         mode=str(obj.get("mode") or "").strip(),
         rated=obj.get("rated", True),
         origin=origin,
+        home=obj.get("home"),
+        neutral=obj.get("neutral", False),
     )

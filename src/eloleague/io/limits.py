@@ -16,12 +16,14 @@ import math
 import re
 
 from eloleague.i18n import Text
-from eloleague.records import GameRecord, Side
+from eloleague.records import GameRecord, Participant, Side
 
 NAME_MAX = 200
 """Characters of a player's name, a game id or an event name."""
 LABEL_MAX = 100
 """Characters of a mode, a role or an outcome label."""
+ID_MAX = 50
+"""A player's federation id (licence number): short, so that ``"name (id)"`` fits a name."""
 ROUND_MAX = 2**31 - 1
 """The largest round number (a signed 32-bit integer, as SQLite and PostgreSQL hold it)."""
 FIRST_DAY = dt.date(1000, 1, 1)
@@ -146,6 +148,7 @@ def _side_problems(side_no: int, side: Side, out: list[Text]) -> None:
             )
             if found is not None:
                 out.append(found)
+        out.extend(identity_problems(side_no, n, player))
     if side.outcome is not None:
         found = text_problem(
             Text.of("side {side}: the outcome", side=side_no), side.outcome, LABEL_MAX
@@ -156,6 +159,29 @@ def _side_problems(side_no: int, side: Side, out: list[Text]) -> None:
         found = score_problem(side.score)
         if found is not None:
             out.append(Text.of("side {side}: {problem}", side=side_no, problem=found))
+
+
+def identity_problems(side_no: int, n: int, player: Participant) -> list[Text]:
+    """What a league cannot hold of a player's federation id, club and region."""
+    out = []
+    for value, what, limit in (
+        (player.federation_id, "side {side}: the id of player {n}", ID_MAX),
+        (player.club, "side {side}: the club of player {n}", NAME_MAX),
+        (player.region, "side {side}: the region of player {n}", NAME_MAX),
+    ):
+        if value is not None:
+            found = text_problem(Text.of(what, side=side_no, n=n), value, limit)
+            if found is not None:
+                out.append(found)
+    return out
+
+
+def _identity_fine(p: Participant) -> bool:
+    return (
+        (p.federation_id is None or _fine(p.federation_id, ID_MAX))
+        and (p.club is None or _fine(p.club, NAME_MAX))
+        and (p.region is None or _fine(p.region, NAME_MAX))
+    )
 
 
 def game_problems(game: GameRecord, checked: set[object] | None = None) -> list[Text]:
@@ -201,6 +227,11 @@ def _side_fine(side: Side, seen: set[object]) -> bool:
     fine = (
         len(side.players) <= PLAYERS_PER_SIDE_MAX
         and all(_fine(p.name, NAME_MAX) and _fine(p.role, LABEL_MAX) for p in side.players)
+        and all(
+            _identity_fine(p)
+            for p in side.players
+            if p.federation_id is not None or p.club is not None or p.region is not None
+        )
         and (side.outcome is None or _fine(side.outcome, LABEL_MAX))
         and (score is None or (math.isfinite(score) and -SCORE_MAX <= score <= SCORE_MAX))
     )

@@ -1,7 +1,8 @@
 """The CSV long format: one row per player per game (docs/formats.md).
 
 Columns (header required, any order): ``game,date,event,round,mode,rated,side,player,role,
-outcome,score``; ``game``, ``date``, ``side`` and ``player`` are required, the others optional.
+outcome,score,home,neutral``; ``game``, ``date``, ``side`` and ``player`` are required, the others
+optional (``home``: the number of the side at home; ``neutral``: true on a neutral site).
 Rows of one game share ``game``; ``side`` numbers the sides 1, 2, ...; a side's outcome or score
 may be written on each of its rows or only on the first. A spreadsheet's French export (``;`` as
 separator, decimal comma) is read too. Every problem names its line and column.
@@ -22,9 +23,10 @@ from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 COLUMNS = (
     "game", "date", "event", "round", "mode", "rated", "side", "player", "role", "outcome", "score",
+    "home", "neutral", "player_id", "club", "region",
 )  # fmt: skip
 REQUIRED = ("game", "date", "side", "player")
-GAME_COLUMNS = ("date", "event", "round", "mode", "rated")
+GAME_COLUMNS = ("date", "event", "round", "mode", "rated", "home", "neutral")
 _TRUE = {"", "1", "true", "yes", "y", "oui", "o", "vrai"}
 _FALSE = {"0", "false", "no", "n", "non", "faux"}
 
@@ -261,7 +263,15 @@ class _Parser:
             else:
                 side.score = score
         if ok:
-            side.players.append(Participant(name, cell("role")))
+            side.players.append(
+                Participant(
+                    name,
+                    cell("role"),
+                    normalise_name(cell("player_id")) or None,
+                    normalise_name(cell("club")) or None,
+                    normalise_name(cell("region")) or None,
+                )
+            )
         else:
             draft.bad = True
 
@@ -297,6 +307,8 @@ class _Parser:
                     mode=v.get("mode", ""),
                     rated=v.get("rated", "").lower() in _TRUE,
                     origin=_line(draft.line),
+                    home=int(v["home"]) - 1 if v.get("home") else None,
+                    neutral=v.get("neutral", "").lower() in _TRUE - {""},
                 )
             )
         return games, self.problems
@@ -314,8 +326,10 @@ def _check_game_value(name: str, value: str) -> Text | None:
             return Text.of('"{value}" is not a date (expected YYYY-MM-DD)', value=cut(value))
     elif name == "round" and value and not _whole(value):
         return Text.of('"{value}" is not a round number (a whole number)', value=cut(value))
-    elif name == "rated" and value.lower() not in _TRUE | _FALSE:
+    elif name in ("rated", "neutral") and value.lower() not in _TRUE | _FALSE:
         return Text.of('"{value}" is not true or false', value=cut(value))
+    elif name == "home" and value not in ("", "1", "2"):
+        return Text.of('"{value}" is not the side at home (1 or 2, or empty)', value=cut(value))
     return None
 
 

@@ -23,6 +23,11 @@ def _printable(text: str) -> str:
     """``text`` in the PDF's character set: letters outside it lose their accent or become ?."""
     out = []
     for char in text:
+        if (
+            char == "\u202f"
+        ):  # French typography's narrow no-break space: the PDF fonts' no-break space
+            out.append("\u00a0")
+            continue
         try:
             char.encode(ENCODING)
             out.append(char)

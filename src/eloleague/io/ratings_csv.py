@@ -11,15 +11,17 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable, Sequence
-from typing import TextIO
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TextIO
 
 from eloleague.engine.maths import round_float
 from eloleague.engine.methods import method_of, with_shown
 from eloleague.engine.standings import GLOBAL_ROLE, Standing
 from eloleague.errors import Problem
 from eloleague.i18n import Text
-from eloleague.records import PoolKey, PoolState, normalise_name
+from eloleague.io.csv_dialect import EXCEL, CsvDialect, english_columns, plain_number, sniff
+from eloleague.io.limits import ID_MAX, NAME_MAX, text_problem
+from eloleague.records import PoolKey, PoolState, base_name, id_label, normalise_name
 from eloleague.rules.model import Rounding, RuleSet
 
 RATING_COLUMNS = ("player", "mode", "role", "rating", "games", "title")
@@ -65,24 +67,49 @@ def format_plain(value: float | None) -> str:
     return repr(value)
 
 
-def write_ratings(rows: Iterable[Standing], rules: RuleSet, out: TextIO) -> None:
-    """Write ranking rows as the ``eloleague rate`` CSV."""
-    writer = csv.writer(out)
+def write_ratings(
+    rows: Iterable[Standing],
+    rules: RuleSet,
+    out: TextIO,
+    dialect: CsvDialect = EXCEL,
+    *,
+    people: Mapping[str, Any] | None = None,
+) -> None:
+    """Write ranking rows as the ``eloleague rate`` CSV. ``dialect``: the French spreadsheets'
+    form writes French column names, a decimal comma and the rule set's names in French.
+    ``people``: the players' identities (``federation_id``, ``club``, ``region`` attributes) by
+    name; when one is known the columns ``player_id``, ``club`` and ``region`` follow, as
+    ``--initial`` reads them."""
+    writer = dialect.writer(out)
     extra = method_of(rules).shown_fields
-    writer.writerow((*RATING_COLUMNS, *extra))
+    people = {name: who for name, who in (people or {}).items() if who}
+    writer.writerow(
+        dialect.columns((*RATING_COLUMNS, *extra, *(IDENTITY_COLUMNS if people else ())))
+    )
     shown = rules.shown
+    lang = dialect.lang
     for row in rows:
         writer.writerow(
             (
                 row.player,
-                row.mode,
-                row.role,
-                format_number(row.rating, shown),
+                rules.label(row.mode, lang) if dialect is not EXCEL else row.mode,
+                rules.label(row.role, lang) if dialect is not EXCEL else row.role,
+                dialect.number(format_number(row.rating, shown)),
                 row.games,
-                row.title,
-                *(format_number(v, shown) for v in row.shown or [None] * len(extra)),
+                rules.label(row.title, lang) if dialect is not EXCEL else row.title,
+                *(
+                    dialect.number(format_number(v, shown))
+                    for v in row.shown or [None] * len(extra)
+                ),
+                *(_identity_cells(people.get(row.player)) if people else ()),
             )
         )
+
+
+def _identity_cells(who: Any) -> tuple[str, str, str]:
+    if who is None:
+        return ("", "", "")
+    return (who.federation_id or "", who.club or "", who.region or "")
 
 
 def _shown_values(
@@ -96,7 +123,7 @@ def _shown_values(
         if not text:
             continue
         try:
-            value = float(text)
+            value = float(plain_number(text))
             if not math.isfinite(value) or value <= 0:
                 raise ValueError
         except ValueError:
@@ -113,13 +140,70 @@ def _shown_values(
     return values
 
 
+IDENTITY_COLUMNS = ("player_id", "club", "region")
+"""Optional columns of an ``--initial`` file: who each player is (docs/formats.md)."""
+
+
+def _cell(row: dict[str, str | None], column: str) -> str | None:
+    return normalise_name(row.get(column) or "") or None
+
+
+def _labeller(rows: list[dict[str, str | None]]) -> Callable[[dict[str, str | None]], str]:
+    """How each row names its player: her name, or ``"name (id)"`` when two ids share the name
+    (docs/league.md, "Player identity")."""
+    ids: dict[str, set[str]] = {}
+    for row in rows:
+        fid = _cell(row, "player_id")
+        if fid is not None:
+            name = normalise_name(row.get("player") or "")
+            ids.setdefault(base_name(name, fid), set()).add(fid)
+    shared = {name for name, found in ids.items() if len(found) > 1}
+
+    def label(row: dict[str, str | None]) -> str:
+        name = normalise_name(row.get("player") or "")
+        fid = _cell(row, "player_id")
+        if fid is not None and name in shared:
+            return id_label(name, fid)
+        return name
+
+    return label
+
+
+def parse_identities(text: str) -> dict[str, tuple[str | None, str | None, str | None]]:
+    """``{player: (federation id, club, region)}`` of an ``--initial`` file's optional columns
+    ``player_id``, ``club`` and ``region`` (players named as :func:`parse_initial` names them);
+    empty when it has none. Call it on a file :func:`parse_initial` accepted."""
+    text, delimiter = sniff(text)  # the French spreadsheets' form too
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader.fieldnames = english_columns(reader.fieldnames)
+    rows = list(reader)
+    if not set(IDENTITY_COLUMNS) & set(reader.fieldnames or []):
+        return {}
+    label = _labeller(rows)
+    out: dict[str, tuple[str | None, str | None, str | None]] = {}
+    for row in rows:
+        name = label(row)
+        found = (_cell(row, "player_id"), _cell(row, "club"), _cell(row, "region"))
+        if name and any(found):
+            out.setdefault(name, found)
+    return out
+
+
 def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], list[Problem]]:
     """Read an ``--initial`` ratings CSV: the output's columns, ``title`` and ``*`` rows ignored,
     ``games`` optional (default 0). Pools follow the rule set: mode and role only where it pools by them.
+    The French spreadsheets' form (``;``, a byte order mark, French column names, decimal commas,
+    French names of roles and modes) is read too.
     """
     problems: list[Problem] = []
     pools: dict[PoolKey, PoolState] = {}
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    text, delimiter = sniff(text)
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        reader.fieldnames = english_columns(reader.fieldnames)
+    except csv.Error as exc:
+        return {}, [Problem(_line(1), Text.of("not valid CSV ({reason})", reason=exc))]
+    named = rules.names_of()
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as exc:
@@ -141,13 +225,24 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
         ]
     extra = method_of(rules).shown_fields
     seen: dict[PoolKey, int] = {}
+    label = _labeller([row for _, row in rows])
     for line, row in rows:
         role = (row.get("role") or "").strip()
         if role == GLOBAL_ROLE:
             continue
         where = _line(line)
-        name = normalise_name(row.get("player") or "")
+        name = label(row)
         mode = (row.get("mode") or "").strip()
+        mode, role = named.get(mode, mode), named.get(role, role)
+        wrong = [
+            found
+            for column, limit in (("player_id", ID_MAX), ("club", NAME_MAX), ("region", NAME_MAX))
+            if (value := _cell(row, column)) is not None
+            and (found := text_problem(Text.of("column {column}", column=column), value, limit))
+        ]
+        if wrong:
+            problems.extend(Problem(where, found) for found in wrong)
+            continue
         if not name:
             problems.append(
                 Problem(where, Text.of("column {column}: the name is empty", column="player"))
@@ -155,7 +250,7 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
             continue
         rating_text = (row.get("rating") or "").strip()
         try:
-            rating = float(rating_text)
+            rating = float(plain_number(rating_text))
             if not math.isfinite(rating):
                 raise ValueError
         except ValueError:

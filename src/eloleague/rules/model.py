@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic_core import PydanticCustomError
 
 from eloleague.i18n import Text
+from eloleague.rules.expressions import Expression, ExpressionError, parse
 
 NO_LIMIT = 2**62  # an absent bound on games (KTier.limits)
 RoundingMode = Literal["none", "half_up", "trunc", "half_even"]
@@ -28,6 +29,49 @@ NUMBER_MAX = 1_000_000
 make every rating infinite)."""
 DAYS_MAX = 36_500
 """Durations in days (inactivity) are at most a hundred years: dates stay in the calendar."""
+
+
+GAME_VARIABLES: dict[str, str] = {
+    "k": "the K of [k] for the player",
+    "rating": "the player's rating before the game",
+    "opponent": "the opposing side's mean rating",
+    "games": "the player's rated games before the game",
+    "expected": "the expected score P",
+    "score": "the score S of the side's outcome ([outcomes])",
+    "points": "the points the player's side scored (its score)",
+    "opponent_points": "the points the other side scored",
+    "margin": "points - opponent_points",
+    "diff": "the rating difference of the expectation, home advantage included, "
+    "before lead_cap: the player's side minus the other",
+    "lead": "the winning side's rating lead (means, home advantage included); 0 in a draw",
+    "home": "1 when the player's side is at home, -1 when the other side is, 0 otherwise",
+}
+"""The variables of ``k_multiplier`` and ``score_value`` (docs/rule-sets.md, "Formulas")."""
+DECAY_VARIABLES: dict[str, str] = {
+    "rating": "the rating before this loss",
+    "start": "the rating the idle spell began with (career scope: the first spell)",
+    "lost": "the points lost so far (in the spell, or over the career)",
+    "nth": "the loss's number in the idle spell (1, 2, ...)",
+    "points": "the points of [decay]",
+}
+REVERSION_VARIABLES: dict[str, str] = {
+    "rating": "the rating before the reversion",
+    "mean": "the mean of [season.reversion]",
+    "fraction": "the fraction of [season.reversion]",
+    "games": "the player's rated games",
+}
+MARGIN_VARIABLES = frozenset(("points", "opponent_points", "margin"))
+"""Variables that need each side's score on every game."""
+
+
+def _formula(text: str | None, variables: dict[str, str]) -> str | None:
+    """Check a formula key (a located error: the key, then the column)."""
+    if text is not None:
+        try:
+            parse(text, variables)
+        except ExpressionError as exc:
+            raise ValueError(exc.located()) from None
+    return text
 
 
 class _Strict(BaseModel):
@@ -97,6 +141,10 @@ class KLinear(_Strict):
 class KRule(_Strict):
     """The K factor: tiers tried in order, then ``default`` or the ``linear`` decay."""
 
+    by_mode: dict[str, float] = Field(
+        default_factory=dict,
+        description="K by the game's mode (a match type), before the tiers (the duel method)",
+    )
     tiers: tuple[KTier, ...] = ()
     default: float | None = Field(default=None, gt=0)
     linear: KLinear | None = None
@@ -104,6 +152,16 @@ class KRule(_Strict):
         default=False,
         description="games played include the game being rated (the Diplomacy preset does)",
     )
+
+    @field_validator("by_mode")
+    @classmethod
+    def _positive(cls, value: dict[str, float]) -> dict[str, float]:
+        for mode, k in value.items():
+            if not (math.isfinite(k) and 0 < k <= NUMBER_MAX):
+                raise ValueError(
+                    Text.of("K of mode {mode} must be greater than 0", mode=repr(mode))
+                )
+        return value
 
     @model_validator(mode="after")
     def _one_fallback(self) -> KRule:
@@ -155,6 +213,26 @@ class InactivityTier(_Strict):
     penalty: float = Field(gt=0)
 
 
+class Reversion(_Strict):
+    """Reversion toward the mean at a pool's first game of a new season
+    (docs/rule-sets.md, "season"): ``R <- mean + fraction * (R - mean)``, or ``formula``."""
+
+    mean: float | None = Field(default=None, description="default: the start rating")
+    fraction: float | None = Field(default=None, ge=0, le=1)
+    formula: str | None = None
+
+    @field_validator("formula")
+    @classmethod
+    def _parsed(cls, value: str | None) -> str | None:
+        return _formula(value, REVERSION_VARIABLES)
+
+    @model_validator(mode="after")
+    def _one(self) -> Reversion:
+        if self.fraction is None and self.formula is None:
+            raise ValueError(Text.of("give 'fraction' (or a 'formula')"))
+        return self
+
+
 class Season(_Strict):
     """Season boundaries and the inactivity rule applied at each end.
 
@@ -168,6 +246,7 @@ class Season(_Strict):
     floor: float | None = Field(
         default=None, description="an inactivity penalty never takes a rating below this"
     )
+    reversion: Reversion | None = None
 
     @model_validator(mode="after")
     def _valid_year_end(self) -> Season:
@@ -195,9 +274,27 @@ class Decay(_Strict):
     """
 
     idle_days: int = Field(ge=0, le=DAYS_MAX)
-    points: float = Field(gt=0)
+    points: float | None = Field(default=None, gt=0)
     every_days: int = Field(gt=0, le=DAYS_MAX)
     cap_percent: float | None = Field(default=None, gt=0, le=100)
+    cap_scope: Literal["spell", "career"] = "spell"
+    step: str | None = None
+
+    @field_validator("step")
+    @classmethod
+    def _parsed(cls, value: str | None) -> str | None:
+        return _formula(value, DECAY_VARIABLES)
+
+    @model_validator(mode="after")
+    def _amount(self) -> Decay:
+        if self.points is None and self.step is None:
+            raise ValueError(Text.of("give 'points' (or a 'step' formula)"))
+        return self
+
+    @cached_property
+    def step_formula(self) -> Expression | None:
+        """The parsed ``step`` formula."""
+        return None if self.step is None else parse(self.step, DECAY_VARIABLES)
 
 
 class Title(_Strict):
@@ -240,7 +337,9 @@ class RuleSet(_Strict):
     """Every parameter of one community's rating rules (docs/rule-sets.md)."""
 
     name: str = Field(min_length=1)
-    description: str = ""
+    description: str | dict[Literal["fr", "en"], str] = Field(
+        default="", description='one text, or one per language: { fr = "…", en = "…" }'
+    )
     seed: str | None = Field(default=None, description="the source document these rules follow")
     method: str = Field(description="a registered rating method (eloleague.engine.methods)")
     start_rating: float
@@ -257,6 +356,19 @@ class RuleSet(_Strict):
     )
     gain_cap: GainCap | None = None
     rating_floor: float | None = None
+    rating_storage: Literal["grid", "sum"] = Field(
+        default="grid",
+        description="with deltas rounded to decimals: ratings kept on that grid, or the raw "
+        "float sum of the rounded deltas",
+    )
+    home_advantage: float = Field(
+        default=0, ge=0, description="points added to the home side's rating in the expectation"
+    )
+    lead_cap: float | None = Field(
+        default=None, gt=0, description="the expectation's rating difference is capped to this"
+    )
+    k_multiplier: str | None = Field(default=None, description="a formula multiplying K")
+    score_value: str | None = Field(default=None, description="a formula giving S")
     updates: Updates = "per_game"
     period: Period | None = None
     period_games_count: Literal["grows", "frozen"] = "frozen"
@@ -268,6 +380,10 @@ class RuleSet(_Strict):
     titles: tuple[Title, ...] = ()
     ffa: FreeForAll = FreeForAll()
     glicko2: Glicko2Options = Glicko2Options()
+    labels: dict[Literal["fr", "en"], dict[str, str]] = Field(
+        default_factory=dict,
+        description="names (titles, roles, modes, outcomes) in each language: [labels.fr]",
+    )
 
     @field_validator("method")
     @classmethod
@@ -283,6 +399,11 @@ class RuleSet(_Strict):
                 {"expected": " or ".join((", ".join(quoted[:-1]), quoted[-1]))},
             )
         return value
+
+    @field_validator("k_multiplier", "score_value")
+    @classmethod
+    def _game_formula(cls, value: str | None) -> str | None:
+        return _formula(value, GAME_VARIABLES)
 
     @model_validator(mode="after")
     def _consistent(self) -> RuleSet:
@@ -305,6 +426,29 @@ class RuleSet(_Strict):
 
     # Derived views, used by the engine and the writers -------------------------------------
 
+    def label(self, name: str, lang: str) -> str:
+        """How a title, role, mode or outcome named ``name`` in the rule file reads in ``lang``:
+        its ``[labels.<lang>]`` entry, else an outcome's ``fr``/``en`` wording, else ``name``."""
+        if not name:
+            return name
+        found = self.labels.get(lang, {}).get(name)  # type: ignore[call-overload]
+        if found:
+            return str(found)
+        outcome = self.outcomes.get(name)
+        return outcome.wording(lang, name) if outcome is not None else name
+
+    def described(self, lang: str) -> str:
+        """The rule set's description in ``lang`` (the other language's when it has only one)."""
+        if isinstance(self.description, str):
+            return self.description
+        texts = self.description
+        return texts.get(lang) or next(iter(texts.values()), "")  # type: ignore[call-overload]
+
+    def names_of(self) -> dict[str, str]:
+        """Each label of ``[labels]`` (any language) -> the rule file's name it stands for, to
+        read back a file written in the reader's language."""
+        return {word: name for table in self.labels.values() for name, word in table.items()}
+
     @property
     def rounds_to_integers(self) -> bool:
         """Whether ratings stay whole numbers (deltas rounded to 0 decimals)."""
@@ -318,6 +462,45 @@ class RuleSet(_Strict):
         if self.rounds_to_integers:
             return Rounding(mode="half_up", decimals=0)
         return None
+
+    @cached_property
+    def k_formula(self) -> Expression | None:
+        """The parsed ``k_multiplier`` formula."""
+        return None if self.k_multiplier is None else parse(self.k_multiplier, GAME_VARIABLES)
+
+    @cached_property
+    def score_formula(self) -> Expression | None:
+        """The parsed ``score_value`` formula."""
+        return None if self.score_value is None else parse(self.score_value, GAME_VARIABLES)
+
+    @cached_property
+    def reversion_formula(self) -> Expression | None:
+        """The parsed ``[season.reversion] formula``."""
+        rev = self.season.reversion
+        if rev is None or rev.formula is None:
+            return None
+        return parse(rev.formula, REVERSION_VARIABLES)
+
+    @property
+    def uses_margins(self) -> bool:
+        """Whether a formula reads the sides' points (every rated game must then give them)."""
+        return any(
+            f is not None and f.names & MARGIN_VARIABLES
+            for f in (self.k_formula, self.score_formula)
+        )
+
+    @property
+    def game_keys(self) -> tuple[str, ...]:
+        """The keys of the duel method's game features this rule set uses (other methods
+        refuse them)."""
+        used = {
+            "home_advantage": self.home_advantage != 0,
+            "lead_cap": self.lead_cap is not None,
+            "k_multiplier": self.k_multiplier is not None,
+            "score_value": self.score_value is not None,
+            "k.by_mode": self.k is not None and bool(self.k.by_mode),
+        }
+        return tuple(name for name, on in used.items() if on)
 
     def outcome_score(self, label: str) -> Decimal:
         """The exact decimal value of an outcome's score, as written in the rule file."""

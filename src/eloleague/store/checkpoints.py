@@ -49,6 +49,7 @@ class _State(msgspec.Struct, array_like=True):
     decay_spells: list[tuple[int, str, str, float, float]]
     pool_extra: list[list[float]] = []  # each pool's PoolState.extra, in the order of ``pools``
     periods: int = 0
+    decay_steps: list[tuple[int, str, str, int]] = []  # EngineState.decay_steps
 
 
 # The fields of EngineState this module knows how to store: a new engine field must be added here
@@ -63,6 +64,7 @@ KNOWN_FIELDS = frozenset(
         "last_played",
         "decay_spells",
         "periods",
+        "decay_steps",
     }
 )
 
@@ -107,6 +109,7 @@ def encode_state(state: EngineState, ids: Mapping[str, int]) -> bytes:
             else []
         ),
         periods=state.periods,
+        decay_steps=[(ids[k.player], k.mode, k.role, n) for k, n in state.decay_steps.items()],
     )
     return zlib.compress(msgspec.msgpack.encode(raw), 1)
 
@@ -127,6 +130,7 @@ def decode_state(data: bytes, names: Mapping[int, str]) -> EngineState:
         last_played={PoolKey(names[p], m, r): d for p, m, r, d in raw.last_played},
         decay_spells={PoolKey(names[p], m, r): (a, b) for p, m, r, a, b in raw.decay_spells},
         periods=raw.periods,
+        decay_steps={PoolKey(names[p], m, r): n for p, m, r, n in raw.decay_steps},
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import csv
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -18,6 +18,7 @@ from sqlalchemy import Engine, insert, select
 
 from eloleague.errors import EloleagueError
 from eloleague.store.games import StoredGame
+from eloleague.store.identity import Identity
 from eloleague.store.messages import msg
 
 LONG_COLUMNS = (
@@ -33,14 +34,33 @@ LONG_COLUMNS = (
     "outcome",
     "score",
 )
+IDENTITY_COLUMNS = ("player_id", "club", "region")  # written when a player of the league has one
+
+
+VENUE_COLUMNS = ("home", "neutral")  # written when a game has them
 
 
 def _number(value: float) -> float | int:
     return int(value) if float(value).is_integer() and abs(value) < 2**53 else value
 
 
-def game_object(game: StoredGame) -> dict[str, Any]:
-    """A stored game as an interchange JSON object (optional fields only when set)."""
+def _player_object(name: str, role: str, who: Identity | None) -> str | dict[str, Any]:
+    if not role and (who is None or not who):
+        return name
+    obj: dict[str, Any] = {"name": name}
+    if role:
+        obj["role"] = role
+    if who is not None:
+        for key, value in (("id", who.federation_id), ("club", who.club), ("region", who.region)):
+            if value:
+                obj[key] = value
+    return obj
+
+
+def game_object(game: StoredGame, people: Mapping[str, Identity] | None = None) -> dict[str, Any]:
+    """A stored game as an interchange JSON object (optional fields only when set); ``people``:
+    the players' federation ids, clubs and regions by name."""
+    people = people or {}
     r = game.record
     obj: dict[str, Any] = {}
     if game.ext_id is not None:
@@ -54,12 +74,14 @@ def game_object(game: StoredGame) -> dict[str, Any]:
         obj["mode"] = r.mode
     if not r.rated:
         obj["rated"] = False
+    if r.home is not None:
+        obj["home"] = r.home
+    if r.neutral:
+        obj["neutral"] = True
     sides = []
     for side in r.sides:
         out: dict[str, Any] = {
-            "players": [
-                p.name if not p.role else {"name": p.name, "role": p.role} for p in side.players
-            ]
+            "players": [_player_object(p.name, p.role, people.get(p.name)) for p in side.players]
         }
         if side.outcome is not None:
             out["outcome"] = side.outcome
@@ -70,26 +92,50 @@ def game_object(game: StoredGame) -> dict[str, Any]:
     return obj
 
 
-def write_jsonl(games: Sequence[StoredGame], out: TextIO) -> int:
-    """Write games as JSON Lines; returns how many."""
+def write_jsonl(
+    games: Sequence[StoredGame], out: TextIO, people: Mapping[str, Identity] | None = None
+) -> int:
+    """Write games as JSON Lines; returns how many (``people``: see :func:`game_object`)."""
     encoder = msgspec.json.Encoder()
     for g in games:
-        out.write(encoder.encode(game_object(g)).decode("utf-8"))
+        out.write(encoder.encode(game_object(g, people)).decode("utf-8"))
         out.write("\n")
     return len(games)
 
 
-def write_long_csv(games: Sequence[StoredGame], out: TextIO) -> int:
+def write_long_csv(
+    games: Sequence[StoredGame], out: TextIO, people: Mapping[str, Identity] | None = None
+) -> int:
     """Write games in the CSV long format (one row per player per game); returns how many.
 
-    Games without a source id get their ``#N`` label as ``game`` (the format needs an id).
+    Games without a source id get their ``#N`` label as ``game`` (the format needs an id). The
+    ``home`` and ``neutral`` columns are written when a game has them; ``people`` (federation
+    ids, clubs, regions by name) adds the columns ``player_id``, ``club`` and ``region`` when one
+    of them is known.
     """
+    people = {name: who for name, who in (people or {}).items() if who}
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(LONG_COLUMNS)
+    venues = any(g.record.home is not None or g.record.neutral for g in games)
+    writer.writerow(
+        LONG_COLUMNS + (VENUE_COLUMNS if venues else ()) + (IDENTITY_COLUMNS if people else ())
+    )
     for g in games:
         r = g.record
+        venue: tuple[object, ...] = ()
+        if venues:
+            venue = ("" if r.home is None else r.home + 1, "true" if r.neutral else "")
         for s, side in enumerate(r.sides, start=1):
             for p in side.players:
+                who = people.get(p.name) if people else None
+                extra = (
+                    (
+                        (who.federation_id or "", who.club or "", who.region or "")
+                        if who
+                        else ("",) * 3
+                    )
+                    if people
+                    else ()
+                )
                 writer.writerow(
                     (
                         r.id,
@@ -103,6 +149,8 @@ def write_long_csv(games: Sequence[StoredGame], out: TextIO) -> int:
                         p.role,
                         side.outcome or "",
                         "" if side.score is None else _number(side.score),
+                        *venue,
+                        *extra,
                     )
                 )
     return len(games)

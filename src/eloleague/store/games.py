@@ -42,7 +42,7 @@ def label(ext_id: str | None, seq: int) -> str:
 
 def content_hash(game: GameRecord, player_ids: Mapping[str, int]) -> str:
     """A digest of everything a game says except its id, players by id (stable across renames)."""
-    payload = (
+    payload: tuple[Any, ...] = (
         game.date.isoformat(),
         game.event or "",
         game.round,
@@ -57,6 +57,8 @@ def content_hash(game: GameRecord, player_ids: Mapping[str, int]) -> str:
             for side in game.sides
         ],
     )
+    if game.home is not None or game.neutral:  # games without a venue keep their old hash
+        payload = (*payload, game.home, game.neutral)
     return hashlib.blake2b(msgspec.json.encode(payload), digest_size=16).hexdigest()
 
 
@@ -103,6 +105,8 @@ GAME_COLUMNS = (
     "mode",
     "rated",
     "content_hash",
+    "home",
+    "neutral",
 )
 PLAYER_COLUMNS = ("game_id", "side_no", "position", "player_id", "role", "outcome", "score")
 
@@ -132,6 +136,8 @@ def insert_games(
             g.record.mode,
             g.record.rated,
             g.content_hash,
+            g.record.home,
+            g.record.neutral,
         )
         for g in new
     ]
@@ -274,9 +280,10 @@ def load_games(
     )
     out = []
     dates: dict[Any, dt.date] = {}
-    for pk, seq, ext_id, date, event_id, rnd, mode, rated in fetch_all(
+    for pk, seq, ext_id, date, event_id, rnd, mode, rated, home, neutral in fetch_all(
         conn,
-        "SELECT g.id, g.seq, g.ext_id, g.date, g.event_id, g.round, g.mode, g.rated "
+        "SELECT g.id, g.seq, g.ext_id, g.date, g.event_id, g.round, g.mode, g.rated, "
+        "g.home, g.neutral "
         f"FROM games g WHERE {cond} ORDER BY g.seq",
         params,
     ):
@@ -293,6 +300,8 @@ def load_games(
             mode=mode,
             rated=bool(rated),
             origin=f"game {name}",
+            home=home,
+            neutral=bool(neutral),
         )
         out.append(StoredGame(pk, seq, ext_id, record))
     return out

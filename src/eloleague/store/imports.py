@@ -40,6 +40,7 @@ from eloleague.store.games import (
     load_games,
     next_seq,
 )
+from eloleague.store.identity import resolve
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     NameWarning,
@@ -112,7 +113,12 @@ def rename(game: GameRecord, renames: Mapping[str, str]) -> GameRecord:
         date=game.date,
         sides=tuple(
             Side(
-                tuple(Participant(renames.get(p.name, p.name), p.role) for p in s.players),
+                tuple(
+                    Participant(
+                        renames.get(p.name, p.name), p.role, p.federation_id, p.club, p.region
+                    )
+                    for p in s.players
+                ),
                 s.outcome,
                 s.score,
             )
@@ -124,6 +130,8 @@ def rename(game: GameRecord, renames: Mapping[str, str]) -> GameRecord:
         mode=game.mode,
         rated=game.rated,
         origin=game.origin,
+        home=game.home,
+        neutral=game.neutral,
     )
 
 
@@ -344,15 +352,21 @@ def apply(
             )
         ).scalar()
 
-    # Players: names resolve to players or aliases; unknown names become new players. A small
-    # import reads only its own names (the append path never reads the whole league).
+    # Players with an id (or a club, a region) are found by id, then by name, or registered
+    # (store/identity.py); then names resolve to players or aliases; unknown names become new
+    # players. A small import reads only its own names (the append path never reads the whole
+    # league).
+    records, identified, problems = resolve(conn, league_id, records)
+    if problems:
+        raise InputError(problems, source)
     wanted = wanted_names(records)
     small = len(wanted) <= SCAN_FROM
     aliased: set[str] = set()
     index = lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
-    new_names = [n for n in wanted if n not in index]
-    warnings = similar_names(new_names, player_names(conn, league_id).values()) if new_names else []
-    index.update(create_players(conn, league_id, new_names))
+    unknown = [n for n in wanted if n not in index]
+    new_names = identified + unknown
+    warnings = similar_names(unknown, player_names(conn, league_id).values()) if unknown else []
+    index.update(create_players(conn, league_id, unknown))
     if small:  # a registered or new name is its player's; only an alias needs a look-up
         if aliased:
             canonical = names_of(conn, league_id, {index[n] for n in wanted})

@@ -30,6 +30,8 @@ WORDS: dict[str, str] = {
     "rules": "rule set {old} replaced by {new}",
     "close": "season ending {end} closed",
     "reopen": "season ending {end} reopened",
+    "player_add": "player {name} registered",
+    "player_edit": "id, club or region of {name} changed",
 }
 
 

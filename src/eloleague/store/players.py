@@ -211,6 +211,11 @@ def _folded_names(conn: Connection, league_id: int) -> list[tuple[str, int]]:
     return found
 
 
+def forget_folded() -> None:
+    """Drop the folded names kept by :func:`_folded_names` (after players were renamed)."""
+    _FOLDED.clear()
+
+
 def search_players(conn: Connection, league_id: int, text: str) -> list[int]:
     """The ids of the players whose name, or one of whose former names (aliases), contains
     ``text``, ignoring case, accents and spacing ("elodie" finds "Élodie Lefèvre")."""

@@ -40,6 +40,7 @@ from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store.derived import rating_rows
+from eloleague.store.identity import player_ids_in
 from eloleague.store.players import search_players
 from eloleague.store.recompute import effective_as_of
 from eloleague.store.tables import games, ledger, players, ratings
@@ -75,7 +76,8 @@ class RankingPage:
 
 @dataclass(frozen=True, slots=True)
 class RankingFilter:
-    """What a visitor asked for: a pool (mode, role or ``*``), a name search, active players.
+    """What a visitor asked for: a pool (mode, role or ``*``), a name search, active players,
+    a club or a region.
 
     Ranks are counted among the rows the pool and activity filters keep; the name search only
     picks rows, so a player found by name keeps her rank."""
@@ -84,6 +86,9 @@ class RankingFilter:
     role: str | None = None
     search: str | None = None
     active_since: dt.date | None = None
+    # One club's or one region's players, ranked among themselves (docs/league.md).
+    club: str | None = None
+    region: str | None = None
 
 
 def _collate(conn: Connection, column: ColumnElement[str]) -> ColumnElement[str]:
@@ -152,6 +157,9 @@ def ranking_page(
                 )
             )
         )
+    members = player_ids_in(conn, league_id, wanted.club, wanted.region)
+    if members is not None:  # a club's players are few: their ids, not a join
+        cond.append(rows.c.player_id.in_(sorted(members)))
     kept = and_(True, *cond)
     found_ids: list[int] | None = None
     if wanted.search:

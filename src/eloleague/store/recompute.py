@@ -74,7 +74,21 @@ def initial_pools(conn: Connection, league_id: int, rules: RuleSet) -> dict[Pool
     pools, problems = parse_initial(text, rules)
     if problems:  # checked when the league was created and at each rule change
         raise InputError(problems, "initial ratings")
-    return pools
+    from eloleague.store.players import name_index, player_names
+
+    names = player_names(conn, league_id)
+    current = set(names.values())
+    if all(key.player in current for key in pools):
+        return pools
+    # A player renamed since (told apart from a namesake, a spelling fixed, merged): the file's
+    # name is an alias of hers now.
+    index = name_index(conn, league_id)
+    out: dict[PoolKey, PoolState] = {}
+    for key, pool in pools.items():
+        pid = index.get(key.player)
+        moved = key if pid is None else PoolKey(names[pid], key.mode, key.role)
+        out.setdefault(moved, pool)
+    return out
 
 
 def effective_as_of(conn: Connection, league_id: int) -> dt.date | None:

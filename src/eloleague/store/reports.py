@@ -92,6 +92,10 @@ class GameExplanation:
     unrated_reason: str | None = None  # translatable (a Text of the engine's catalogue)
 
 
+STARTING = "initial"
+"""What a player's history entry for her starting rating fired (docs/league.md)."""
+
+
 @dataclass(frozen=True)
 class PlayerReport:
     """A player's ratings per pool, title, aliases, full ledger history and games."""
@@ -104,6 +108,8 @@ class PlayerReport:
     games: list[GameRecord]
     ratings: list[float]
     """The pool's rating after each history entry (:func:`eloleague.engine.running_ratings`)."""
+    starting_source: str | None = None
+    """The published list her history starts from (its first entries), if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,8 @@ class EventSummary:
     last: dt.date
     games: int
     players: int
+    place: str | None = None  # from the referee's workbook (docs/sheets.md)
+    referee: str | None = None
 
 
 @dataclass(frozen=True)
@@ -123,3 +131,5 @@ class EventReport:
 
     name: str
     games: list[GameExplanation]
+    place: str | None = None  # from the referee's workbook (docs/sheets.md)
+    referee: str | None = None

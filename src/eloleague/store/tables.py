@@ -25,10 +25,12 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     MetaData,
+    SmallInteger,
     String,
     Table,
     Text,
     UniqueConstraint,
+    false,
     text,
 )
 
@@ -54,6 +56,9 @@ leagues = Table(
     # every replay from the first game starts from them.
     Column("initial_text", Text, nullable=True),
     Column("initial_source", String(500), nullable=True),
+    # Changed by every committed write to the league (League._writing): what a server
+    # process computed from the league stays good while it is unchanged.
+    Column("revision", Integer, nullable=False, server_default="0"),
 )
 
 # What the public site shows of a league (set by an officer): docs/web.md, "The league's face".
@@ -76,7 +81,13 @@ players = Table(
     Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(300), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # Who the player is beyond a name (docs/league.md, "Player identity"): the federation's id
+    # (licence number), unique in a league, then club and region (or country).
+    Column("federation_id", String(100), nullable=True),
+    Column("club", String(200), nullable=True),
+    Column("region", String(200), nullable=True),
     UniqueConstraint("league_id", "name", name="uq_players_league_name"),
+    UniqueConstraint("league_id", "federation_id", name="uq_players_league_federation_id"),
 )
 
 player_aliases = Table(
@@ -96,6 +107,9 @@ events = Table(
     Column("id", Integer, primary_key=True),
     Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), nullable=False),
     Column("name", String(300), nullable=False),
+    # From the referee's workbook's event sheet (docs/sheets.md), when given.
+    Column("place", String(300), nullable=True),
+    Column("referee", String(300), nullable=True),
     UniqueConstraint("league_id", "name", name="uq_events_league_name"),
 )
 
@@ -144,6 +158,9 @@ games = Table(
     Column("round", Integer, nullable=True),
     Column("mode", String(100), nullable=False, default=""),
     Column("rated", Boolean, nullable=False, default=True),
+    # The side at home (0, 1; NULL: neither) and a neutral site (docs/rule-sets.md, home advantage).
+    Column("home", SmallInteger, nullable=True),
+    Column("neutral", Boolean, nullable=False, default=False, server_default=false()),
     # Hash of the content (players by id): the same game imported twice is recognised.
     Column("content_hash", String(64), nullable=False),
     Column("batch_id", Integer, ForeignKey("import_batches.id"), nullable=True),

@@ -186,12 +186,14 @@ def balance(
     for u in units:
         if u.count > biggest:
             raise ToolError(
-                Text.of(
+                Text.plural(
                     "{players} must play together, that is {n} players, but the largest team "
-                    "has {size} places",
+                    "has {count} place",
+                    "{players} must play together, that is {n} players, but the largest team "
+                    "has {count} places",
+                    biggest,
                     players=", ".join(sorted(u.members)),
                     n=u.count,
-                    size=biggest,
                 )
             )
     conflicts: set[tuple[int, int]] = set()

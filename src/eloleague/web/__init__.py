@@ -7,30 +7,35 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from eloleague.web.app import create_app
 from eloleague.web.settings import Settings
 
-__all__ = ["Settings", "create_app", "serve"]
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+__all__ = ["Settings", "app_from_environment", "create_app", "serve"]
 
 
 SWITCH_INTERVAL = 0.001  # seconds
 
 
-def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the site of the database ``db`` with Uvicorn until interrupted."""
+def serve(
+    db: str | None = None, host: str = "127.0.0.1", port: int = 8000, workers: int = 1
+) -> None:
+    """Serve the site of the database ``db`` with Uvicorn until interrupted, in ``workers``
+    processes (docs/web.md, "Several workers")."""
     import os
     import socket
 
     import uvicorn
 
     from eloleague.errors import EloleagueError
+    from eloleague.league import engine_for
+    from eloleague.web.settings import SECRET_ENV
 
-    app = create_app(Settings.from_env(db=db))
-    # Heavy requests (an upload's dry run, a recompute) run in threads beside the pages: a thread
-    # waiting for the interpreter gets it within a millisecond instead of Python's default five,
-    # so a ranking page keeps its speed while a 5 MB file is checked (docs/web.md).
-    sys.setswitchinterval(SWITCH_INTERVAL)
+    settings = Settings.from_env(db=db, helper_process=True)
     try:
         with socket.create_server((host, port)):
             pass
@@ -40,4 +45,37 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000) -> N
             "(is another server running there? "
             "choose another --port)"
         ) from None
-    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=False)
+    if workers <= 1:
+        app = create_app(settings)
+        _share_the_interpreter()
+        uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=False)
+        return
+    # The schema is brought up to date once, here, before the workers start; each worker then
+    # builds its own application from the environment, with the same database and the same
+    # session key (a session signed in one worker is valid in the others: its record is in the
+    # database).
+    engine_for(settings.url).dispose()
+    os.environ["ELOLEAGUE_DB"] = settings.url
+    os.environ[SECRET_ENV] = settings.session_secret()
+    uvicorn.run(
+        "eloleague.web:app_from_environment",
+        factory=True,
+        workers=workers,
+        host=host,
+        port=port,
+        log_level="info",
+        proxy_headers=False,
+    )
+
+
+def app_from_environment() -> FastAPI:
+    """One worker's application (``serve --workers N``): the settings from the environment."""
+    _share_the_interpreter()
+    return create_app(Settings.from_env(helper_process=True))
+
+
+def _share_the_interpreter() -> None:
+    # Heavy requests (an upload's dry run, a recompute) run in threads beside the pages: a thread
+    # waiting for the interpreter gets it within a millisecond instead of Python's default five,
+    # so a ranking page keeps its speed while a 5 MB file is checked (docs/web.md).
+    sys.setswitchinterval(SWITCH_INTERVAL)

@@ -19,6 +19,7 @@ from eloleague.i18n import Text
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, error_body, translate
 from eloleague.web.inputs import Form, Member, Officer
+from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import page_lang, render_page
 from eloleague.web.security import (
     SignInThrottle,
@@ -139,6 +140,54 @@ def sign_out_user(request: Request, name: str, user: Officer, form: Form) -> Res
     return RedirectResponse("/admin", status_code=303)
 
 
+@router.get("/admin/leagues/new")
+def new_league_form(request: Request) -> Response:
+    if session_user(request) is None:
+        return RedirectResponse("/login?next=/admin/leagues/new", status_code=303)
+    user = require_user(request)
+    if not user.is_officer:
+        raise WebError(403, "forbidden", Text.of("only an officer may do this"))
+    return render_page(request, "new_league.html", _new_league_context({}))
+
+
+def _new_league_context(form: dict[str, str]) -> dict[str, Any]:
+    from eloleague.rules import preset_names
+
+    return {"presets": preset_names(), "form": form}
+
+
+@router.post("/admin/leagues/new")
+def new_league(request: Request, user: Officer, form: Form) -> Response:
+    """Create a league from a rule set, starting from a published ratings CSV when one is sent
+    (docs/league.md, "Starting from published ratings")."""
+    lang = page_lang(request)
+    given = {"name": str(form.get("name", "")).strip(), "rules": str(form.get("rules", ""))}
+    ratings = form.get("ratings")
+    text = source = None
+    try:
+        if isinstance(ratings, UploadFile) and ratings.filename:
+            limit = request.app.state.settings.max_upload_bytes
+            content = ratings.file.read(limit + 1)
+            if len(content) > limit:
+                raise WebError(
+                    413, "too_large", Text.of("the file is larger than {n} bytes", n=limit)
+                )
+            source = uploads.safe_name(ratings.filename)
+            text = uploads.csv_text(content, source)
+        created = views.create_league(
+            request.app.state.engine, given["name"], given["rules"], user.name, text, source
+        )
+    except (InputError, EloleagueError, WebError) as exc:
+        error = as_web_error(exc)
+        return render_page(
+            request,
+            "new_league.html",
+            {**_new_league_context(given), "error": error_body(error, lang)["error"]},
+            status=error.status,
+        )
+    return RedirectResponse(_league_url(created), status_code=303)
+
+
 @router.get("/leagues/{league}/upload")
 def upload_form(request: Request, league: str) -> Response:
     if session_user(request) is None:
@@ -183,21 +232,29 @@ def upload(request: Request, league: str, user: Member, form: Form) -> Response:
             status=413,
         )
     try:
-        records, warnings = uploads.read_upload(found, sheet.filename, content, lang)
-        report = uploads.preview(
-            found, records, uploads.safe_name(sheet.filename), content, user.name, warnings
+        report = heavy(request).call(
+            uploads.previewed_file,
+            url_of(request),
+            found.name,
+            sheet.filename,
+            content,
+            user.name,
+            lang,
         )
-    except (InputError, EloleagueError) as exc:
-        return render_page(
+    except (InputError, EloleagueError, WebError) as exc:
+        error = as_web_error(exc)  # 422 (the file) or 503 (stopped: too long)
+        page = render_page(
             request,
             "upload.html",
             {
                 "league": found.name,
                 "filename": uploads.safe_name(sheet.filename),
-                "error": error_body(as_web_error(exc), lang)["error"],
+                "error": error_body(error, lang)["error"],
             },
-            status=422,
+            status=422 if error.status == 400 else error.status,
         )
+        page.headers.update(error.headers or {})
+        return page
     upload_id = found.hold_upload(user.id, uploads.safe_name(sheet.filename), content)
     return render_page(
         request,
@@ -206,7 +263,7 @@ def upload(request: Request, league: str, user: Member, form: Form) -> Response:
             "league": found.name,
             "upload_id": upload_id,
             "filename": uploads.safe_name(sheet.filename),
-            "report": uploads.report_dict(found, report, lang),
+            "report": report,
         },
     )
 
@@ -218,8 +275,15 @@ def review(request: Request, league: str, upload_id: int) -> Response:
     lang = page_lang(request)
     try:
         item, content = found.pending_upload(upload_id)
-        records, warnings = uploads.read_upload(found, item.filename, content, lang)
-        report = uploads.preview(found, records, item.filename, content, user.name, warnings)
+        report = heavy(request).call(
+            uploads.previewed_file,
+            url_of(request),
+            found.name,
+            item.filename,
+            content,
+            user.name,
+            lang,
+        )
     except (InputError, EloleagueError) as exc:
         raise as_web_error(exc) from None
     return render_page(
@@ -231,7 +295,7 @@ def review(request: Request, league: str, upload_id: int) -> Response:
             "filename": item.filename,
             "status": item.status,
             "sender": item.user,
-            "report": uploads.report_dict(found, report, lang),
+            "report": report,
         },
     )
 
@@ -303,6 +367,10 @@ def _line(game: dict[str, Any]) -> str:
         out["mode"] = game["mode"]
     if not game["rated"]:
         out["rated"] = False
+    if game.get("home") is not None:
+        out["home"] = game["home"]
+    if game.get("neutral"):
+        out["neutral"] = True
     out["sides"] = [
         {
             "players": [p["name"] if not p["role"] else p for p in s["players"]],

@@ -25,6 +25,7 @@ from eloleague.league import ImportReport
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
+from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import events_args, journal_args, list_args, page_lang, ranking_args
 from eloleague.web.rules_words import describe
 
@@ -34,7 +35,8 @@ _GAMES_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
         "description": "Games in the interchange format (docs/formats.md): JSON Lines, or a JSON "
-        "array of game objects.",
+        "array of game objects. A game may say which side is at home (`home`: 0 or 1) and that "
+        "the site is neutral (`neutral`: true), for rule sets with a home advantage.",
         "content": {
             "application/x-ndjson": {"schema": {"type": "string"}},
             "application/json": {
@@ -59,6 +61,10 @@ class Row(BaseModel):
     games: int
     title: str
     trend: int | float | None
+    # Who the player is, when the league knows (docs/league.md, "Player identity").
+    federation_id: str | None = None
+    club: str | None = None
+    region: str | None = None
 
 
 class RankingOut(BaseModel):
@@ -107,6 +113,8 @@ _RANKING_QUERY: dict[str, Any] = {
             {"type": "string", "format": "date"},
             "Only players with a rated game on or after this day (YYYY-MM-DD).",
         ),
+        _query("club", {"type": "string"}, "Only this club's players (any case)."),
+        _query("region", {"type": "string"}, "Only this region's players (any case)."),
         *_PAGE,
     ]
 }
@@ -147,7 +155,7 @@ class SeasonIn(BaseModel):
 
 @router.get("/leagues", summary="The leagues of this site")
 def leagues(request: Request) -> dict[str, Any]:
-    return views.leagues(request.app.state.engine)
+    return views.leagues(request.app.state.engine, page_lang(request))
 
 
 @router.get(
@@ -155,7 +163,7 @@ def leagues(request: Request) -> dict[str, Any]:
     response_model=RankingOut,
     responses=_READ_QUERY,
     openapi_extra=_RANKING_QUERY,
-    summary="The ranking (filters: mode, role, q, active_since; page, per_page)",
+    summary="The ranking (filters: mode, role, q, active_since, club, region; page, per_page)",
 )
 def ranking(request: Request, league: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
@@ -278,9 +286,9 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
 )
 def preview(request: Request, league: str, user: TokenMember, body: Body) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    records = uploads.games_from_body(found, body)
-    report = uploads.preview(found, records, "api", body, user.name)
-    return uploads.report_dict(found, report, page_lang(request))
+    return heavy(request).call(
+        uploads.previewed_body, url_of(request), found.name, body, user.name, page_lang(request)
+    )
 
 
 @router.post(
@@ -341,7 +349,7 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
         _checked=True,  # games_from_body checked them against the rules
     )
     if not report.changed and report.already_imported is not None:
-        kept = found.kept_answer(digest)
+        kept = found.posted_answer(digest)
         if kept is not None:
             return Response(kept, status_code=201, media_type="application/json")
     if written:
@@ -423,6 +431,48 @@ def _season(body: bytes) -> SeasonIn:
         return SeasonIn.model_validate_json(body)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
+
+
+class LeagueIn(BaseModel):
+    """A league to create: its name, a preset rule set, and optionally the published ratings it
+    starts from (the ratings CSV of ``eloleague rate``, as text, and its file's name)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    name: str
+    rules: str
+    initial: str | None = None
+    initial_name: str | None = None
+
+
+@router.post(
+    "/leagues",
+    status_code=201,
+    responses=_errors(400, 401, 403, 413, 422),
+    dependencies=_TOKEN,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": LeagueIn.model_json_schema()}},
+        }
+    },
+    summary="Create a league (officer), optionally from published ratings",
+)
+def create_league(request: Request, user: TokenOfficer, body: Body) -> dict[str, Any]:
+    try:
+        wanted = LeagueIn.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+    name = views.create_league(
+        request.app.state.engine,
+        wanted.name,
+        wanted.rules,
+        user.name,
+        wanted.initial,
+        wanted.initial_name,
+    )
+    found = views.open_league(request.app.state.engine, name)
+    return {"league": name, **views.ranking(found, per_page=50)}
 
 
 @router.post(

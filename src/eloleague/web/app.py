@@ -7,6 +7,8 @@ sessions (:mod:`security`; the cookie, signed by Starlette's ``SessionMiddleware
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from importlib import resources
 
 from fastapi import FastAPI
@@ -19,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from eloleague.league import engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
 from eloleague.web.headers import SecurityHeaders
+from eloleague.web.offload import Offload
 from eloleague.web.security import SignInThrottle, utc_now
 from eloleague.web.settings import Settings
 
@@ -27,6 +30,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """A new application serving the leagues of ``settings.db`` (schema migrated if needed)."""
     settings = settings or Settings.from_env()
     app = FastAPI(
+        lifespan=_lifespan,
         title="eloleague",
         summary="Elo rankings of game communities: ranking, players, events, results.",
         version="1",
@@ -39,6 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = pages.templates()
     app.state.sign_ins = SignInThrottle(app.state.engine)
     app.state.clock = utc_now  # sessions' and sign-ins' time (tests give another clock)
+    app.state.offload = Offload(enabled=settings.helper_process, seconds=settings.request_seconds)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.session_secret(),
@@ -63,6 +68,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
     errors.install(app)
     return app
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The helper process for heavy requests starts with the server and stops with it."""
+    app.state.offload.start()
+    try:
+        yield
+    finally:
+        app.state.offload.close()
 
 
 class VaryByVisitor:

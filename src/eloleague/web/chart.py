@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from eloleague.i18n import numbers_in
+
 COLOURS = ("#1d4ed8", "#b45309", "#047857", "#7c3aed", "#be123c", "#0e7490", "#4d7c0f")
 SEASON = "#b91c1c"
 
@@ -102,8 +104,10 @@ def history_svg(
     season_ends: Sequence[str] = (),
     size: Size = WIDE,
     css_class: str = "",
+    lang: str = "en",
 ) -> str:
-    """The chart as an inline SVG document (``role="img"``, titled for screen readers)."""
+    """The chart as an inline SVG document (``role="img"``, titled for screen readers; the
+    points' tips with ``lang``'s numbers)."""
     values = [p.rating for s in series for p in s.points] + [s.start for s in series if s.points]
     klass = f"history-chart {css_class}".strip()
     out = [
@@ -184,9 +188,8 @@ def history_svg(
         for p in s.points:
             cx, cy = x(dt.date.fromisoformat(p.date)), y(p.rating)
             sign = "+" if p.delta >= 0 else ""
-            tip = escape(
-                f"{p.date} · {p.label} · {sign}{fmt.format(p.delta)} → {fmt.format(p.rating)}"
-            )
+            change = numbers_in(f"{sign}{fmt.format(p.delta)} → {fmt.format(p.rating)}", lang)
+            tip = escape(f"{p.date} · {p.label} · {change}")
             if p.season:
                 out.append(
                     f'<path class="season-point" d="M{cx:.1f},{cy - 6:.1f} l6,6 l-6,6 l-6,-6 z" '

@@ -45,6 +45,10 @@ class WebError(Exception):
         self.problems = list(problems or [])
         self.headers = headers
 
+    def __reduce__(self) -> tuple[type[WebError], tuple[object, ...]]:
+        # Pickled whole: it crosses from the helper process (web/offload.py).
+        return (type(self), (self.status, self.code, self.message, self.problems, self.headers))
+
 
 def not_found(what: str, **params: object) -> WebError:
     """A 404 with a translatable message, e.g. ``not_found("no player named {name}", name=n)``."""

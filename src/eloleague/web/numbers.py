@@ -12,6 +12,7 @@ from collections.abc import Callable
 from babel.dates import format_date
 
 from eloleague.engine.maths import round_float
+from eloleague.i18n import NARROW_NBSP
 from eloleague.rules.model import RuleSet
 
 
@@ -89,5 +90,5 @@ def day(value: str | dt.date | None, lang: str, style: str = "long") -> str:
 
 
 def colon(lang: str) -> str:
-    """A colon after a label: French puts a no-break space before it."""
-    return "\u00a0:" if lang == "fr" else ":"
+    """A colon after a label: French puts a narrow no-break space before it."""
+    return f"{NARROW_NBSP}:" if lang == "fr" else ":"

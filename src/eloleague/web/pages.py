@@ -13,7 +13,8 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 from markupsafe import Markup
 from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -21,16 +22,17 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, Problem
-from eloleague.i18n import Text, translator
+from eloleague.i18n import Text, numbers_in, translator
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.io.published import ListPage, list_pdf
 from eloleague.io.sheets.exports import ranking_workbook
 from eloleague.league import League
+from eloleague.rules.model import RuleSet
 from eloleague.store.faces import COLOURS, MAX_LOGO_BYTES, Face
 from eloleague.web import language, views
 from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
 from eloleague.web.errors import WebError, error_body, not_found
-from eloleague.web.numbers import colon, day, place, readable, signed
+from eloleague.web.numbers import colon, day, place, plain, readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import checked_form, csrf_token, require_user, session_user
 
@@ -46,12 +48,39 @@ def templates() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["q"] = lambda value: quote(str(value), safe="")
-    env.filters["signed"] = signed
-    env.filters["r"] = readable
+    env.filters["day"] = day
     env.globals["place"] = place
     env.globals["colon"] = colon
-    env.filters["day"] = day
+    # Numbers in the page's language (decimal comma in French), names in the rule file's labels.
+    native_format = env.filters["format"]
+
+    def in_lang(ctx: Context, text: str) -> str:
+        return numbers_in(text, ctx.get("lang", "en"))
+
+    env.filters["format"] = pass_context(
+        lambda ctx, fmt, *args, **kw: in_lang(ctx, native_format(fmt, *args, **kw))
+    )
+    env.filters["signed"] = pass_context(lambda ctx, v: in_lang(ctx, signed(v)))
+    env.filters["r"] = pass_context(lambda ctx, v: in_lang(ctx, readable(v)))
+    env.filters["n"] = pass_context(lambda ctx, v: "" if v is None else in_lang(ctx, _shown(v)))
+    env.filters["named"] = pass_context(
+        lambda ctx, name: (ctx.get("labels") or {}).get(name, name) if name else name
+    )
     return env
+
+
+def _shown(value: object) -> str:
+    """A number as a page shows it: whole numbers without ``.0``, others rounded to 3 places."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(plain(value))
+    return str(value)
+
+
+def rule_labels(rules: RuleSet, lang: str) -> dict[str, str]:
+    """The names of a rule file (titles, roles, modes, outcomes) that read otherwise in ``lang``
+    (the ``named`` filter of the templates)."""
+    names = set(rules.labels.get(lang, {})) | set(rules.outcomes)  # type: ignore[call-overload]
+    return {name: rules.label(name, lang) for name in names}
 
 
 def page_lang(request: Request) -> str:
@@ -67,14 +96,16 @@ def render_page(
     lang = page_lang(request)
     gettext = translator(lang, "web")
     other = "en" if lang == "fr" else "fr"
-    if "face" not in context and isinstance(context.get("league"), str):
-        try:  # the league's name, colour and logo in the header
+    if isinstance(context.get("league"), str) and not {"face", "labels"} <= context.keys():
+        try:  # the league's name, colour and logo in the header, its rule file's names
+            found = views.open_league(request.app.state.engine, context["league"])
             context = {
+                "face": views.face(found),
+                "labels": rule_labels(found.rules, lang),
                 **context,
-                "face": views.face(views.open_league(request.app.state.engine, context["league"])),
             }
         except WebError:
-            context = {**context, "face": None}
+            context = {"face": None, "labels": {}, **context}
     params = dict(request.query_params)
     params["lang"] = other
     html = request.app.state.templates.get_template(template).render(
@@ -190,6 +221,8 @@ def ranking_args(request: Request, *, strict: bool = False) -> dict[str, Any]:
         "role": q.text("role"),
         "search": q.text("q", strip=True),
         "active_since": q.date("active_since"),
+        "club": q.text("club", strip=True),
+        "region": q.text("region", strip=True),
         "page": q.integer("page", 1, 1, 10**9),
         "per_page": q.integer("per_page", settings.page_size, 1, settings.max_page_size),
     }
@@ -218,7 +251,7 @@ def journal_args(request: Request) -> dict[str, int]:
 
 @router.get("/", include_in_schema=False)
 def home(request: Request) -> Response:
-    context = views.leagues(request.app.state.engine)
+    context = views.leagues(request.app.state.engine, page_lang(request))
     if len(context["leagues"]) == 1:
         name = context["leagues"][0]["name"]
         return RedirectResponse(f"/leagues/{quote(name, safe='')}", status_code=303)
@@ -246,10 +279,19 @@ def ranking_page(request: Request, league: str) -> Response:
         (today - dt.timedelta(days=days)).isoformat() for days in (365, 730)
     ]
     context["titled"] = bool(found.rules.titles)
+    context["clubs"], context["regions"] = found.clubs_and_regions()
     return render_page(request, "ranking.html", context)
 
 
 MANY_POOLS = 3  # more lines than this: the chart shows one pool at a time, chosen by a link
+
+
+def _series_start(points: list[dict[str, Any]], start: float) -> float:
+    """Where a pool's line starts: its starting rating from the published list, when it has one
+    (docs/league.md), else the rule set's start rating."""
+    if points and points[0]["kind"] == "initial":
+        return float(points[0]["rating"])
+    return start
 
 
 def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | None) -> Markup:
@@ -257,13 +299,16 @@ def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | Non
     series = [
         Series(
             s["name"] or context["player"],
-            float(context["start_rating"]),
+            _series_start(s["points"], float(context["start_rating"])),
             [
                 ChartPoint(
                     p["date"],
                     float(p["rating"]),
                     float(p["delta"]),
-                    p["game"] or gettext("season adjustment"),
+                    p["game"]
+                    or gettext(
+                        "starting rating" if p["kind"] == "initial" else "season adjustment"
+                    ),
                     p["season"],
                 )
                 for p in s["points"]
@@ -286,6 +331,7 @@ def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | Non
         "season_label": season,
         "fmt": "{:.0f}" if integers else "{:.1f}",
         "season_ends": context["season_ends"],
+        "lang": lang,
     }
     wide = history_svg(series, size=WIDE, css_class="chart-wide", **common)
     narrow = history_svg(series, size=NARROW, css_class="chart-narrow", **common)
@@ -389,7 +435,8 @@ def list_page(request: Request, league: str) -> Response:
 
 
 def _list_rows(request: Request, found: League, context: dict[str, Any]) -> ListPage:
-    gettext = translator(page_lang(request), "web")
+    lang = page_lang(request)
+    gettext = translator(lang, "web")
     titled = bool(found.rules.titles)
     headings = [gettext("Rank"), gettext("Player"), gettext("Rating"), gettext("Games")]
     widths = [14.0, 80.0, 22.0, 18.0]
@@ -398,9 +445,10 @@ def _list_rows(request: Request, found: League, context: dict[str, Any]) -> List
         widths.append(52.0)
     rows = []
     for r in context["rows"]:
-        cells = [str(r["rank"]), r["player"], readable(r["rating"]), str(r["games"])]
+        rating = numbers_in(readable(r["rating"]), lang)
+        cells = [str(r["rank"]), r["player"], rating, str(r["games"])]
         if titled:
-            cells.append(r["title"])
+            cells.append(found.rules.label(r["title"], lang))
         rows.append(cells)
     title, subtitle = _list_title(request, context)
     return ListPage(

@@ -42,6 +42,94 @@ def _tier(tier: KTier) -> Text:
     return Text.of("K = {k} for {conditions}", k=_n(tier.k), conditions=parts)
 
 
+def _game_features(rules: RuleSet) -> list[Text]:
+    """Home advantage, the 400-point rule, the score formula and how ratings are stored."""
+    out = []
+    if rules.home_advantage:
+        out.append(
+            Text.of(
+                "The home side counts {points} extra rating points in the expected score "
+                "(none on a neutral site).",
+                points=_n(rules.home_advantage),
+            )
+        )
+    if rules.lead_cap is not None:
+        out.append(
+            Text.of(
+                "A rating difference of more than {cap} points counts as {cap} in the expected "
+                "score.",
+                cap=_n(rules.lead_cap),
+            )
+        )
+    if rules.score_value is not None:
+        out.append(Text.of("The score S of a side is {formula}.", formula=rules.score_value))
+    rounding = rules.delta_rounding
+    if rounding.mode != "none" and rounding.decimals > 0:
+        out.append(
+            Text.of(
+                "Changes are rounded to {n} decimals; a rating is the exact sum of its rounded "
+                "changes.",
+                n=rounding.decimals,
+            )
+            if rules.rating_storage == "sum"
+            else Text.of(
+                "Changes are rounded to {n} decimals and ratings kept on that grid.",
+                n=rounding.decimals,
+            )
+        )
+    return out
+
+
+def _reversion(rules: RuleSet) -> list[Text]:
+    rev = rules.season.reversion
+    if rev is None:
+        return []
+    mean = _n(rules.start_rating if rev.mean is None else rev.mean)
+    if rev.formula is not None:
+        return [
+            Text.of(
+                "at a player's first game of a new season, the rating becomes {formula} "
+                "(mean {mean})",
+                formula=rev.formula,
+                mean=mean,
+            )
+        ]
+    return [
+        Text.of(
+            "at a player's first game of a new season, the rating moves toward {mean}, keeping "
+            "{fraction} of its distance from it",
+            mean=mean,
+            fraction=_n(rev.fraction or 0.0),
+        )
+    ]
+
+
+def _decay(rules: RuleSet) -> list[Text]:
+    d = rules.decay
+    assert d is not None
+    out = [
+        Text.of(
+            "after {idle} idle days, {points} points are lost every {every} days",
+            idle=d.idle_days,
+            points=_n(d.points or 0.0) if d.step is None else d.step,
+            every=d.every_days,
+        )
+    ]
+    if d.cap_percent is not None:
+        out.append(
+            Text.of(
+                "never more than {percent}% of the rating over one idle spell",
+                percent=_n(d.cap_percent),
+            )
+            if d.cap_scope == "spell"
+            else Text.of(
+                "never more than {percent}% of the rating over the player's whole career",
+                percent=_n(d.cap_percent),
+            )
+        )
+    return out
+
+
 def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
     """The rule set as sections of sentences in ``lang``."""
 
@@ -82,6 +170,7 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         )
     if rules.rating_floor is not None:
         general.append(Text.of("No rating goes below {r}.", r=_n(rules.rating_floor)))
+    general.extend(_game_features(rules))
     if rules.pools.by_role:
         general.append(
             Text.of(
@@ -112,16 +201,19 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
             )
         if k_rule.count_current_game:
             k.append(Text.of("the games count includes the game being rated"))
+        k[:0] = [
+            Text.of("K = {k} in games of mode {mode}", k=_n(value), mode=mode)
+            for mode, value in k_rule.by_mode.items()
+        ]
+        if rules.k_multiplier is not None:
+            k.append(Text.of("K is multiplied by {formula}", formula=rules.k_multiplier))
 
     outcomes = [
         {
             "label": label,
-            "name": (o.fr if lang == "fr" else o.en) or label,
+            "name": rules.label(label, lang),
             "score": o.score,
-            "against": [
-                (rules.outcomes[a].fr if lang == "fr" else rules.outcomes[a].en) or a
-                for a in o.against
-            ],
+            "against": [rules.label(a, lang) for a in o.against],
         }
         for label, o in rules.outcomes.items()
     ]
@@ -145,20 +237,13 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         if seasons
         else Text.of("No adjustment for inactivity.")
     )
+    seasons.extend(_reversion(rules))
     if rules.decay is not None:
-        d = rules.decay
-        seasons.append(
-            Text.of(
-                "after {idle} idle days, {points} points are lost every {every} days",
-                idle=d.idle_days,
-                points=_n(d.points),
-                every=d.every_days,
-            )
-        )
+        seasons.extend(_decay(rules))
 
     return {
         "name": rules.name,
-        "description": rules.description,
+        "description": rules.described(lang),
         "seed": rules.seed,
         "general": [t(x) for x in general],
         "k": [t(x) for x in k],

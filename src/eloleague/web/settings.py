@@ -32,6 +32,9 @@ class Settings:
     ``session_max_age``: seconds a browser session lasts at most after signing in (absolute
     timeout, 14 days); ``session_idle_timeout``: seconds without a request after which it ends
     (2 hours). See docs/web.md, "Sessions".
+    ``helper_process``: read uploads and run dry runs in a helper process (``eloleague serve``
+    turns it on), which also stops any of them that runs past ``request_seconds`` (a 503). See
+    docs/web.md, "Heavy requests".
     """
 
     db: str | None = None
@@ -43,6 +46,8 @@ class Settings:
     https_only_cookies: bool = False
     session_max_age: int = 14 * 24 * 3600
     session_idle_timeout: int = 2 * 3600
+    helper_process: bool = False
+    request_seconds: float = 120.0
 
     @classmethod
     def from_env(cls, db: str | None = None, **overrides: object) -> Settings:

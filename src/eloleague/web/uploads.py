@@ -22,6 +22,7 @@ from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
+from eloleague.store.event_places import EventPlace
 from eloleague.web.numbers import shower
 
 MAX_NAME = 100  # characters of an upload's name kept (its extension always is)
@@ -43,7 +44,11 @@ def safe_name(filename: str) -> str:
 
 
 def read_upload(
-    league: League, filename: str, content: bytes, lang: str | None = None
+    league: League,
+    filename: str,
+    content: bytes,
+    lang: str | None = None,
+    events: list[EventPlace] | None = None,
 ) -> tuple[list[GameRecord], list[Problem]]:
     """The games of an uploaded file, checked against the league's rules (or InputError), and
     the file's located warnings (a workbook's names that look like registered players')."""
@@ -54,9 +59,19 @@ def read_upload(
         path = Path(folder) / name
         path.write_bytes(content)
         try:
-            return league.read_file(path, lang=lang)
+            return league.read_file(path, lang=lang, events=events)
         except InputError as exc:
             raise InputError(exc.problems, name) from None
+
+
+def csv_text(content: bytes, source: str) -> str:
+    """An uploaded ratings CSV as text (UTF-8, with or without its byte order mark)."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(
+            [Problem("", Text.of("the file is not UTF-8 text: save it as CSV UTF-8"))], source
+        ) from None
 
 
 def games_from_body(league: League, body: bytes, source: str = "request") -> list[GameRecord]:
@@ -85,7 +100,9 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
     from eloleague.io import validate_games
+    from eloleague.io.games import told_apart
 
+    records = told_apart(records)  # namesakes told apart by their ids (docs/league.md)
     problems += validate_games(league.rules, records)
     if problems:
         raise InputError(problems, source)
@@ -121,9 +138,15 @@ def confirm(
     """Import a pending upload for good: read again (the league may have changed), then
     imported and marked so in one transaction."""
     item, content = league.pending_upload(upload_id)
-    records, _ = read_upload(league, item.filename, content)
+    places: list[EventPlace] = []
+    records, _ = read_upload(league, item.filename, content, events=places)
     return league.confirm_upload(
-        upload_id, records, content_hash=_digest(content), user=user, names=names
+        upload_id,
+        records,
+        content_hash=_digest(content),
+        user=user,
+        names=names,
+        event_places=places,
     )
 
 
@@ -171,3 +194,31 @@ def correct(
     if len(records) != 1:
         raise EloleagueError(Text.of("give exactly one game (found {n})", n=len(records)))
     return league.correct_game(game_id, records[0], user=user)
+
+
+# Heavy work, run in the server's helper process (web/offload.py): module-level functions whose
+# arguments and answers are plain values. The league is opened by the database's URL and name.
+
+
+def previewed_body(url: str, league: str, body: bytes, user: str, lang: str) -> dict[str, Any]:
+    """The API's dry run of posted games: the report as the API answers it."""
+    found = _opened(url, league)
+    records = games_from_body(found, body)
+    return report_dict(found, preview(found, records, "api", body, user), lang)
+
+
+def previewed_file(
+    url: str, league: str, filename: str, content: bytes, user: str, lang: str
+) -> dict[str, Any]:
+    """The dry run of an uploaded file (the preview page's report)."""
+    found = _opened(url, league)
+    records, warnings = read_upload(found, filename, content, lang)
+    report = preview(found, records, safe_name(filename), content, user, warnings)
+    return report_dict(found, report, lang)
+
+
+def _opened(url: str, league: str) -> League:
+    from eloleague.league import engine_for
+    from eloleague.web.views import open_league
+
+    return open_league(engine_for(url), league)

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
-from eloleague.engine.methods import method_of, ranked
+from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError
@@ -26,7 +26,9 @@ from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant
 from eloleague.store.db import read
 from eloleague.store.faces import league_rows
+from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
+from eloleague.store.reports import STARTING
 from eloleague.tools.players import known_players, resolve_player
 from eloleague.tools.predict import predict
 from eloleague.web import event_facts
@@ -96,9 +98,9 @@ def opening(league: League) -> tuple[str | None, str | None]:
     )
 
 
-def leagues(engine: Engine) -> Context:
+def leagues(engine: Engine, lang: str = "en") -> Context:
     """The leagues of the database, each with its face, its top players (of the ranking it
-    opens on) and its latest event."""
+    opens on) and its latest event (the rule set's description in ``lang``)."""
     out = []
     for row in _league_rows(engine):
         league = _league(engine, *row)
@@ -109,7 +111,7 @@ def leagues(engine: Engine) -> Context:
             {
                 "name": league.name,
                 "rules": league.rules.name,
-                "description": league.rules.description,
+                "description": league.rules.described(lang),
                 "face": face(league),
                 "mode": mode,
                 "as_of": top.as_of.isoformat() if top.as_of else None,
@@ -156,11 +158,18 @@ def ranking(
     page: int = 1,
     per_page: int = 50,
     pools: Context | None = None,
+    club: str | None = None,
+    region: str | None = None,
 ) -> Context:
     """One page of the ranking: ``rows`` of ``player, mode, role, rating, games, title`` in the
-    order of docs/formats.md, each with its ``rank`` and its ``trend`` since the last event began."""
-    wanted = RankingFilter(mode or None, role or None, search or None, active_since)
+    order of docs/formats.md, each with its ``rank`` and its ``trend`` since the last event began,
+    and the player's ``federation_id``, ``club`` and ``region`` when known. ``club``, ``region``:
+    one club's or one region's players, ranked among themselves."""
+    wanted = RankingFilter(
+        mode or None, role or None, search or None, active_since, club or None, region or None
+    )
     found = league.ranking_page(wanted, page, per_page)
+    people = league.identities([r.player for r in found.rows])
     rules = league.rules
     fields = method_of(rules).shown_fields
     pages = max(1, -(-found.total // per_page))
@@ -171,6 +180,8 @@ def ranking(
             "role": role,
             "q": search,
             "active_since": active_since.isoformat() if active_since else None,
+            "club": club or None,
+            "region": region or None,
         },
         "page": found.page,
         "per_page": per_page,
@@ -191,6 +202,7 @@ def ranking(
                 "title": r.title,
                 "trend": shown(rules, r.trend),
                 **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
+                **people.get(r.player, Identity()).as_dict(),
             }
             for r in found.rows
         ],
@@ -229,7 +241,8 @@ def _entry(league: League, e: LedgerEntry) -> Context:
         "player": e.key.player,
         "mode": e.key.mode,
         "role": e.key.role,
-        "season": e.game == "",
+        "season": e.game == "" and STARTING not in e.fired,
+        "start": STARTING in e.fired,  # a starting rating from the published list
         "before": shown(rules, e.before),
         "opponent": plain(e.opponent, 2),
         "expected": plain(e.expected, 4),
@@ -243,10 +256,7 @@ def _entry(league: League, e: LedgerEntry) -> Context:
         "after": shown(rules, e.after),
         "fired": list(e.fired),
         "warning": e.warning or None,
-        **{
-            name: plain(v, 6)
-            for name, v in zip(method_of(rules).shown_fields, e.extra, strict=False)
-        },
+        **{name: plain(v, 6) for name, v in zip(ledger_fields(rules), e.extra, strict=False)},
     }
 
 
@@ -258,6 +268,8 @@ def _game(league: League, g: GameRecord) -> Context:
         "round": g.round,
         "mode": g.mode,
         "rated": g.rated,
+        "home": g.home,
+        "neutral": g.neutral,
         "sides": [
             {
                 "players": [{"name": p.name, "role": p.role} for p in s.players],
@@ -272,7 +284,7 @@ def _game(league: League, g: GameRecord) -> Context:
 def outcome_names(league: League) -> dict[str, dict[str, str]]:
     """Each outcome label's wording in French and English (the rule file's ``fr``/``en``)."""
     return {
-        label: {"fr": o.fr or label, "en": o.en or label}
+        label: {"fr": league.rules.label(label, "fr"), "en": league.rules.label(label, "en")}
         for label, o in league.rules.outcomes.items()
     }
 
@@ -290,7 +302,7 @@ def history(league: League, name: str, report: PlayerReport | None = None) -> Co
             {
                 "date": e.date.isoformat(),
                 "game": e.game or None,
-                "season": e.game == "",
+                "season": e.game == "" and STARTING not in e.fired,
                 "kind": next(iter(e.fired), "") if e.game == "" else "game",
                 "delta": shown(league.rules, e.delta) if league.rules.shown else e.delta,
                 "rating": shown(league.rules, rating),
@@ -332,6 +344,8 @@ def player(league: League, name: str, recent: int | None = None) -> Context:
     newest = list(reversed(report.history))
     for e in newest[:recent] if recent is not None else newest:
         item = _entry(league, e)
+        if item["start"]:
+            item["source"] = report.starting_source
         g = games_by_id.get(e.game) if e.game else None
         if g is not None:
             mine = next((s for s in g.sides if any(p.name == report.name for p in s.players)), None)
@@ -351,6 +365,7 @@ def player(league: League, name: str, recent: int | None = None) -> Context:
     return {
         "league": league.name,
         "player": report.name,
+        **league.identity(report.name).as_dict(),
         "aliases": report.aliases,
         "title": report.title,
         "next_title": (
@@ -452,6 +467,8 @@ def events(league: League, page: int = 1, per_page: int = 100) -> Context:
                 "last": e.last.isoformat(),
                 "games": e.games,
                 "players": e.players,
+                "place": e.place,
+                "referee": e.referee,
             }
             for e in chosen
         ],
@@ -462,8 +479,7 @@ def event(league: League, name: str) -> Context:
     """An event: its dates, standings (games, points, rating change, performance rating),
     round-by-round table, and its games with their rating changes.
 
-    The workbook's place and referee are read by the sheet reader but not stored with the games,
-    so the event has none to show (docs/web.md, "Event page")."""
+    ``place`` and ``referee``: as the referee's workbook gave them (docs/sheets.md), or ``None``."""
     report = _lookup(league.event, name)
     rules = league.rules
     out = []
@@ -488,8 +504,8 @@ def event(league: League, name: str) -> Context:
         "event": report.name,
         "first": days[0].isoformat() if days else None,
         "last": days[-1].isoformat() if days else None,
-        "place": None,
-        "referee": None,
+        "place": report.place,
+        "referee": report.referee,
         "outcomes": outcome_names(league),
         "rounds": event_facts.rounds_of(lines),
         "standings": [
@@ -517,6 +533,33 @@ def event(league: League, name: str) -> Context:
             for line in sorted(lines, key=lambda x: (-x.delta, x.player))
         ],
     }
+
+
+def create_league(
+    engine: Engine,
+    name: str,
+    rules: str,
+    user: str | None,
+    initial_text: str | None = None,
+    initial_source: str | None = None,
+) -> str:
+    """Create a league from a preset (its name), starting from the published ratings CSV
+    ``initial_text`` when given; returns its name. Only presets: a rule file on the server's
+    disk is not for a web form to name."""
+    from eloleague.rules import preset_names
+
+    if rules not in preset_names():
+        raise EloleagueError(
+            Text.of(
+                "unknown rule set {rules!r} (presets: {presets})",
+                rules=rules,
+                presets=", ".join(preset_names()),
+            )
+        )
+    league = League.create(
+        engine, name, rules, user=user, initial_text=initial_text, initial_source=initial_source
+    )
+    return league.name
 
 
 def face(league: League) -> Context:
@@ -624,8 +667,10 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
     except EloleagueError as exc:
         raise WebError(400, "bad_request", exc.message) from None
     data: dict[str, Any] = found.to_json()
-    labels = {label: (o.fr or label, o.en or label) for label, o in rules.outcomes.items()}
-    data["labels"] = {k: {"fr": v[0], "en": v[1]} for k, v in labels.items()}
+    data["labels"] = {
+        label: {"fr": rules.label(label, "fr"), "en": rules.label(label, "en")}
+        for label in rules.outcomes
+    }
     for p in data["players"]:
         p["rating"] = shown(rules, p["rating"])
         p["expected"] = plain(p["expected"], 4)

@@ -32,6 +32,7 @@ _KNOWN_FIELDS = {
         "last_played",
         "decay_spells",
         "periods",
+        "decay_steps",
     ],
     PoolState: ["rating", "games", "extra"],
     ReplayResult: ["rules", "pools", "ledger", "unrated", "state", "as_of"],
@@ -48,7 +49,7 @@ def run_fast(
     rules: RuleSet, games: Sequence[GameRecord], state: EngineState, as_of: dt.date | None
 ) -> ReplayResult | None:
     """The fast path proper (see :func:`eloleague.engine.fast.try_replay`)."""
-    if not _shapes_known() or state.decay_spells:
+    if not _shapes_known() or state.decay_spells or state.decay_steps:
         return None
     if any(pool.extra for pool in state.pools.values()):
         return None  # pool fields of a method the kernel does not implement

@@ -42,6 +42,7 @@ _KNOWN: dict[str, frozenset[str]] = {
             "decay",
             "titles",
             "ffa",
+            "labels",  # names in each language: shown, never rated
         ]
     ),
     "Outcome": frozenset(("score", "against", "fr", "en")),

@@ -39,6 +39,7 @@ __all__ = [
     "expected_score",
     "ffa_performances",
     "get",
+    "ledger_fields",
     "method_of",
     "names",
     "pool_key",
@@ -103,6 +104,18 @@ def with_shown(rules: RuleSet, pool: PoolState, values: dict[str, float]) -> Poo
     for name, value in values.items():
         extra[method.pool_fields.index(name)] = value
     return replace(pool, extra=tuple(extra))
+
+
+def ledger_fields(rules: RuleSet) -> tuple[str, ...]:
+    """What a ledger entry's ``extra`` holds, in order: the method's shown pool fields, then the
+    home advantage the player's side had (``home_advantage``: +H at home, -H away) and the K
+    multiplier of the game (``k_multiplier``), when the rule set uses them."""
+    fields = method_of(rules).shown_fields
+    if rules.home_advantage:
+        fields += ("home_advantage",)
+    if rules.k_multiplier is not None:
+        fields += ("k_multiplier",)
+    return fields
 
 
 def ranked(rules: RuleSet) -> bool:

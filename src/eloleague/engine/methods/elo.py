@@ -36,10 +36,16 @@ class EloMethod:
     check_rules_of: Callable[[RuleSet], Text | None]
     pool_fields: tuple[str, ...] = ()
     shown_fields: tuple[str, ...] = ()
+    game_features: bool = False  # home advantage, lead_cap, k_multiplier, score_value
 
     def check_rules(self, rules: RuleSet) -> Text | None:
         if rules.k is None:
             return Text.of("a {method} rule set needs a [k] table", method=repr(self.name))
+        if not self.game_features and rules.game_keys:
+            return Text.of(
+                "{keys}: only the 'duel' method uses these keys",
+                keys=", ".join(rules.game_keys),
+            )
         return self.check_rules_of(rules)
 
     def check_side(self, rules: RuleSet, side: Side, number: int) -> list[Text]:
@@ -113,6 +119,7 @@ def finish(
     points: float | None = None,
     outcome: str | None = None,
     warning: str = "",
+    extra: tuple[float, ...] = (),
 ) -> LedgerEntry:
     """Rounding already done; apply the gain cap and the floor, and build the entry."""
     fired: list[str] = []
@@ -150,6 +157,7 @@ def finish(
         rank=rank,
         points=points,
         outcome=outcome,
+        extra=extra,
     )
 
 

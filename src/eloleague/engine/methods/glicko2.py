@@ -165,6 +165,8 @@ class Glicko2:
                 ("delta_rounding", rules.delta_rounding.mode != "none"),
                 ("gain_cap", rules.gain_cap is not None),
                 ("rating_floor", rules.rating_floor is not None),
+                ("rating_storage", rules.rating_storage != "grid"),
+                *((key, True) for key in rules.game_keys),
             )
             if used
         ]

@@ -13,6 +13,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from eloleague.i18n import NARROW_NBSP
 from eloleague.io.sheets.layout import column_letter, tr
 
 ERROR_CODES = (
@@ -104,7 +105,7 @@ def show(value: Value) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     text = str(value) if not isinstance(value, dt.date) else value.isoformat()
-    return f"« {text} »" if text else "« »"
+    return f"«{NARROW_NBSP}{text}{NARROW_NBSP}»" if text else f"«{NARROW_NBSP}»"
 
 
 def as_text(value: Value) -> str:

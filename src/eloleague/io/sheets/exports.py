@@ -14,8 +14,9 @@ shows ratings), headers are frozen, titles say what the sheet holds, in French o
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
@@ -24,6 +25,8 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.standings import Standing, competition_ranks
+from eloleague.i18n import Text, render
+from eloleague.io.csv_dialect import CsvDialect, choose
 from eloleague.io.ledger_csv import write_ledger
 from eloleague.io.ratings_csv import write_ratings
 from eloleague.io.sheets.layout import tr
@@ -109,15 +112,15 @@ def ranking_workbook(
         values: list[object] = [rank, row.player]
         formats: list[str | None] = ["0", None]
         if show_mode:
-            values.append(row.mode)
+            values.append(rules.label(row.mode, lang))
             formats.append(None)
         if show_role:
-            values.append(row.role)
+            values.append(rules.label(row.role, lang))
             formats.append(None)
         values += [float(row.rating), row.games]
         formats += [rating, "0"]
         if rules.titles:
-            values.append(row.title)
+            values.append(rules.label(row.title, lang))
             formats.append(None)
         _row(ws, line, values, formats)
     ws.freeze_panes = f"A{top + 1}"
@@ -132,21 +135,53 @@ def export_ranking_xlsx(
     path: str | Path,
     lang: str = "fr",
     title: str | None = None,
+    dialect: CsvDialect | None = None,
+    *,
+    people: Mapping[str, Any] | None = None,
 ) -> tuple[Path, Path]:
-    """Write the ranking as xlsx and, beside it, the ``eloleague rate`` CSV; return both paths."""
+    """Write the ranking as xlsx and, beside it, the ``eloleague rate`` CSV (in ``dialect``,
+    default: the form of ``lang``'s spreadsheets; ``people``: the players' identities, as
+    :func:`~eloleague.io.ratings_csv.write_ratings` takes them); return both paths."""
     path = Path(path)
     ranking_workbook(rows, rules, lang, title).save(path)
-    with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
-        write_ratings(rows, rules, out)  # type: ignore[arg-type,unused-ignore]
+    dialect = dialect or choose(None, lang)
+    export_ranking_csv(rows, rules, csv_beside(path), dialect, people=people)
     return path, csv_beside(path)
 
 
-def _entry_values(entry: LedgerEntry, rules: RuleSet) -> tuple[list[object], list[str | None]]:
+def export_ranking_csv(
+    rows: Sequence[Standing],
+    rules: RuleSet,
+    path: str | Path,
+    dialect: CsvDialect,
+    *,
+    people: Mapping[str, Any] | None = None,
+) -> Path:
+    """Write the ranking as the ``eloleague rate`` CSV in ``dialect`` (docs/formats.md)."""
+    path = Path(path)
+    with path.open("w", encoding=dialect.encoding, newline="") as out:
+        write_ratings(rows, rules, out, dialect, people=people)  # type: ignore[arg-type,unused-ignore]
+    return path
+
+
+def _rule_words(entry: LedgerEntry, lang: str) -> str:
+    """The rules that fired (``rounding``, ``cap``...) in ``lang`` (the site's words for them)."""
+    fired = [*entry.fired, *((entry.warning,) if entry.warning else ())]
+    return ", ".join(render(Text.in_domain("web", f), lang) for f in fired)
+
+
+def _entry_values(
+    entry: LedgerEntry, rules: RuleSet, lang: str
+) -> tuple[list[object], list[str | None]]:
     rating = _rating_format(rules)
-    outcome: object = entry.outcome or (entry.points if entry.points is not None else "")
+    outcome: object = (
+        rules.label(entry.outcome, lang)
+        if entry.outcome
+        else (entry.points if entry.points is not None else "")
+    )
     values: list[object] = [
         entry.key.player,
-        entry.key.role or "",
+        rules.label(entry.key.role, lang) if entry.key.role else "",
         outcome,
         entry.before,
         entry.expected,
@@ -154,7 +189,7 @@ def _entry_values(entry: LedgerEntry, rules: RuleSet) -> tuple[list[object], lis
         entry.score,
         entry.delta,
         entry.after,
-        ", ".join(entry.fired + ((entry.warning,) if entry.warning else ())),
+        _rule_words(entry, lang),
     ]
     formats: list[str | None] = [
         None,
@@ -196,8 +231,13 @@ def export_event_xlsx(
     path: str | Path,
     lang: str = "fr",
     games: Iterable[GameRecord] = (),
+    dialect: CsvDialect | None = None,
+    *,
+    place: str | None = None,
+    referee: str | None = None,
 ) -> tuple[Path, Path]:
-    """Write an event report: per game, each player's before, P, K, S, change and after.
+    """Write an event report: per game, each player's before, P, K, S, change and after; the
+    title names the event's ``place`` and ``referee`` when known.
 
     ``entries`` are the event's ledger entries in processing order (season entries are left out);
     ``games`` (optional) add each game's round. The CSV beside holds the ledger rows.
@@ -209,9 +249,12 @@ def export_event_xlsx(
     ws = book.active
     assert ws is not None
     ws.title = tr(lang, "Games")
-    ws.cell(
-        row=1, column=1, value=tr(lang, "Event report — {event}", event=event)
-    ).font = TITLE_FONT
+    title = tr(lang, "Event report — {event}", event=event)
+    if place:
+        title += " · " + place
+    if referee:
+        title += " · " + tr(lang, "referee: {name}", name=referee)
+    ws.cell(row=1, column=1, value=title).font = TITLE_FONT
     labels = _entry_labels(lang)
     _header(ws, 2, labels, ENTRY_WIDTHS)
     ws.freeze_panes = "A3"
@@ -228,7 +271,7 @@ def export_event_xlsx(
                 heading += " — " + tr(lang, "round {round}", round=rounds[entry.game])
             ws.cell(row=row, column=1, value=heading).font = GAME_FONT
             row += 1
-        values, formats = _entry_values(entry, rules)
+        values, formats = _entry_values(entry, rules, lang)
         _row(ws, row, values, formats)
         totals[entry.key.player] = totals.get(entry.key.player, 0.0) + entry.delta
         row += 1
@@ -242,13 +285,22 @@ def export_event_xlsx(
     for i, (player, total) in enumerate(ordered, start=3):
         _row(summary, i, [player, total], [None, _rating_format(rules)])
     book.save(path)
-    with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
-        write_ledger(entries, out)
+    _ledger_csv(entries, csv_beside(path), dialect or choose(None, lang))
     return path, csv_beside(path)
 
 
+def _ledger_csv(entries: Sequence[LedgerEntry], path: Path, dialect: CsvDialect) -> None:
+    with path.open("w", encoding=dialect.encoding, newline="") as out:
+        write_ledger(entries, out, dialect=dialect)
+
+
 def export_player_xlsx(
-    player: str, entries: Iterable[LedgerEntry], rules: RuleSet, path: str | Path, lang: str = "fr"
+    player: str,
+    entries: Iterable[LedgerEntry],
+    rules: RuleSet,
+    path: str | Path,
+    lang: str = "fr",
+    dialect: CsvDialect | None = None,
 ) -> tuple[Path, Path]:
     """Write a player's history: one row per rating change (games and season adjustments)."""
     path = Path(path)
@@ -263,17 +315,16 @@ def export_player_xlsx(
     _header(ws, 2, labels, widths)
     ws.freeze_panes = "A3"
     for row, entry in enumerate(entries, start=3):
-        values, formats = _entry_values(entry, rules)
+        values, formats = _entry_values(entry, rules, lang)
         game = entry.game or tr(lang, "season end")
         _row(
             ws,
             row,
-            [entry.date, game, entry.key.mode, *values[1:]],
+            [entry.date, game, rules.label(entry.key.mode, lang), *values[1:]],
             ["DD/MM/YYYY", None, None, *formats[1:]],
         )
     book.save(path)
-    with csv_beside(path).open("w", encoding="utf-8", newline="") as out:
-        write_ledger(entries, out)
+    _ledger_csv(entries, csv_beside(path), dialect or choose(None, lang))
     return path, csv_beside(path)
 
 
@@ -281,6 +332,7 @@ __all__ = [
     "csv_beside",
     "export_event_xlsx",
     "export_player_xlsx",
+    "export_ranking_csv",
     "export_ranking_xlsx",
     "ranking_workbook",
 ]

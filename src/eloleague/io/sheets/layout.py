@@ -55,6 +55,10 @@ EVENT_FIELDS = (
     ("rules", "Rule set"),
 )
 
+# The venue column of a rule set with a home advantage (docs/rule-sets.md): its choices, in
+# English (translated with the ``sheets`` domain); an empty cell means no side is at home.
+VENUES = (("home_a", "A at home"), ("home_b", "B at home"), ("neutral", "Neutral site"))
+
 YES = ("yes", "y", "oui", "o", "true", "vrai", "1", "x")
 NO = ("no", "n", "non", "false", "faux", "0")
 
@@ -86,9 +90,7 @@ class Choice:
 
 
 def _wording(rules: RuleSet, label: str, lang: str) -> str:
-    outcome = rules.outcomes[label]
-    word = outcome.fr if lang == "fr" else outcome.en
-    return word or label
+    return rules.label(label, lang)  # [labels.<lang>], else the outcome's fr/en wording
 
 
 def result_choices(rules: RuleSet) -> list[Choice]:
@@ -201,6 +203,10 @@ class Layout:
                 return i
         raise KeyError(key)
 
+    def has(self, key: str) -> bool:
+        """Whether the layout has a column ``key`` (the venue and scores are optional)."""
+        return any(column.key == key for column in self.columns)
+
     @property
     def stamp_column(self) -> int:
         """The hidden column, just right of the table, that holds the sheet's stamp."""
@@ -225,7 +231,34 @@ def layout_for(rules: RuleSet, players: int | None = None) -> Layout:
     for side in ("A", "B"):
         cols += [Column(f"{side}{i}", "Player {side}{n}", 22) for i in range(1, n + 1)]
     cols.append(Column("result", "Result", 30))
+    if rules.uses_margins:  # the formulas read each side's points
+        cols += [Column("points_a", "Score of A", 10), Column("points_b", "Score of B", 10)]
+    if rules.home_advantage:
+        cols.append(Column("venue", "Venue", 16))
     return Layout(rules.method, n, tuple(cols))
+
+
+def venue_choices(lang: str) -> list[str]:
+    """The venue drop-down's entries in ``lang``."""
+    return [tr(lang, label) for _, label in VENUES]
+
+
+def id_columns(layout: Layout) -> tuple[Column, ...]:
+    """The optional id columns of a results sheet (docs/sheets.md): one per player column,
+    headed "Id A1" ... (two sides) or "Id" (free-for-all), anywhere right of the table."""
+    if layout.method in ("duel", "team_and_personal"):
+        return tuple(
+            Column(f"id:{c.key}", "Id {side}{n}", 12) for c in layout.columns if c.side is not None
+        )
+    return (Column("id:player", "Id", 12),)
+
+
+def id_header(column: Column, lang: str) -> str:
+    """The header of an id column in ``lang``."""
+    key = column.key.removeprefix("id:")
+    if key[:1] in ("A", "B") and key[1:].isdigit():
+        return tr(lang, column.label, side=key[0], n=key[1:])
+    return tr(lang, column.label)
 
 
 def header_labels(column: Column) -> set[str]:

@@ -32,16 +32,20 @@ from eloleague.io.sheets.cells import (
 from eloleague.io.sheets.layout import (
     EVENT_FIELDS,
     NO,
+    VENUES,
     YES,
     Choice,
     Layout,
     column_letter,
     fold,
     header_labels,
+    id_columns,
+    id_header,
     result_choices,
     tr,
+    venue_choices,
 )
-from eloleague.records import GameRecord, Participant, Side, normalise_name
+from eloleague.records import GameRecord, Participant, Side, id_label, normalise_name
 from eloleague.rules.model import RuleSet
 
 HEADER_SEARCH_ROWS = 10
@@ -250,6 +254,38 @@ def _loose(name: str) -> str:
     return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
 
 
+def find_id_columns(grid: Grid, layout: Layout, header: int) -> dict[str, int]:
+    """The optional id columns right of the table: ``{player column key: column number}``."""
+    wanted = {
+        fold(id_header(c, lang)): c.key.removeprefix("id:")
+        for c in id_columns(layout)
+        for lang in ("fr", "en")
+    }
+    out: dict[str, int] = {}
+    for col in range(len(layout.columns) + 1, len(grid.rows.get(header, [])) + 1):
+        key = wanted.get(fold(as_text(grid.value(header, col))))
+        if key is not None:
+            out.setdefault(key, col)
+    return out
+
+
+def _apart(players: list[Participant]) -> list[Participant]:
+    """Two players of one game with the same name and different ids: ``"name (id)"``."""
+    ids: dict[str, set[str]] = {}
+    for p in players:
+        if p.federation_id is not None:
+            ids.setdefault(p.name, set()).add(p.federation_id)
+    shared = {name for name, found in ids.items() if len(found) > 1}
+    if not shared:
+        return players
+    return [
+        Participant(id_label(p.name, p.federation_id), p.role, p.federation_id)
+        if p.name in shared and p.federation_id is not None
+        else p
+        for p in players
+    ]
+
+
 @dataclass
 class _Context:
     grid: Grid
@@ -258,6 +294,14 @@ class _Context:
     event: EventInfo
     found: Findings
     names: _Names
+    ids: dict[str, int] = field(default_factory=dict)  # optional id columns (docs/sheets.md)
+
+    def player_id(self, row: int, key: str) -> str | None:
+        """The id written for the player of column ``key`` on ``row``, if any."""
+        col = self.ids.get(key)
+        if col is None:
+            return None
+        return normalise_name(as_text(self.grid.value(row, col))) or None
 
     def date(self, row: int, col: int) -> dt.date | None:
         """The game's date; empty means the event's day when the event lasts one day."""
@@ -323,7 +367,15 @@ def read_results(
         return []
     if not check_header(grid, layout, header, found):
         return []
-    ctx = _Context(grid, layout, rules, event, found, _Names(known_players, found))
+    ctx = _Context(
+        grid,
+        layout,
+        rules,
+        event,
+        found,
+        _Names(known_players, found),
+        find_id_columns(grid, layout, header),
+    )
     skip = _merged_rows(grid, layout, header, found)
     rows = [r for r in sorted(grid.rows) if r > header and r not in skip and not grid.is_blank(r)]
     if ranked(rules):
@@ -373,28 +425,30 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             else:
                 tables[key] = row
         sides: list[tuple[Participant, ...]] = []
-        seen: dict[str, int] = {}
+        seen: dict[tuple[str, str | None], int] = {}
         for side in ("A", "B"):
             players = []
             named = False  # a cell of the side holds a name (reported above if a duplicate)
             columns = [layout.index(f"{side}{i}") for i in range(1, layout.players + 1)]
-            for col in columns:
+            for i, col in enumerate(columns, start=1):
                 name = normalise_name(as_text(grid.value(row, col)))
                 if not name:
                     continue
                 named = True
-                if name in seen:
+                fid = ctx.player_id(row, f"{side}{i}")
+                if (name, fid) in seen:
                     found.error(
                         grid.where(row, col),
                         'player "{name}" appears twice in this game (columns {first} and {second})',
                         name=name,
-                        first=column_letter(seen[name]),
+                        first=column_letter(seen[name, fid]),
                         second=column_letter(col),
                     )
                     continue
-                seen[name] = col
-                ctx.names.check(name, grid.where(row, col))
-                players.append(Participant(name))
+                seen[name, fid] = col
+                if fid is None:
+                    ctx.names.check(name, grid.where(row, col))
+                players.append(Participant(name, federation_id=fid))
             if not named:
                 found.error(
                     grid.where(row, columns[0]),
@@ -420,22 +474,78 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 value=show(result),
                 choices=listed,
             )
+        points = _points(ctx, row)
+        home, neutral = _venue(ctx, row)
         if len(found.problems) != before or date is None or picked is None:
             continue
         game_id = None
         if event.name and round_no is not None and table:
             game_id = f"{event.name} R{round_no} T{table}"
+        both = _apart([*sides[0], *sides[1]])
+        sides = [tuple(both[: len(sides[0])]), tuple(both[len(sides[0]) :])]
         game = GameRecord(
             date=date,
-            sides=(Side(sides[0], picked.a), Side(sides[1], picked.b)),
+            sides=(Side(sides[0], picked.a, points[0]), Side(sides[1], picked.b, points[1])),
             id=game_id,
             event=event.name,
             round=round_no,
             origin=grid.where(row),
+            home=home,
+            neutral=neutral,
         )
         if ctx.rule_checks(game, row):
             games.append(game)
     return games
+
+
+def _points(ctx: _Context, row: int) -> tuple[float | None, float | None]:
+    """Each side's score, in the columns of a rule set whose formulas read the margin."""
+    grid, layout, found = ctx.grid, ctx.layout, ctx.found
+    out: list[float | None] = []
+    for side, key in (("A", "points_a"), ("B", "points_b")):
+        if not layout.has(key):
+            out.append(None)
+            continue
+        col = layout.index(key)
+        value = grid.value(row, col)
+        number = None if is_empty(value) else as_number(value)
+        if is_empty(value):
+            found.error(
+                grid.where(row, col),
+                "the score of side {side} is empty (the rule set uses the margin)",
+                side=side,
+            )
+        elif number is None:
+            found.error(
+                grid.where(row, col), "{value} is not a score (a number)", value=show(value)
+            )
+        out.append(number)
+    return out[0], out[1]
+
+
+def _venue(ctx: _Context, row: int) -> tuple[int | None, bool]:
+    """The side at home and whether the site is neutral, from the venue column (if any)."""
+    grid, layout, found = ctx.grid, ctx.layout, ctx.found
+    if not layout.has("venue"):
+        return None, False
+    col = layout.index("venue")
+    value = grid.value(row, col)
+    if is_empty(value):
+        return None, False
+    picked = {fold(tr(lang, label)): key for key, label in VENUES for lang in ("fr", "en")}.get(
+        fold(as_text(value))
+    )
+    if picked is None:
+        found.error(
+            grid.where(row, col),
+            "unknown venue {value} (choose one of: {choices}, or leave it empty)",
+            value=show(value),
+            choices=", ".join(venue_choices(found.lang)),
+        )
+        return None, False
+    if picked == "neutral":
+        return None, True
+    return (0 if picked == "home_a" else 1), False
 
 
 # Free-for-all: one block per game ------------------------------------------------------------
@@ -445,9 +555,9 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
 class _Block:
     row: int
     game: str
-    entries: list[tuple[int, str, str, Value]] = field(
+    entries: list[tuple[int, str, str, Value, str | None]] = field(
         default_factory=list
-    )  # row, role, name, score
+    )  # row, role, name, score, id
 
 
 def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
@@ -478,11 +588,12 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 column=column_letter(col["game"]),
             )
             continue
-        blocks[-1].entries.append((row, role, name, score))
+        blocks[-1].entries.append((row, role, name, score, ctx.player_id(row, "player")))
 
     games: list[GameRecord] = []
     ids: dict[str, int] = {}
-    roles = ", ".join(ctx.rules.roles)
+    roles = ", ".join(ctx.rules.label(r, found.lang) for r in ctx.rules.roles)
+    named = ctx.rules.names_of()  # a role written in the sheet's language: "Turquie" is Turkey
     for block in blocks:
         before = len(found.problems)
         row = block.row
@@ -517,7 +628,8 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             )
         role_rows: dict[str, int] = {}
         sides: list[Side] = []
-        for entry_row, role, name, score in block.entries:
+        for entry_row, written, name, score, fid in block.entries:
+            role = named.get(written, written) if written else written
             if ctx.rules.roles:
                 if not role:
                     found.error(
@@ -551,7 +663,7 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                     "empty player cell: the score {value} has no player",
                     value=show(score),
                 )
-            else:
+            elif fid is None:
                 ctx.names.check(name, grid.where(entry_row, col["player"]))
             number = None
             if is_empty(score):
@@ -565,7 +677,7 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                         value=show(score),
                     )
             if name and number is not None:
-                sides.append(Side((Participant(name, role),), score=number))
+                sides.append(Side((Participant(name, role, fid),), score=number))
         if ctx.rules.roles and len(block.entries) > len(ctx.rules.roles):
             found.error(
                 grid.where(row, col["role"]),
@@ -578,6 +690,8 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             )
         if len(found.problems) != before or date is None or row in bad_blocks:
             continue
+        players = _apart([s.players[0] for s in sides])
+        sides = [Side((p,), score=s.score) for p, s in zip(players, sides, strict=True)]
         record = GameRecord(
             date=date,
             sides=tuple(sides),

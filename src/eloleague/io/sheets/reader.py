@@ -97,16 +97,22 @@ def players_of(stamp: dict[str, object] | None) -> int | None:
 
 
 def parse_workbook(
-    data: bytes, rules: RuleSet, lang: str | None = None, known_players: Iterable[str] = ()
+    data: bytes,
+    rules: RuleSet,
+    lang: str | None = None,
+    known_players: Iterable[str] = (),
+    *,
+    events: list[EventInfo] | None = None,
 ) -> SheetResult:
     """Read a referee workbook: ``(games, problems, warnings)``.
 
     Problems and warnings are located by sheet, row and column, with the cell's value, in
     ``lang`` (default: the language stamped in the workbook). ``known_players`` adds registered
-    names to the ones the template listed, for the "looks like" warnings.
+    names to the ones the template listed, for the "looks like" warnings. ``events`` (when given)
+    receives the event sheet's facts (name, dates, place, referee) of a workbook read cleanly.
     """
     try:
-        return _read_book(open_workbook(data), rules, lang, known_players)
+        return _read_book(open_workbook(data), rules, lang, known_players, events)
     except DamagedWorkbook as exc:
         found = Findings(lang if lang in LANGUAGES else "en")
         found.unreadable(lang, exc.template, **exc.params)
@@ -122,7 +128,11 @@ def parse_workbook(
 
 
 def _read_book(
-    book: Workbook, rules: RuleSet, lang: str | None, known_players: Iterable[str]
+    book: Workbook,
+    rules: RuleSet,
+    lang: str | None,
+    known_players: Iterable[str],
+    events: list[EventInfo] | None = None,
 ) -> SheetResult:
     sheets: dict[str, Worksheet] = {}
     stamps: dict[str, dict[str, object]] = {}
@@ -177,6 +187,8 @@ def _read_book(
     games = read_results(_grid(sheets[RESULTS], found.lang), layout, rules, event, found, known)
     if found.problems:
         return [], found.problems, found.warnings
+    if events is not None:
+        events.append(event)
     return games, found.problems, found.warnings
 
 

@@ -43,7 +43,12 @@ def _rows(data: bytes) -> list[list[str]] | None:
 
 
 def parse_sheet_csv(
-    data: bytes, rules: RuleSet, lang: str | None = None, known_players: Iterable[str] = ()
+    data: bytes,
+    rules: RuleSet,
+    lang: str | None = None,
+    known_players: Iterable[str] = (),
+    *,
+    events: list[EventInfo] | None = None,
 ) -> SheetResult:
     """Read the workbook layout saved as CSV: ``(games, problems, warnings)``, located by line."""
     rows = _rows(data)
@@ -77,6 +82,8 @@ def parse_sheet_csv(
     games: list[GameRecord] = read_results(grid, layout, rules, event, found, known_players, header)
     if found.problems:
         return [], found.problems, found.warnings
+    if events is not None:
+        events.append(event)
     return games, found.problems, found.warnings
 
 

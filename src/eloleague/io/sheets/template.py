@@ -27,10 +27,13 @@ from eloleague.io.sheets.layout import (
     RESULTS,
     SHEET_TITLES,
     Layout,
+    id_columns,
+    id_header,
     layout_for,
     make_stamp,
     result_choices,
     tr,
+    venue_choices,
 )
 from eloleague.records import normalise_name
 from eloleague.rules.model import RuleSet
@@ -189,8 +192,9 @@ def _lists(ws: Worksheet, rules: RuleSet, players: list[str], lang: str) -> dict
             tr(lang, "Result"),
             [c.text(lang) for c in result_choices(rules)] if rules.outcomes else [],
         ),
-        "roles": (3, tr(lang, "Role"), list(rules.roles)),
+        "roles": (3, tr(lang, "Role"), [rules.label(r, lang) for r in rules.roles]),
         "yesno": (4, tr(lang, "Rated"), [tr(lang, "yes"), tr(lang, "no")]),
+        "venues": (5, tr(lang, "Venue"), venue_choices(lang) if rules.home_advantage else []),
     }
     ranges = {}
     quoted = "'" + ws.title.replace("'", "''") + "'"
@@ -218,6 +222,18 @@ def _header(ws: Worksheet, layout: Layout, title: str, lang: str) -> None:
         ws.column_dimensions[get_column_letter(col)].width = column.width
     ws.freeze_panes = "A3"
     ws.row_dimensions[2].height = 30
+
+
+def _id_header(ws: Worksheet, layout: Layout, lang: str) -> None:
+    """The optional id columns, right of the hidden stamp column (docs/sheets.md)."""
+    first = layout.stamp_column + 1
+    for i, column in enumerate(id_columns(layout)):
+        cell = ws.cell(row=2, column=first + i, value=id_header(column, lang))
+        cell.font = HEADER_FONT
+        cell.fill = HEADER_FILL
+        cell.border = BOX
+        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+        ws.column_dimensions[get_column_letter(first + i)].width = column.width
 
 
 def _validation(ws: Worksheet, cells: list[str], **options: object) -> None:
@@ -280,6 +296,27 @@ def _results_two_sided(ws: Worksheet, layout: Layout, ranges: dict[str, str], la
             errorStyle="stop",
             error=tr(lang, "Choose the result in the list."),
         )
+    if "venues" in ranges and layout.has("venue"):
+        venue_col = get_column_letter(layout.index("venue"))
+        _validation(
+            ws,
+            [f"{venue_col}3:{venue_col}{last}"],
+            type="list",
+            formula1=ranges["venues"],
+            errorStyle="stop",
+            error=tr(lang, "Choose the venue in the list, or leave it empty."),
+        )
+    points = [get_column_letter(layout.index(k)) for k in ("points_a", "points_b") if layout.has(k)]
+    _validation(
+        ws,
+        [f"{c}3:{c}{last}" for c in points],
+        type="decimal",
+        operator="between",
+        formula1="-1000000",
+        formula2="1000000",
+        errorStyle="stop",
+        error=tr(lang, "The score is a number."),
+    )
 
 
 def _results_ffa(
@@ -296,7 +333,7 @@ def _results_ffa(
             head.border = BOX
         ws.cell(row=first, column=col["date"]).number_format = DATE_FORMAT
         for i, role in enumerate(rules.roles, start=1):
-            ws.cell(row=first + i, column=col["role"], value=role)
+            ws.cell(row=first + i, column=col["role"], value=rules.label(role, lang))
             for key in ("role", "player", "score"):
                 ws.cell(row=first + i, column=col[key]).border = BOX
 
@@ -354,9 +391,15 @@ def _results_ffa(
 
 
 def build_template(
-    rules: RuleSet, league: str | None = None, players: Iterable[str] = (), lang: str = "fr"
+    rules: RuleSet,
+    league: str | None = None,
+    players: Iterable[str] = (),
+    lang: str = "fr",
+    *,
+    ids: bool = False,
 ) -> Workbook:
-    """The empty referee workbook for ``rules``, in ``lang``, listing the registered ``players``."""
+    """The empty referee workbook for ``rules``, in ``lang``, listing the registered ``players``;
+    ``ids``: with the optional id columns (a player's federation id, docs/sheets.md)."""
     names = sorted({normalise_name(p) for p in players if normalise_name(p)}, key=str.casefold)
     layout = layout_for(rules)
     book = Workbook()
@@ -371,6 +414,8 @@ def build_template(
     ranges = _lists(lists, rules, names, lang)
     title = tr(lang, "Results of {league} ({rules})", league=league or "…", rules=rules.name)
     _header(results, layout, title, lang)
+    if ids:
+        _id_header(results, layout, lang)
     players_stamp = layout.players if not ranked(rules) else None
     _stamp(results, layout.stamp_column, make_stamp(RESULTS, rules, lang, players_stamp))
     if ranked(rules):
@@ -389,8 +434,10 @@ def write_template(
     league: str | None = None,
     players: Iterable[str] = (),
     lang: str = "fr",
+    *,
+    ids: bool = False,
 ) -> Path:
     """Write the template to ``path`` (``.xlsx``) and return the path."""
     path = Path(path)
-    build_template(rules, league, players, lang).save(path)
+    build_template(rules, league, players, lang, ids=ids).save(path)
     return path

@@ -5,7 +5,7 @@ Leagues without a ``live_tails`` row take the general path until their next reco
 ``import_batches.answer`` keeps what the API answered a post, for its retries.
 
 Revision ID: 0010
-Revises: 0009
+Revises: 0013
 Create Date: 2026-11-23
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010"
-down_revision = "0009"
+down_revision = "0013"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,268 @@
+"""``--help`` in the user's language.
+
+Help texts are written in English in the code (Typer's ``help=`` and docstrings) and translated
+when help is shown, through the ``cli`` catalogue (locale/fr/LC_MESSAGES/cli.po), one message per
+paragraph (:func:`help_paragraphs`). The language is the command line's ``--lang`` when it is
+given before ``--help`` (on the command or on ``eloleague`` itself), else
+:func:`~eloleague.i18n.pick_language`. Typer's own words (the panels' titles, ``[default: ...]``)
+and Click's ``Usage:`` go through the same catalogue, and so do the messages about a mistyped
+command line (:data:`USAGE_ERRORS`, shown in French by :func:`errors_in`).
+
+:class:`Typer` is ``typer.Typer`` whose groups and commands are :class:`TranslatedGroup` and
+:class:`TranslatedCommand`; every command module creates its apps with it.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+from typer import _click as click  # Typer carries its own copy of Click
+from typer import rich_utils
+from typer.core import TyperCommand, TyperGroup
+
+from eloleague.i18n import LANGUAGES, pick_language, translator
+
+DOMAIN = "cli"
+
+# Typer's words shown around the help texts (names in typer.rich_utils), in English.
+TYPER_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": "Arguments",
+    "OPTIONS_PANEL_TITLE": "Options",
+    "COMMANDS_PANEL_TITLE": "Commands",
+    "ERRORS_PANEL_TITLE": "Error",
+    "DEFAULT_STRING": "[default: {}]",
+    "REQUIRED_LONG_STRING": "[required]",
+    "ENVVAR_STRING": "[env var: {}]",
+    "ABORTED_TEXT": "Aborted.",
+    "RICH_HELP": "Try [blue]'{command_path} {help_option}'[/] for help.",
+}
+USAGE = "Usage:"
+
+# Typer's and Click's messages for a mistyped command line (they are written in English inside
+# Typer), as templates: the French text comes from the catalogue, the values are kept; a
+# ``{reason}`` is itself one of these messages.
+USAGE_ERRORS = (
+    "No such option: {name} (Possible options: {options})",
+    "No such option: {name}",
+    "No such command {name}. Did you mean {suggestions}?",
+    "No such command {name}.",
+    "Missing argument {name}.",
+    "Missing option {name}.",
+    "Missing parameter: {name}",
+    "Missing command.",
+    "Got unexpected extra argument(s) ({arguments})",
+    "Option {name} requires an argument.",
+    "Option {name} does not take a value.",
+    "Invalid value for {name}: {reason}",
+    "Invalid value: {reason}",
+    "Input should be a valid integer, unable to parse string as an integer",
+    "Input should be a valid number, unable to parse string as a number",
+    "Input should be greater than or equal to {n}",
+    "Input should be less than or equal to {n}",
+    "Value error, {value} is not one of {choices}.",
+    "{value} is not one of {choices}.",
+)
+
+
+def help_paragraphs(text: str | None) -> list[str]:
+    """The paragraphs of a help text as the catalogue holds them: a help text is cut at blank
+    lines, and each paragraph is one line (Typer joins a paragraph's lines anyway)."""
+    if not text:
+        return []
+    body = text.partition("\f")[0]
+    return [" ".join(p.split()) for p in body.strip().split("\n\n") if p.strip()]
+
+
+def translate_help(text: str | None, _: Callable[[str], str]) -> str | None:
+    """``text`` with each paragraph translated (a paragraph left out of the catalogue stays)."""
+    if not text:
+        return text
+    return "\n\n".join(_(p) for p in help_paragraphs(text))
+
+
+def _lang_in(args: list[str]) -> str | None:
+    """The value of ``--lang`` among a command's own arguments, if it is there."""
+    for i, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith("--lang="):
+            return arg.partition("=")[2]
+    return None
+
+
+_LANG_KEY = "eloleague.lang"
+
+
+def _remember_language(ctx: click.Context, args: list[str]) -> None:
+    """Keep the ``--lang`` of these arguments (a command's own overrides ``eloleague --lang``)."""
+    lang = _lang_in(args)
+    if lang is not None:
+        ctx.meta[_LANG_KEY] = lang
+
+
+def _language(ctx: click.Context) -> str:
+    """The ``--lang`` given to this command or to a parent, else the environment's language."""
+    lang = ctx.meta.get(_LANG_KEY)  # the contexts of one command line share their meta
+    return str(lang) if lang in LANGUAGES else pick_language()
+
+
+@contextmanager
+def _translated(command: click.Command, ctx: click.Context) -> Iterator[None]:
+    """While help is formatted, ``command``'s texts (and its subcommands' for a group, and Typer's
+    own words) are in the context's language; they are put back afterwards."""
+    lang = _language(ctx)
+    if lang == "en":
+        yield
+        return
+    _ = translator(lang, DOMAIN)
+    saved: list[tuple[object, str, Any]] = []
+
+    def put(target: object, name: str, value: Any) -> None:
+        saved.append((target, name, getattr(target, name)))
+        setattr(target, name, value)
+
+    put(command, "help", translate_help(command.help, _))
+    if command.short_help:
+        put(command, "short_help", _(command.short_help))
+    for param in command.get_params(ctx):
+        if getattr(param, "help", None):
+            put(param, "help", translate_help(param.help, _))  # type: ignore[attr-defined]
+    if isinstance(command, TyperGroup):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None:
+                put(sub, "help", translate_help(sub.help, _))
+                if sub.short_help:
+                    put(sub, "short_help", _(sub.short_help))
+    for name, english in TYPER_WORDS.items():
+        put(rich_utils, name, _(english))
+    try:
+        yield
+    finally:
+        for target, name, value in reversed(saved):
+            setattr(target, name, value)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    regex = "".join(
+        re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+    )
+    return re.compile(regex + "$", re.DOTALL)
+
+
+_PATTERNS = [(template, _pattern(template)) for template in USAGE_ERRORS]
+
+
+def translate_usage_error(message: str, lang: str) -> str:
+    """A Typer or Click message about the command line (``No such option: --x``) in ``lang``;
+    a message it does not know (one of eloleague's, already translated) is left as it is."""
+    if lang == "en":
+        return message
+    _ = translator(lang, DOMAIN)
+    for template, pattern in _PATTERNS:
+        found = pattern.match(message)
+        if found:
+            values = found.groupdict()
+            if "reason" in values:
+                values["reason"] = translate_usage_error(values["reason"], lang)
+            return _(template).format(**values)
+    return message
+
+
+@contextmanager
+def errors_in(lang: str) -> Iterator[None]:
+    """While the command line runs, its usage errors (and Typer's words around them) are shown in
+    ``lang``."""
+    if lang == "en":
+        yield
+        return
+    _ = translator(lang, DOMAIN)
+    english_error = rich_utils.rich_format_error
+
+    def rich_format_error(self: click.ClickException) -> None:  # Typer's signature
+        english = self.format_message
+        self.format_message = lambda: translate_usage_error(english(), lang)  # type: ignore[method-assign]
+        english_error(self)
+
+    saved = {name: getattr(rich_utils, name) for name in TYPER_WORDS}
+    for name, english in TYPER_WORDS.items():
+        setattr(rich_utils, name, _(english))
+    rich_utils.rich_format_error = rich_format_error
+    try:
+        yield
+    finally:
+        rich_utils.rich_format_error = english_error
+        for name, value in saved.items():
+            setattr(rich_utils, name, value)
+
+
+def _usage(text: str, ctx: click.Context) -> str:
+    lang = _language(ctx)
+    if lang == "en" or not text.startswith(USAGE):
+        return text
+    return translator(lang, DOMAIN)(USAGE) + text[len(USAGE) :]
+
+
+class TranslatedCommand(TyperCommand):
+    """A Typer command whose help is shown in the user's language."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _remember_language(ctx, args)
+        return super().parse_args(ctx, args)
+
+    def get_usage(self, ctx: click.Context) -> str:
+        return _usage(super().get_usage(ctx), ctx)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _translated(self, ctx):
+            super().format_help(ctx, formatter)
+
+
+class TranslatedGroup(TyperGroup):
+    """A Typer group whose help (and its commands' one-line help) is in the user's language; run
+    as the program, its usage errors are too (:func:`errors_in`)."""
+
+    def main(self, args: Sequence[str] | None = None, *rest: Any, **kwargs: Any) -> Any:
+        given = list(sys.argv[1:] if args is None else args)
+        lang = _lang_in(given)
+        with errors_in(lang if lang in LANGUAGES else pick_language()):
+            return super().main(args, *rest, **kwargs)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Only the group's own options count: stop at the first word that is not an option.
+        own: list[str] = []
+        for arg in args:
+            if not arg.startswith("-") and (not own or own[-1] != "--lang"):
+                break
+            own.append(arg)
+        _remember_language(ctx, own)
+        return super().parse_args(ctx, args)
+
+    def get_usage(self, ctx: click.Context) -> str:
+        return _usage(super().get_usage(ctx), ctx)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with _translated(self, ctx):
+            super().format_help(ctx, formatter)
+
+
+class Typer(typer.Typer):
+    """``typer.Typer`` whose help is translated (:class:`TranslatedGroup`,
+    :class:`TranslatedCommand`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", TranslatedGroup)
+        super().__init__(**kwargs)
+
+    def command(  # type: ignore[override]
+        self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **kwargs: Any
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        return super().command(name, cls=cls or TranslatedCommand, **kwargs)

@@ -1,0 +1,53 @@
+"""Every help text of the command line (each paragraph of a command's docstring or ``help=``, each
+option's and argument's help, Typer's own words) has its French text in the ``cli`` catalogue
+(locale/fr/LC_MESSAGES/cli.po), with the same placeholders and the same Rich markup."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+from typer.main import get_command
+
+from eloleague.cli import app
+from eloleague.cli.help import (
+    TYPER_WORDS,
+    USAGE,
+    TranslatedCommand,
+    TranslatedGroup,
+    help_paragraphs,
+)
+
+CATALOGUE = Path(resources.files("eloleague")) / "locale" / "fr" / "LC_MESSAGES" / "cli.po"  # type: ignore[arg-type]
+
+
+MARKUP = re.compile(r"\[/\]|\[(?:bold|blue|dim|italic)\]")  # Rich's tags, not "[required]"
+
+
+def _helps() -> set[str]:
+    found: set[str] = set()
+
+    def walk(command: object) -> None:
+        assert isinstance(command, TranslatedCommand | TranslatedGroup), command
+        found.update(help_paragraphs(command.help))
+        for param in command.params:
+            found.update(help_paragraphs(getattr(param, "help", None)))
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
+
+    walk(get_command(app))
+    return found
+
+
+def test_every_help_text_is_translated() -> None:
+    with CATALOGUE.open("rb") as handle:
+        catalogue = {m.id: str(m.string) for m in read_po(handle) if m.id}
+    wanted = _helps() | set(TYPER_WORDS.values()) | {USAGE}
+    assert len(wanted) > 150
+    assert sorted(t for t in wanted if not catalogue.get(t)) == []
+    for msgid in wanted:
+        french = catalogue[msgid]
+        assert re.findall(r"\{\w*\}", msgid) == re.findall(r"\{\w*\}", french), msgid
+        assert MARKUP.findall(msgid) == MARKUP.findall(french), msgid

@@ -1,0 +1,144 @@
+"""Player identity (docs/league.md, "Player identity"): a federation id, a club and a region per
+player, carried by the files, matched by id first; two players of one name told apart."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from eloleague.errors import EloleagueError, InputError
+from eloleague.league import League
+from eloleague.store.identity import Identity
+
+
+def _game(gid: str, day: str, a: dict[str, str] | str, b: dict[str, str] | str, out: str) -> str:
+    lose = {"decisive_victory": "defeat", "draw": "draw"}[out]
+    return json.dumps(
+        {
+            "id": gid,
+            "date": day,
+            "sides": [{"players": [a], "outcome": out}, {"players": [b], "outcome": lose}],
+        },
+        ensure_ascii=False,
+    )
+
+
+JEAN_1 = {"name": "Jean Dupont", "id": "FR-001", "club": "Lyon", "region": "Rhône"}
+JEAN_2 = {"name": "Jean Dupont", "id": "FR-002", "club": "Brest", "region": "Bretagne"}
+
+
+def _write(path: Path, *lines: str) -> Path:
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    return path
+
+
+def test_two_players_of_one_name_told_apart_by_their_ids(db_url: str, tmp_path: Path) -> None:
+    games = _write(
+        tmp_path / "g.jsonl",
+        _game("g1", "2025-03-01", JEAN_1, "Alice Martin", "decisive_victory"),
+        _game("g2", "2025-03-01", JEAN_2, "Bruno Petit", "draw"),
+        _game("g3", "2025-03-02", JEAN_1, JEAN_2, "decisive_victory"),
+    )
+    league = League.create(db_url, "Fédé", "bataille-empire")
+    report = league.import_file(games)
+    assert report.added == 3
+    assert sorted(league.players()) == [
+        "Alice Martin",
+        "Bruno Petit",
+        "Jean Dupont (FR-001)",
+        "Jean Dupont (FR-002)",
+    ]
+    rows = {r.player: r for r in league.ranking()}
+    assert rows["Jean Dupont (FR-001)"].games == 2
+    assert rows["Jean Dupont (FR-002)"].games == 2
+    assert rows["Jean Dupont (FR-001)"].rating > rows["Jean Dupont (FR-002)"].rating
+    assert league.identity("FR-002") == Identity("FR-002", "Brest", "Bretagne")
+    # The plain name no longer says which one: refused, with both names.
+    with pytest.raises(EloleagueError, match="several players are named"):
+        league.player("Jean Dupont")
+    name_only = _write(
+        tmp_path / "h.jsonl", _game("g4", "2025-03-03", "Jean Dupont", "Alice Martin", "draw")
+    )
+    with pytest.raises(InputError, match="Jean Dupont \\(FR-001\\)"):
+        league.import_file(name_only)
+    # Importing the same file again adds nothing; the export carries the ids and reads back.
+    assert league.import_file(games).added == 0
+    out = io.StringIO()
+    league.export_jsonl(out)
+    copy = League.create(db_url, "Copie", "bataille-empire")
+    copy.import_file(_write(tmp_path / "copy.jsonl", out.getvalue().strip()))
+    assert [(r.player, r.rating) for r in copy.ranking()] == [
+        (r.player, r.rating) for r in league.ranking()
+    ]
+    assert copy.identities() == league.identities()
+
+
+def test_an_id_matches_first_then_the_name(db_url: str, tmp_path: Path) -> None:
+    league = League.create(db_url, "Fédé", "bataille-empire")
+    league.import_file(
+        _write(tmp_path / "a.jsonl", _game("g1", "2025-03-01", "Jean Dupont", "Alice", "draw"))
+    )
+    # A row with an id and a registered name without id: that player gets the id.
+    league.import_file(
+        _write(tmp_path / "b.jsonl", _game("g2", "2025-03-02", JEAN_1, "Alice", "draw"))
+    )
+    assert league.players() == ["Alice", "Jean Dupont"]
+    assert league.identity("Jean Dupont").federation_id == "FR-001"
+    # Later the id finds her even under another spelling; her club follows the file.
+    moved = dict(JEAN_1, name="J. Dupont", club="Villeurbanne")
+    league.import_file(
+        _write(tmp_path / "c.jsonl", _game("g3", "2025-03-03", moved, "Alice", "draw"))
+    )
+    assert league.players() == ["Alice", "Jean Dupont"]
+    assert league.identity("FR-001").club == "Villeurbanne"
+    # A namesake with another id: both told apart, the first keeps her games.
+    league.import_file(
+        _write(tmp_path / "d.jsonl", _game("g4", "2025-03-04", JEAN_2, "Alice", "draw"))
+    )
+    assert league.players() == ["Alice", "Jean Dupont (FR-001)", "Jean Dupont (FR-002)"]
+    assert len(league.player("Jean Dupont (FR-001)").games) == 3
+    assert len(league.player("FR-002").games) == 1
+
+
+def test_club_and_region_filters(db_url: str, tmp_path: Path) -> None:
+    league = League.create(db_url, "Fédé", "bataille-empire")
+    league.import_file(
+        _write(
+            tmp_path / "g.jsonl",
+            _game("g1", "2025-03-01", JEAN_1, JEAN_2, "decisive_victory"),
+            _game("g2", "2025-03-01", "Alice", JEAN_2, "decisive_victory"),
+        )
+    )
+    assert [r.player for r in league.ranking(club="lyon")] == ["Jean Dupont (FR-001)"]
+    assert [r.player for r in league.ranking(region="Bretagne")] == ["Jean Dupont (FR-002)"]
+    assert [r.player for r in league.ranking(region="RHÔNE")] == ["Jean Dupont (FR-001)"]
+    assert league.ranking(club="Paris") == []
+    from eloleague.store.ranking import RankingFilter
+
+    page = league.ranking_page(RankingFilter(region="bretagne"))
+    assert [(r.rank, r.player) for r in page.rows] == [(1, "Jean Dupont (FR-002)")]
+    assert league.clubs_and_regions() == (["Brest", "Lyon"], ["Bretagne", "Rhône"])
+
+
+def test_player_add_edit_and_merge_keep_ids(db_url: str, tmp_path: Path) -> None:
+    league = League.create(db_url, "Fédé", "bataille-empire")
+    assert league.add_player("Chloé Roux", federation_id="FR-010", club="Lyon") == "Chloé Roux"
+    with pytest.raises(EloleagueError, match="already"):
+        league.add_player("Chloé R.", federation_id="FR-010")
+    league.import_file(
+        _write(tmp_path / "g.jsonl", _game("g1", "2025-03-01", "Chloe Roux", "Alice", "draw"))
+    )
+    league.edit_player("Chloe Roux", region="Rhône")
+    league.merge_players("Chloe Roux", "Chloé Roux")
+    assert league.identity("Chloé Roux") == Identity("FR-010", "Lyon", "Rhône")
+    league.edit_player("FR-010", clear=["club"])
+    assert league.identity("Chloé Roux") == Identity("FR-010", None, "Rhône")
+    league.add_player("Alice B", federation_id="FR-020")
+    with pytest.raises(EloleagueError, match="ids differ"):
+        league.merge_players("Alice B", "Chloé Roux")
+    # A second "Chloé Roux" with another id: both told apart.
+    assert league.add_player("Chloé Roux", federation_id="FR-011") == "Chloé Roux (FR-011)"
+    assert "Chloé Roux (FR-010)" in league.players()

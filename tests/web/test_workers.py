@@ -1,0 +1,98 @@
+"""``eloleague serve --workers N``: several real server processes share one database; a session
+opened in one process is good in the others and ends in all of them at sign-out (docs/web.md,
+"Several workers")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from tests.web.conftest import BE, Site, free_port
+from tests.web.test_writes import PASSWORD, _csrf
+
+
+def _children(pid: int) -> list[int]:
+    listed = subprocess.run(
+        ["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True, check=False
+    )
+    return [int(x) for x in listed.stdout.split()]
+
+
+def test_two_workers_share_sessions_and_sign_out(site: Site, tmp_path: Path) -> None:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "ELOLEAGUE_SECRET"}
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            str(site.db),
+            "--port",
+            str(port),
+            "--workers",
+            "2",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{base}/api/v1/leagues", timeout=2)
+                workers = [c for c in _children(server.pid) if "spawn_main" in _cmd(c)]
+                if len(workers) == 2:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the workers did not start"
+            time.sleep(0.2)
+        # No keep-alive: every request is a new connection, taken by whichever worker is free.
+        fresh = httpx.Limits(max_keepalive_connections=0)
+        with httpx.Client(base_url=base, limits=fresh, timeout=30) as browser:
+            token = _csrf(browser.get("/login").text)
+            signed = browser.post(
+                "/login",
+                data={"name": "Claire", "password": PASSWORD, "csrf_token": token},
+                follow_redirects=False,
+            )
+            assert signed.status_code == 303
+            kept = dict(browser.cookies)
+            for _ in range(20):
+                assert browser.get("/admin", follow_redirects=False).status_code == 200
+            token = _csrf(browser.get(f"/leagues/{BE}/upload").text)
+            out = browser.post("/logout", data={"csrf_token": token}, follow_redirects=False)
+            assert out.status_code == 303
+        with httpx.Client(base_url=base, limits=fresh, timeout=30, cookies=kept) as replay:
+            for _ in range(20):
+                got = replay.get("/admin", follow_redirects=False)
+                assert got.status_code == 303, got.status_code  # to the sign-in page
+        # The site answers on every worker: the ranking, many times over new connections.
+        with httpx.Client(base_url=base, limits=fresh, timeout=30) as reader:
+            for _ in range(20):
+                assert reader.get(f"/api/v1/leagues/{BE}").status_code == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+def _cmd(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
