@@ -177,7 +177,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(url: str) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
+def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
     engine = engine_for(url)
     if OFFICER not in {u.name for u in accounts.list_users(engine)}:
         accounts.add_user(engine, OFFICER, PASSWORD, "officer")
@@ -185,7 +185,18 @@ def serve(url: str) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
     engine.dispose()
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "eloleague", "serve", "--db", url, "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            url,
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
         env={**os.environ, "ELOLEAGUE_SECRET": "benchmark-" + "z" * 40},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -369,7 +380,7 @@ def run_all(
         (1, 1000, "posts of 1,000 games, 1 client"),
     ):
         url = copy(f"http{clients}x{per_post}")
-        server, base, auth = serve(url)
+        server, base, auth = serve(url, args.workers)
         try:
             limit = args.posts if per_post == 1 else args.batch_games
             poster = Poster(args.players, day, f"h{clients}x{per_post}-")
@@ -394,6 +405,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30, help="bound of each run")
     parser.add_argument("--pg", action="store_true", help="PostgreSQL too")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
     args = parser.parse_args()
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "

@@ -140,13 +140,27 @@ def test_a_retried_post_gets_the_same_answer_and_adds_nothing(db_url: str) -> No
 
 @pytest.fixture
 def server(
+    request: pytest.FixtureRequest,
     db_url: str,  # noqa: F811
 ) -> Iterator[tuple[str, str, subprocess.Popen[bytes], str]]:
-    """``eloleague serve`` in its own process; (base URL, token, process, database URL)."""
+    """``eloleague serve`` in its own process (``--workers``: the parameter, else 1); (base
+    URL, token, process, database URL)."""
     _, token = setup(db_url)
     port = free_port()
+    workers = str(getattr(request, "param", 1))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "eloleague", "serve", "--db", db_url, "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            db_url,
+            "--port",
+            str(port),
+            "--workers",
+            workers,
+        ],
         env={**os.environ, "ELOLEAGUE_SECRET": "live-" + "k" * 40},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -188,6 +202,7 @@ def test_games_answered_201_survive_a_kill_9(
     assert_equals_full_replay(league)
 
 
+@pytest.mark.parametrize("server", [1, 2], indirect=True, ids=["1-worker", "2-workers"])
 def test_eight_clients_at_once_lose_and_double_nothing(
     server: tuple[str, str, subprocess.Popen[bytes], str],
 ) -> None:
