@@ -23,7 +23,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from eloleague.errors import EloleagueError
+from eloleague.errors import BusyError, EloleagueError
 from eloleague.i18n import Text
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.store import sessions
@@ -222,19 +222,32 @@ def user_for_token(engine: Engine, token: str) -> User | None:
                 users.c.id.label("uid"),
                 users.c.name,
                 users.c.role,
+                api_tokens.c.last_used_at,
             )
             .select_from(api_tokens.join(users, api_tokens.c.user_id == users.c.id))
             .where(api_tokens.c.token_hash == digest)
         ).first()
     if row is None or not hmac.compare_digest(row.token_hash, digest):
         return None
-    with write(engine) as conn:
-        conn.execute(
-            update(api_tokens)
-            .where(api_tokens.c.id == row.id)
-            .values(last_used_at=dt.datetime.now(dt.UTC))
-        )
+    now = dt.datetime.now(dt.UTC)
+    last = row.last_used_at
+    if last is not None and last.tzinfo is None:  # SQLite gives it back without its zone
+        last = last.replace(tzinfo=dt.UTC)
+    if last is None or now - last >= TOKEN_USE_EVERY:
+        try:  # bookkeeping only: never make a game server wait behind a league's writes
+            with write(engine, wait=TOKEN_USE_WAIT) as conn:
+                conn.execute(
+                    update(api_tokens).where(api_tokens.c.id == row.id).values(last_used_at=now)
+                )
+        except BusyError:
+            pass
     return User(row.uid, row.name, row.role)
+
+
+# A token's last use is written at most this often (a game server posting every few
+# milliseconds would otherwise add a write per result), waiting at most TOKEN_USE_WAIT seconds.
+TOKEN_USE_EVERY = dt.timedelta(minutes=1)
+TOKEN_USE_WAIT = 0.5
 
 
 def revoke_tokens(engine: Engine, user_name: str) -> int:

@@ -84,3 +84,9 @@ class InputError(EloleagueError):
 
 class RuleSetError(EloleagueError):
     """A rule file that cannot be used: names the file, the key and what is allowed."""
+
+
+class BusyError(EloleagueError):
+    """Another write to the same league held its lock longer than the caller would wait: nothing
+    was changed, and the same request can be sent again (the site answers 503 with
+    ``Retry-After``)."""

@@ -58,7 +58,7 @@ from eloleague.store import checkpoints as cps
 from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
-from eloleague.store.bulk import deferred_indexes, refresh_statistics, to_date
+from eloleague.store.bulk import deferred_indexes, refresh_statistics, run, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
 from eloleague.store.event_places import (
     EventPlace,
@@ -209,6 +209,10 @@ class League:
         self.rules: RuleSet = parse_rules(rules_text, f"league {name}")
         # Called as progress(done, total) while a recompute replays games (the CLI's bar).
         self.progress: Progress | None = None
+        # Seconds a write waits for another write to the league before giving up with
+        # BusyError (None: SQLite's busy timeout, a minute; no bound on PostgreSQL). The web
+        # site bounds it.
+        self.write_wait: float | None = None
         # What reads computed, by question, with the league's revision they were computed at.
         self._kept: dict[Hashable, tuple[int, object]] = {}
 
@@ -355,17 +359,21 @@ class League:
 
     @contextmanager
     def _writing(self, *, commit: bool = True) -> Iterator[Connection]:
-        """A write transaction holding the league's lock, rules reloaded (another process may
-        have changed them)."""
-        with no_gc(), store_db.write(self.engine, commit=commit) as conn:
-            row = conn.execute(
-                select(leagues.c.rules_text).where(leagues.c.id == self.id).with_for_update()
-            ).first()
-            if row is None:
+        """A write transaction holding the league's lock (SQLite: the database's write lock;
+        PostgreSQL: the league's advisory lock), rules reloaded (another process may have changed
+        them). Waits at most :attr:`write_wait` for another write, then raises BusyError."""
+        with (
+            no_gc(),
+            store_db.queued(self.engine, self.id, self.write_wait) as wait,
+            store_db.write(self.engine, commit=commit, wait=wait) as conn,
+        ):
+            store_db.lock_league(conn, self.id, wait)
+            rows = run(conn, "SELECT rules_text FROM leagues WHERE id = ?", (self.id,))
+            if not rows:
                 raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
-            if row.rules_text != self.rules_text:
-                self.rules_text = row.rules_text
-                self.rules = parse_rules(row.rules_text, f"league {self.name}")
+            if rows[0][0] != self.rules_text:
+                self.rules_text = rows[0][0]
+                self.rules = parse_rules(self.rules_text, f"league {self.name}")
             yield conn
             if commit:
                 bump_revision(conn, self.id)  # what processes kept of the league is stale
@@ -570,6 +578,7 @@ class League:
         user: str | None = None,
         file_warnings: Sequence[Problem] = (),
         names: Mapping[str, str] | None = None,
+        answer: Callable[[ImportReport], str] | None = None,
         event_places: Sequence[EventPlace] = (),
         _checked: bool = False,
     ) -> ImportReport:
@@ -587,7 +596,16 @@ class League:
         recognised (a dry run shows the same and stores nothing). ``event_places``: the place
         and referee of the events, as a workbook's event sheet gives them (:meth:`read_file`).
 
-        Raises :class:`InputError` (every problem, nothing stored) on bad input.
+        ``answer``: for a program that answers the import to a client (the API), the text to
+        keep with it, in the same transaction, under ``content_hash`` (:meth:`posted_answer`
+        gives it to a retry of the same request).
+
+        Games that sort after every stored game take the append path (docs/league.md, "Live
+        results"): their cost is that of the games, not of the league.
+
+        Raises :class:`InputError` (every problem, nothing stored) on bad input, and
+        :class:`~eloleague.errors.BusyError` when another write held the league longer than
+        :attr:`write_wait` (nothing stored: the same call can be made again).
         """
         records, mapping = _mapped(games_in, names)
         _checked = _checked and not mapping  # a mapped name may now meet itself in a game
@@ -621,6 +639,8 @@ class League:
                 added=report.added,
                 replaced=report.replaced,
             )
+            if answer is not None and content_hash is not None and report.changed:
+                imports.keep_answer(conn, self.id, content_hash, answer(report))
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(
@@ -629,6 +649,11 @@ class League:
                 name_warnings=[w for w in report.name_warnings if w.name not in located],
             )
         return report
+
+    def posted_answer(self, content_hash: str) -> str | None:
+        """The answer kept by the :meth:`import_games` that stored a request of this digest."""
+        with self._reading() as conn:
+            return imports.kept_answer(conn, self.id, content_hash)
 
     # Uploads waiting for an officer ------------------------------------------------------------
 

@@ -90,7 +90,16 @@ def test_officer_posts_results_and_the_ranking_changes(client: TestClient, site:
         content=json.dumps([GOOD]),
         headers=_bearer(site.officer_token),
     )
-    assert again.status_code == 200 and again.json()["unchanged"] == 1
+    # A retry of the same post (docs/web.md, "Posting results from a game server"): the same
+    # answer, nothing added.
+    assert (again.status_code, again.json()) == (201, posted.json())
+    assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Nouvelle"}).json()["rows"][0] == row
+    other = client.post(  # the same game in another post: already there
+        f"/api/v1/leagues/{BE}/games",
+        content=json.dumps(GOOD),
+        headers=_bearer(site.officer_token),
+    )
+    assert other.status_code == 200 and other.json()["unchanged"] == 1
 
     fixed = {
         **GOOD,

@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Table
 
 CHUNK = 50_000
+FEW_ROWS = 100  # PostgreSQL: up to this many rows are inserted with executemany, not COPY
 
 
 def placeholder(conn: Connection) -> str:
@@ -54,12 +55,14 @@ def insert_rows(
     quoted = ", ".join('"' + c + '"' for c in names)
     cur = cursor(conn)
     try:
-        if conn.dialect.name == "postgresql":
+        if conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS:
             prefix = tuple(constants.values())
             with cur.copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row((*prefix, *row) if prefix else row)
             return
+        # SQLite, or a few rows on PostgreSQL (psycopg sends them in one round trip; COPY takes
+        # several: the append path writes a handful of rows per game).
         mark = placeholder(conn)
         literals = ["NULL" if v is None else str(v) for v in constants.values()]
         sql = f"INSERT INTO {table.name} ({quoted}) VALUES ({', '.join(literals + [mark] * len(columns))})"
@@ -77,6 +80,43 @@ def fetch_all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[An
         return list(cur.fetchall())
     finally:
         cur.close()
+
+
+def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = False) -> Any:
+    """Run one statement written with ``?`` marks through the driver's cursor (``%s`` on
+    PostgreSQL), without SQLAlchemy's per-statement work: the append path runs a dozen small
+    statements per game, and that work was most of its time. ``many``: ``params`` is a list of
+    rows. Returns the rows of a query (plain tuples), else ``None``."""
+    if conn.dialect.paramstyle != "qmark":
+        sql = sql.replace("?", "%s")
+    cur = cursor(conn)
+    try:
+        if many:
+            cur.executemany(sql, params)
+            return None
+        cur.execute(sql, tuple(params))
+        return cur.fetchall() if cur.description is not None else None
+    finally:
+        cur.close()
+
+
+@contextmanager
+def pipelined(conn: Connection, rows: int) -> Iterator[None]:
+    """On PostgreSQL, the statements of the block sent without waiting for each answer (psycopg's
+    pipeline mode: one round trip instead of one each; errors still surface, by the end of the
+    block). Only for statements whose results the block does not read, writing at most ``rows``
+    rows each: more go through ``COPY`` (:func:`insert_rows`), which a pipeline cannot carry.
+    Elsewhere: nothing."""
+    if conn.dialect.name != "postgresql" or rows > FEW_ROWS:
+        yield
+        return
+    with conn.connection.driver_connection.pipeline():  # type: ignore[union-attr]
+        yield
+
+
+def marks(count: int) -> str:
+    """``?, ?, ...``: ``count`` parameter marks for an ``IN (...)`` list."""
+    return ", ".join("?" * count)
 
 
 def date_param(conn: Connection) -> Any:

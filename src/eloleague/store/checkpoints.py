@@ -21,6 +21,7 @@ from sqlalchemy import Connection, and_, delete, insert, select
 from eloleague.engine import EngineState
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
+from eloleague.store.bulk import date_param, run
 from eloleague.store.tables import checkpoints
 
 # A checkpoint every this many games: an import at the end of a long history replays at most
@@ -199,10 +200,14 @@ def load_checkpoint(
 
 def drop_from(conn: Connection, league_id: int, day: dt.date | None) -> None:
     """Forget the checkpoints dated after ``day`` (all when ``None``)."""
-    cond = checkpoints.c.league_id == league_id
-    if day is not None:
-        cond = and_(cond, checkpoints.c.date > day)
-    conn.execute(delete(checkpoints).where(cond))
+    if day is None:
+        run(conn, "DELETE FROM checkpoints WHERE league_id = ?", (league_id,))
+    else:
+        run(
+            conn,
+            "DELETE FROM checkpoints WHERE league_id = ? AND date > ?",
+            (league_id, date_param(conn)(day)),
+        )
 
 
 def thin(conn: Connection, league_id: int, every: int = CHECKPOINT_EVERY) -> None:

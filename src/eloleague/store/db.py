@@ -10,6 +10,8 @@ instead of failing half-way. :func:`write` opens such a transaction.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -20,7 +22,7 @@ from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
-from eloleague.errors import EloleagueError
+from eloleague.errors import BusyError, EloleagueError
 from eloleague.store.messages import msg
 
 if TYPE_CHECKING:
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
 DEFAULT_DB = "eloleague.db"
 BUSY_TIMEOUT_SECONDS = 60.0
 _WRITE = "eloleague_write"
+_WAIT = "eloleague_wait"  # seconds a write waits for the lock (SQLite: the busy timeout)
+_TIMEOUTS: dict[str, float] = {}  # each SQLite URL's busy timeout, restored after a write's own
 
 
 def database_url(db: str | None = None) -> str:
@@ -103,6 +107,7 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
                 msg("{file}: the folder {folder} does not exist", file=database, folder=str(parent))
             )
     engine = create_engine(url, connect_args={"timeout": timeout})
+    _TIMEOUTS[url] = timeout
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
@@ -119,35 +124,104 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn: Connection) -> None:
-        mode = "IMMEDIATE" if conn.get_execution_options().get(_WRITE) else "DEFERRED"
+        options = conn.get_execution_options()
+        wait = options.get(_WAIT)
+        if wait is not None:  # this write's own bound on the wait for the lock
+            conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+        mode = "IMMEDIATE" if options.get(_WRITE) else "DEFERRED"
         conn.exec_driver_sql(f"BEGIN {mode}")
 
     return engine
 
 
 @contextmanager
-def write(engine: Engine, *, commit: bool = True) -> Iterator[Connection]:
+def write(
+    engine: Engine, *, commit: bool = True, wait: float | None = None
+) -> Iterator[Connection]:
     """A write transaction: committed when the block ends (rolled back instead when ``commit`` is
     false: a dry run), rolled back on any error.
 
-    SQLite takes the write lock at once (a second writer waits up to the busy timeout, then fails
-    with a clear message); PostgreSQL callers lock the league row (``SELECT ... FOR UPDATE``).
+    SQLite takes the write lock at once: a second writer waits up to ``wait`` seconds (default:
+    the engine's busy timeout), then gets :class:`~eloleague.errors.BusyError`. PostgreSQL
+    callers take the league's lock themselves (:func:`lock_league`).
     """
+    options: dict[str, Any] = {_WRITE: True}
+    if wait is not None:
+        options[_WAIT] = wait
     try:
         with engine.connect() as raw:
-            conn = raw.execution_options(**{_WRITE: True})
-            trans = conn.begin()
+            conn = raw.execution_options(**options)
             try:
-                yield conn
-            except BaseException:
-                trans.rollback()
-                raise
-            if commit:
-                _commit(trans)
-            else:
-                trans.rollback()
+                trans = conn.begin()
+                try:
+                    yield conn
+                except BaseException:
+                    trans.rollback()
+                    raise
+                if commit:
+                    _commit(trans)
+                else:
+                    trans.rollback()
+            finally:
+                if wait is not None and is_sqlite(engine):  # the pooled connection's default
+                    raw.connection.driver_connection.execute(  # type: ignore[union-attr]
+                        f"PRAGMA busy_timeout = {int(_sqlite_timeout(engine) * 1000)}"
+                    )
     except OperationalError as exc:
         raise _busy_or_raise(exc) from None
+
+
+def _sqlite_timeout(engine: Engine) -> float:
+    return _TIMEOUTS.get(engine.url.render_as_string(), BUSY_TIMEOUT_SECONDS)
+
+
+_QUEUES: dict[tuple[str, int | None], threading.Lock] = {}
+_QUEUES_LOCK = threading.Lock()
+
+
+@contextmanager
+def queued(engine: Engine, league_id: int, wait: float | None = None) -> Iterator[float | None]:
+    """Writers of one process queue here first, in turn (per SQLite database, per PostgreSQL
+    league), before they take the database's lock: a writer waiting in SQLite's busy handler
+    sleeps and polls, and on PostgreSQL holds a pooled connection. Gives what is left of ``wait``
+    (``None``: no bound) for the database's own lock; :class:`~eloleague.errors.BusyError` when
+    nothing is."""
+    key = (engine.url.render_as_string(), None if is_sqlite(engine) else league_id)
+    with _QUEUES_LOCK:
+        gate = _QUEUES.setdefault(key, threading.Lock())
+    started = time.monotonic()
+    if not gate.acquire(timeout=-1 if wait is None else wait):
+        raise BusyError(_busy_text())
+    try:
+        yield None if wait is None else max(0.05, wait - (time.monotonic() - started))
+    finally:
+        gate.release()
+
+
+def _busy_text() -> str:
+    return msg(
+        "the database is busy: another import or recompute is running; try again when it ends"
+    )
+
+
+# Advisory locks of league writes on PostgreSQL: (this namespace, the league's id).
+LEAGUE_LOCK = 0x656C6F6C
+
+
+def lock_league(conn: Connection, league_id: int, wait: float | None = None) -> None:
+    """On PostgreSQL, take the league's write lock for the rest of the transaction (an advisory
+    lock: writers from every process and machine queue on it, readers never do), waiting at
+    most ``wait`` seconds (then :class:`~eloleague.errors.BusyError`). On SQLite the
+    transaction already holds the database's write lock."""
+    if is_sqlite(conn):
+        return
+    if wait is not None:
+        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}")
+    conn.execute(
+        text("SELECT pg_advisory_xact_lock(:ns, :league)"), {"ns": LEAGUE_LOCK, "league": league_id}
+    )
+    if wait is not None:
+        conn.exec_driver_sql("SET LOCAL lock_timeout = 0")
 
 
 def _commit(trans: RootTransaction) -> None:
@@ -166,13 +240,8 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 def _busy_or_raise(exc: OperationalError) -> Exception:
     text = str(exc.orig) if exc.orig is not None else str(exc)
-    if "locked" in text or "busy" in text:
-        return EloleagueError(
-            msg(
-                "the database is busy: another import or recompute is running; try again when "
-                "it ends"
-            )
-        )
+    if "locked" in text or "busy" in text or "lock timeout" in text:
+        return BusyError(_busy_text())
     return EloleagueError(msg("database error: {detail}", detail=text.strip()))
 
 
@@ -181,7 +250,7 @@ def _busy_or_raise(exc: OperationalError) -> Exception:
 
 # The newest migration in store/migrations/versions (a test holds it equal to Alembic's head): a
 # database already at it opens without importing Alembic, which costs every command a second.
-HEAD = "0013"
+HEAD = "0010"  # after 0013: the live tail (0010_live_tail.py)
 
 
 def _alembic_config() -> Config:

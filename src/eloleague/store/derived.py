@@ -217,9 +217,12 @@ def write_ratings(
     league_id: int,
     pools: Mapping[PoolKey, PoolState],
     player_ids: Mapping[str, int],
+    last_played: Mapping[PoolKey, dt.date] | None = None,
 ) -> None:
-    """Replace the league's current ratings with ``pools`` (kept in order of first appearance)."""
+    """Replace the league's current ratings with ``pools`` (kept in order of first appearance),
+    with each pool's last rated game (``last_played``)."""
     conn.execute(delete(ratings).where(ratings.c.league_id == league_id))
+    played = last_played or {}
     rows = [
         {
             "league_id": league_id,
@@ -230,6 +233,7 @@ def write_ratings(
             "games": p.games,
             "position": n,
             "extra": json.dumps(p.extra) if p.extra else None,
+            "last_played": played.get(k),
         }
         for n, (k, p) in enumerate(pools.items())
     ]

@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, delete, func, insert, select
+from sqlalchemy import Connection, delete, insert, select
 
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, to_date
+from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, run, to_date
 from eloleague.store.tables import events, games, side_players
 
 
@@ -83,9 +83,7 @@ def event_ids(conn: Connection, league_id: int, names: Iterable[str]) -> dict[st
 
 def next_seq(conn: Connection, league_id: int) -> int:
     """The arrival number the next new game gets."""
-    value = conn.execute(
-        select(func.max(games.c.seq)).where(games.c.league_id == league_id)
-    ).scalar()
+    ((value,),) = run(conn, "SELECT max(seq) FROM games WHERE league_id = ?", (league_id,))
     return int(value or 0) + 1
 
 
@@ -148,6 +146,16 @@ def insert_games(
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
         insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)
+    elif len(rows) <= FEW:  # a live post: one statement gives the row ids back
+        values = ", ".join(["(?, ?, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"] * len(rows))
+        cols = ", ".join(("league_id", "batch_id", *GAME_COLUMNS))
+        returned = run(
+            conn,
+            f"INSERT INTO games ({cols}) VALUES {values} RETURNING seq, id",
+            [x for row in rows for x in (league_id, batch_id, *row)],
+        )
+        by_seq = dict(returned)
+        pk_list = [by_seq[g.seq] for g in new]
     else:
         insert_rows(conn, games, GAME_COLUMNS, rows, fixed)
         pk_list = _row_ids(conn, league_id, [g.seq for g in new])
@@ -163,6 +171,9 @@ def insert_games(
         stored.append(StoredGame(pk, g.seq, g.record.id, record))
     insert_rows(conn, side_players, PLAYER_COLUMNS, player_rows)
     return stored
+
+
+FEW = 100  # games written with one INSERT ... RETURNING on PostgreSQL (more: COPY, then read)
 
 
 def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]:

@@ -112,7 +112,9 @@ def namesakes(conn: Connection, league_id: int) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for name, fid in conn.execute(
         select(players.c.name, players.c.federation_id).where(
-            and_(players.c.league_id == league_id, players.c.federation_id.is_not(None))
+            # ">= ''" (every id) rather than "IS NOT NULL": SQLite then reads the ids' index
+            # instead of every player (each import asks, a live game too)
+            and_(players.c.league_id == league_id, players.c.federation_id >= "")
         )
     ):
         base = base_name(name, fid)

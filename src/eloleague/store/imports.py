@@ -17,14 +17,19 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select
+from sqlalchemy import Connection, and_, func, insert, select, update
 
+from eloleague.engine import Unrated
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
 from eloleague.rules.model import RuleSet
-from eloleague.store.bulk import deferred_indexes
+from eloleague.store import live
+from eloleague.store import tail as live_tail
+from eloleague.store.bulk import deferred_indexes, marks, run
+from eloleague.store.bulk import to_date as day_of
 from eloleague.store.derived import read_ratings
 from eloleague.store.games import (
     NewGame,
@@ -37,7 +42,15 @@ from eloleague.store.games import (
 )
 from eloleague.store.identity import resolve
 from eloleague.store.messages import engine_text, msg
-from eloleague.store.players import create_players, name_index, player_names, similar_names
+from eloleague.store.players import (
+    NameWarning,
+    create_players,
+    lookup_names,
+    name_index,
+    names_of,
+    player_names,
+    similar_names,
+)
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
 from eloleague.store.reports import ImportReport, RatingChange
 from eloleague.store.tables import games, import_batches
@@ -243,15 +256,17 @@ def _stored_by_ext_id(conn: Connection, league_id: int, ids: Sequence[str]) -> d
         query = select(*cols).where(
             and_(games.c.league_id == league_id, games.c.ext_id.is_not(None))
         )
-        rows = [r for r in conn.execute(query) if r[0] in wanted]
+        rows: list[Any] = [r for r in conn.execute(query) if r[0] in wanted]
     else:
         rows = []
         for chunk in chunks(ids):
             rows.extend(
-                conn.execute(
-                    select(*cols).where(
-                        and_(games.c.league_id == league_id, games.c.ext_id.in_(chunk))
-                    )
+                (ext, pk, seq, day_of(date), digest)
+                for ext, pk, seq, date, digest in run(
+                    conn,
+                    "SELECT ext_id, id, seq, date, content_hash FROM games WHERE league_id = ? "
+                    f"AND ext_id IN ({marks(len(chunk))})",
+                    (league_id, *chunk),
                 )
             )
     return {ext: Stored(pk, seq, date, digest) for ext, pk, seq, date, digest in rows}
@@ -274,6 +289,34 @@ def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> 
         )
         out.update({k: v for k, v in conn.execute(query).all()})
     return out
+
+
+def keep_answer(conn: Connection, league_id: int, digest: str, answer: str) -> None:
+    """Keep ``answer`` with the batch the post of digest ``digest`` made (its retries get it)."""
+    conn.execute(
+        update(import_batches)
+        .where(
+            and_(import_batches.c.league_id == league_id, import_batches.c.content_hash == digest)
+        )
+        .values(answer=answer)
+    )
+
+
+def kept_answer(conn: Connection, league_id: int, digest: str) -> str | None:
+    """The answer kept for a post of digest ``digest`` (the first, if several)."""
+    value: str | None = conn.execute(
+        select(import_batches.c.answer)
+        .where(
+            and_(
+                import_batches.c.league_id == league_id,
+                import_batches.c.content_hash == digest,
+                import_batches.c.answer.is_not(None),
+            )
+        )
+        .order_by(import_batches.c.id)
+        .limit(1)
+    ).scalar()
+    return value
 
 
 def apply(
@@ -311,22 +354,26 @@ def apply(
 
     # Players with an id (or a club, a region) are found by id, then by name, or registered
     # (store/identity.py); then names resolve to players or aliases; unknown names become new
-    # players.
+    # players. A small import reads only its own names (the append path never reads the whole
+    # league).
     records, identified, problems = resolve(conn, league_id, records)
     if problems:
         raise InputError(problems, source)
-    index = name_index(conn, league_id)
     wanted = wanted_names(records)
-    new_names = identified + [n for n in wanted if n not in index]
-    warnings = (
-        similar_names(
-            [n for n in new_names if n not in index], player_names(conn, league_id).values()
-        )
-        if new_names
-        else []
-    )
-    index.update(create_players(conn, league_id, [n for n in new_names if n not in index]))
-    canonical = player_names(conn, league_id)
+    small = len(wanted) <= SCAN_FROM
+    aliased: set[str] = set()
+    index = lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
+    unknown = [n for n in wanted if n not in index]
+    new_names = identified + unknown
+    warnings = similar_names(unknown, player_names(conn, league_id).values()) if unknown else []
+    index.update(create_players(conn, league_id, unknown))
+    if small:  # a registered or new name is its player's; only an alias needs a look-up
+        if aliased:
+            canonical = names_of(conn, league_id, {index[n] for n in wanted})
+        else:
+            canonical = {index[n]: n for n in wanted}
+    else:
+        canonical = player_names(conn, league_id)
     records = canonical_games(records, wanted, index, canonical)
     ids = {name: pk for pk, name in canonical.items()}
 
@@ -356,6 +403,31 @@ def apply(
                 "unchanged": unchanged,
             },
         ).scalar_one()
+        end = live_tail.read(conn, league_id)
+        if (
+            replacing is None
+            and not replaced
+            and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
+        ):
+            assert end is not None
+            seq = next_seq(conn, league_id)
+            to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
+            stored = insert_games(conn, league_id, to_insert, ids, batch_id)
+            appended = live.append(conn, league_id, rules, end, stored, ids)
+            return _report(
+                source,
+                dry_run,
+                todo,
+                new_names,
+                warnings,
+                already,
+                changes(appended.before, appended.after, rules.start_rating),
+                _unrated(appended.unrated, to_insert),
+                appended.replayed,
+            )
+        if small:  # the general path reads the whole league's players
+            canonical = player_names(conn, league_id)
+            ids = {name: pk for pk, name in canonical.items()}
         old_events = [
             g.record
             for g in load_games(conn, league_id, canonical, pks=[o.pk for _, _, o in replaced])
@@ -394,22 +466,51 @@ def apply(
             )
         replayed = result.replayed
         rating_changes = changes(before, result.pools, rules.start_rating)
-        labels = {label(g.record.id, g.seq) for g in to_insert} if result.unrated else set()
-        unrated = [
-            msg(
-                "game {game} is not rated ({reason})",
-                game=u.game.id or "?",
-                reason=engine_text(u.reason),
-            )
-            for u in result.unrated
-            if u.game.id in labels
-        ]
+        unrated = _unrated(result.unrated, to_insert)
+    return _report(
+        source,
+        dry_run,
+        todo,
+        new_names,
+        warnings,
+        already,
+        rating_changes,
+        unrated,
+        replayed,
+    )
+
+
+def _unrated(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list[Text]:
+    """Why each of the inserted games that the replay did not rate is not rated."""
+    labels = {label(g.record.id, g.seq) for g in inserted} if found else set()
+    return [
+        msg(
+            "game {game} is not rated ({reason})",
+            game=u.game.id or "?",
+            reason=engine_text(u.reason),
+        )
+        for u in found
+        if u.game.id in labels
+    ]
+
+
+def _report(
+    source: str,
+    dry_run: bool,
+    todo: Plan,
+    new_names: list[str],
+    warnings: list[NameWarning],
+    already: dt.datetime | None,
+    rating_changes: list[RatingChange],
+    unrated: list[Text],
+    replayed: int,
+) -> ImportReport:
     return ImportReport(
         source=source,
         dry_run=dry_run,
-        added=len(new),
-        unchanged=unchanged,
-        replaced=len(replaced),
+        added=len(todo.new),
+        unchanged=todo.unchanged,
+        replaced=len(todo.replaced),
         new_players=new_names,
         name_warnings=warnings,
         look_alikes=list(warnings),

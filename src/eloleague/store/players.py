@@ -21,6 +21,7 @@ from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
+from eloleague.store.bulk import marks, run
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -82,6 +83,48 @@ def name_index(conn: Connection, league_id: int) -> dict[str, int]:
     return index
 
 
+def lookup_names(
+    conn: Connection, league_id: int, names: Sequence[str], aliased: set[str] | None = None
+) -> dict[str, int]:
+    """``{name or alias: player id}`` for those of ``names`` that are registered (as
+    :func:`name_index`, reading only those names: an import of one game reads two players)."""
+    found: dict[str, int] = {}
+    aliases: dict[str, int] = {}
+    for i in range(0, len(names), 500):
+        chunk = list(names[i : i + 500])
+        listed = marks(len(chunk))
+        for name, pk, is_alias in run(
+            conn,
+            f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name IN ({listed}) "
+            "UNION ALL SELECT alias, player_id, 1 FROM player_aliases "
+            f"WHERE league_id = ? AND alias IN ({listed})",
+            (league_id, *chunk, league_id, *chunk),
+        ):
+            (aliases if is_alias else found)[name] = pk
+    for alias, pk in aliases.items():
+        if alias not in found:
+            found[alias] = pk
+            if aliased is not None:  # the names that are another player's alias
+                aliased.add(alias)
+    return found
+
+
+def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, str]:
+    """``{player id: name}`` for these players."""
+    wanted = sorted(set(ids))
+    out: dict[int, str] = {}
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i : i + 500]
+        out.update(
+            run(
+                conn,
+                f"SELECT id, name FROM players WHERE league_id = ? AND id IN ({marks(len(chunk))})",
+                (league_id, *chunk),
+            )
+        )
+    return out
+
+
 def create_players(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, int]:
     """Insert new players; returns their ids by name."""
     wanted = list(dict.fromkeys(names))
@@ -93,7 +136,9 @@ def create_players(conn: Connection, league_id: int, names: Iterable[str]) -> di
         [{"league_id": league_id, "name": n, "created_at": now} for n in wanted],
     )
     want = set(wanted)
-    return {name: pk for pk, name in player_names(conn, league_id).items() if name in want}
+    if len(wanted) > 2000:  # one scan beats many IN lists
+        return {name: pk for pk, name in player_names(conn, league_id).items() if name in want}
+    return {n: pk for n, pk in lookup_names(conn, league_id, wanted).items() if n in want}
 
 
 def add_alias(conn: Connection, league_id: int, alias: str, player_id: int) -> None:

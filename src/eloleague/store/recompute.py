@@ -8,7 +8,9 @@ tests check it on every change.
 
 Besides the checkpoints every :data:`~eloleague.store.checkpoints.CHECKPOINT_EVERY` games, each
 recompute leaves one after its last game (when no closed season lies beyond it), so that the usual
-import, an event dated after everything else, replays only its own games.
+import, an event dated after everything else, replays only its own games; and it writes the state
+after the last game as tables (:mod:`~eloleague.store.tail`), from which games appended after
+everything else are rated without replaying anything (:mod:`~eloleague.store.live`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from eloleague.io.ratings_csv import parse_initial
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
+from eloleague.store import tail as live_tail
 from eloleague.store.derived import drop_ledger_from, write_ledger, write_ratings
 from eloleague.store.games import StoredGame, load_games
 from eloleague.store.tables import events, games, leagues, season_closings
@@ -200,6 +203,7 @@ def recompute(
         progress(0, total)
     if as_of is None:  # no game at all: the published ratings it started from, if any
         write_ratings(conn, league_id, initial, ids)
+        live_tail.drop(conn, league_id)
         return Recomputed(initial, [], 0, None)
     for n in range(len(bounds) - 1):
         chunk = order[bounds[n] : bounds[n + 1]]
@@ -219,7 +223,10 @@ def recompute(
             )
         if progress is not None:
             progress(bounds[n + 1], total)
-    write_ratings(conn, league_id, state.pools, ids)
+    write_ratings(conn, league_id, state.pools, ids, state.last_played)
+    live_tail.save(
+        conn, league_id, state, ids, as_of=as_of, games_count=games_before, ledger_next=ledger_pos
+    )
     if order and as_of == order[-1].date and as_of < dt.date.max:
         # The state after the last game: the next import of later games replays only itself.
         tail = cps.Checkpoint(as_of + dt.timedelta(days=1), games_before, ledger_pos, state)

@@ -2,7 +2,8 @@
 
 Games are the source of truth: ``games`` and ``side_players`` (one
 row per participant, with its side's result) hold what was played; ``season_closings`` what the officer declared. ``ledger``,
-``ratings`` and ``checkpoints`` are derived by the engine and rewritten on every recompute.
+``ratings``, ``live_tails``, ``live_active`` and ``checkpoints`` are derived by the engine and
+rewritten on every recompute (an appended game updates only its players' rows).
 ``users``, ``api_tokens``, ``pending_uploads``, ``web_sessions`` and ``sign_in_failures`` belong
 to the web site's accounts.
 
@@ -124,6 +125,9 @@ import_batches = Table(
     Column("added", Integer, nullable=False, default=0),
     Column("replaced", Integer, nullable=False, default=0),
     Column("unchanged", Integer, nullable=False, default=0),
+    # What the API answered the post that made this batch (JSON): a retry of the same post gets
+    # it again (docs/web.md, "Posting results from a game server").
+    Column("answer", Text, nullable=True),
     Index("ix_import_batches_league_hash", "league_id", "content_hash"),
 )
 
@@ -249,6 +253,37 @@ ratings = Table(
     Column("position", Integer, nullable=False),  # order of first appearance
     # A method's pool fields beyond rating and games (PoolState.extra) as a JSON list, or NULL.
     Column("extra", Text, nullable=True),
+    # The pool's last rated game (EngineState.last_played): with ``live_tails`` and
+    # ``live_active``, this table is the engine state after the last game (store/live.py).
+    Column("last_played", Date, nullable=True),
+)
+
+# The engine state after the league's last game, beside the pools of ``ratings``: what an
+# appended game resumes from without reading the whole league (docs/league.md, "Live results").
+live_tails = Table(
+    "live_tails",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    Column("as_of", Date, nullable=False),  # the stored ratings are as of this day
+    Column("last_date", Date, nullable=False),  # the last game's date and round (0 for none)
+    Column("last_round", Integer, nullable=False),
+    Column("games", Integer, nullable=False),  # games replayed, and the next ledger number
+    Column("ledger_next", Integer, nullable=False),
+    Column("pools", Integer, nullable=False),  # rows of ``ratings`` (positions 0..pools-1)
+    Column("season_end", Date, nullable=True),
+    Column("eligible", Integer, nullable=False),
+    Column("started", Boolean, nullable=False),
+    Column("periods", Integer, nullable=False),
+)
+
+# EngineState.active: the players with a rated game in each season not yet applied.
+live_active = Table(
+    "live_active",
+    metadata,
+    Column("league_id", Integer, ForeignKey("leagues.id", ondelete="CASCADE"), primary_key=True),
+    Column("season_end", Date, primary_key=True),
+    Column("player_id", Integer, primary_key=True),
+    sqlite_with_rowid=False,
 )
 
 checkpoints = Table(

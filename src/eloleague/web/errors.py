@@ -19,10 +19,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Match
 
-from eloleague.errors import EloleagueError, InputError, Problem, in_source
+from eloleague.errors import BusyError, EloleagueError, InputError, Problem, in_source
 from eloleague.i18n import Text, render
 
 log = logging.getLogger("eloleague.web")
+
+RETRY_AFTER = 1  # seconds a client waits before sending again a write refused as busy (503)
 
 
 class WebError(Exception):
@@ -90,6 +92,8 @@ def as_web_error(exc: Exception) -> WebError:
         )
         located = [in_source(exc.source, p) if exc.source else p for p in exc.problems]
         return WebError(422, "invalid_input", message, located)
+    if isinstance(exc, BusyError):  # nothing was stored: the client sends it again later
+        return WebError(503, "busy", exc.message, headers={"Retry-After": str(RETRY_AFTER)})
     if isinstance(exc, EloleagueError):
         return WebError(400, "bad_request", exc.message)
     if isinstance(exc, RequestValidationError):

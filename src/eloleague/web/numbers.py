@@ -7,6 +7,7 @@ numbers when the rule set rounds deltas to integers, full precision when it roun
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from babel.dates import format_date
 
@@ -17,15 +18,25 @@ from eloleague.rules.model import RuleSet
 
 def shown(rules: RuleSet, value: float | None) -> float | int | None:
     """``value`` at the rule set's display precision (an ``int`` for whole numbers)."""
-    if value is None:
-        return None
+    return shower(rules)(value)
+
+
+def shower(rules: RuleSet) -> Callable[[float | None], float | int | None]:
+    """:func:`shown` for many values of one rule set (its precision read once: a post of a
+    thousand games answers with thousands of numbers)."""
     precision = rules.shown
-    if precision is None:
-        return float(value)
-    rounded = round_float(float(value), precision)
-    if precision.decimals == 0:
-        return int(rounded)
-    return round(rounded, precision.decimals)
+
+    def show(value: float | None) -> float | int | None:
+        if value is None:
+            return None
+        if precision is None:
+            return float(value)
+        rounded = round_float(float(value), precision)
+        if precision.decimals == 0:
+            return int(rounded)
+        return round(rounded, precision.decimals)
+
+    return show
 
 
 def plain(value: float | None, decimals: int = 3) -> float | int | None:

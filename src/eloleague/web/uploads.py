@@ -23,7 +23,7 @@ from eloleague.io import parse_jsonl
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
 from eloleague.store.event_places import EventPlace
-from eloleague.web.numbers import shown
+from eloleague.web.numbers import shower
 
 MAX_NAME = 100  # characters of an upload's name kept (its extension always is)
 
@@ -154,7 +154,7 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
     """An import report as the API and the preview page show it."""
     from eloleague.web.errors import translate as render
 
-    rules = league.rules
+    show = shower(league.rules)
     return {
         "source": report.source,
         "dry_run": report.dry_run,
@@ -175,9 +175,9 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
                 "player": c.key.player,
                 "mode": c.key.mode,
                 "role": c.key.role,
-                "before": shown(rules, c.before),
-                "after": shown(rules, c.after),
-                "delta": shown(rules, c.delta),
+                "before": show(c.before),
+                "after": show(c.after),
+                "delta": show(c.delta),
                 "games_before": c.games_before,
                 "games_after": c.games_after,
             }

@@ -62,12 +62,19 @@ def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
     return found
 
 
+# Seconds a write of the site waits for another write to the same league; past it the client
+# gets 503 with Retry-After (docs/web.md), and a worker is never held for the database's minute.
+WRITE_WAIT = 10.0
+
+
 def open_league(engine: Engine, name: str) -> League:
     """The league ``name``, or a 404."""
     rows = _league_rows(engine, name)
     if not rows:
         raise not_found("no league named {name}", name=name)
-    return _league(engine, *rows[0])
+    league = _league(engine, *rows[0])
+    league.write_wait = WRITE_WAIT
+    return league
 
 
 def _lookup(call: Any, *args: Any) -> Any:

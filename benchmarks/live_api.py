@@ -1,0 +1,426 @@
+"""Live results benchmark: games posted one by one as an online game's servers post them
+(docs/benchmarks.md, "Live results").
+
+    .venv/bin/python benchmarks/live_api.py [--players 10000] [--games 1000000]
+        [--posts 2000] [--seconds 30] [--pg] [--skip-http]
+
+A league of ``--players`` players and ``--games`` two-player games (bataille-empire rules: the
+compiled engine builds it quickly; seasons and inactivity apply) is built once through the bulk
+import into ``benchmarks/data/`` (git-ignored; ``--pg`` also imports it into a throwaway
+PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of it:
+
+- single-game posts (``POST /api/v1/leagues/{league}/games``, one game each, dated the league's
+  last day, as a game server posts a result when its game ends), from 1 client and from 8, to
+  ``eloleague serve`` in its own process on 127.0.0.1;
+- posts of 1,000 games;
+- ``League.import_games`` of one appended game, in-process;
+- the floor: a minimal script storing each game and updating its two players' ratings in one
+  SQLite transaction per game (same players, same database settings: WAL, synchronous=NORMAL).
+
+Every count and duration is bounded (``--posts``, ``--seconds``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from eloleague import accounts
+from eloleague.league import League, engine_for
+from eloleague.records import GameRecord, Participant, Side
+
+DATA = Path(__file__).parent / "data"
+LEAGUE = "Live"
+OFFICER, PASSWORD = "bench-officer", "benchmark-password-1"
+OUTCOMES = (
+    ("decisive_victory", "defeat"),
+    ("marginal_victory", "defeat"),
+    ("draw", "draw"),
+    ("defeat", "overwhelming_victory"),
+    ("defeat", "marginal_victory"),
+)
+START = dt.date(2012, 1, 7)
+
+
+def names(players: int) -> list[str]:
+    return [f"Player {n:05d}" for n in range(players)]
+
+
+def generate(path: Path, games: int, players: int, per_day: int) -> dt.date:
+    """Deterministic duels, ``per_day`` a day; returns the last day."""
+    rng = random.Random(players * 1_000_003 + games)
+    who = names(players)
+    with path.open("w", encoding="utf-8") as out:
+        for n in range(games):
+            a, b = rng.sample(who, 2)
+            oa, ob = rng.choice(OUTCOMES)
+            obj = {
+                "id": f"g{n}",
+                "date": (START + dt.timedelta(days=n // per_day)).isoformat(),
+                "sides": [{"players": [a], "outcome": oa}, {"players": [b], "outcome": ob}],
+            }
+            out.write(json.dumps(obj) + "\n")
+    return START + dt.timedelta(days=(games - 1) // per_day)
+
+
+def per_day(games: int) -> int:
+    """About three years of games, whatever the size (same-day appends land in a busy day)."""
+    return max(10, games // 1000)
+
+
+def last_day(games: int) -> dt.date:
+    return START + dt.timedelta(days=(games - 1) // per_day(games))
+
+
+def source(players: int, games: int) -> Path:
+    DATA.mkdir(parents=True, exist_ok=True)
+    path = DATA / f"live-{players}x{games}.jsonl"
+    if not path.exists():
+        print(f"generating {games:,} games of {players:,} players…", flush=True)
+        generate(path, games, players, per_day(games))
+    return path
+
+
+def build_sqlite(players: int, games: int) -> Path:
+    """The benchmark league in a SQLite file, built once by the bulk import."""
+    db = DATA / f"live-{players}x{games}.db"
+    if db.exists():
+        return db
+    jsonl = source(players, games)
+    partial = db.with_suffix(".partial.db")
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(partial) + suffix).unlink(missing_ok=True)
+    t = time.perf_counter()
+    league = League.create(str(partial), LEAGUE, "bataille-empire")
+    league.import_file(jsonl)
+    with league.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    league.engine.dispose()
+    print(f"SQLite league built in {time.perf_counter() - t:.0f} s", flush=True)
+    partial.rename(db)
+    return db
+
+
+def sqlite_copy(db: Path, name: str) -> str:
+    copy = DATA / f"run-{name}.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(copy) + suffix).unlink(missing_ok=True)
+    shutil.copyfile(db, copy)
+    return str(copy)
+
+
+class Poster:
+    """Makes fresh games: duels between random players dated the league's last day."""
+
+    def __init__(self, players: int, day: dt.date, prefix: str) -> None:
+        self.who = names(players)
+        self.day = day
+        self.prefix = prefix
+        self.n = 0
+        self.rng = random.Random(prefix)
+        self.lock = threading.Lock()
+
+    def game(self) -> dict[str, Any]:
+        with self.lock:
+            self.n += 1
+            n = self.n
+        a, b = self.rng.sample(self.who, 2)
+        oa, ob = self.rng.choice(OUTCOMES)
+        return {
+            "id": f"{self.prefix}{n}",
+            "date": self.day.isoformat(),
+            "sides": [{"players": [a], "outcome": oa}, {"players": [b], "outcome": ob}],
+        }
+
+
+def record(obj: dict[str, Any]) -> GameRecord:
+    return GameRecord(
+        date=dt.date.fromisoformat(obj["date"]),
+        sides=tuple(Side((Participant(s["players"][0]),), s["outcome"]) for s in obj["sides"]),
+        id=obj["id"],
+    )
+
+
+def summary(label: str, games: int, seconds: float, latencies: list[float]) -> dict[str, Any]:
+    row: dict[str, Any] = {"what": label, "games": games, "seconds": round(seconds, 2)}
+    row["games_per_s"] = round(games / seconds, 1) if seconds else None
+    if latencies:
+        ordered = sorted(latencies)
+        row["p50_ms"] = round(statistics.median(ordered) * 1000, 2)
+        row["p95_ms"] = round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 2)
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
+    engine = engine_for(url)
+    if OFFICER not in {u.name for u in accounts.list_users(engine)}:
+        accounts.add_user(engine, OFFICER, PASSWORD, "officer")
+    token = accounts.create_token(engine, OFFICER)
+    engine.dispose()
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            url,
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ],
+        env={**os.environ, "ELOLEAGUE_SECRET": "benchmark-" + "z" * 40},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/v1/leagues", timeout=2).status_code == 200:
+                return server, base, {"Authorization": f"Bearer {token}"}
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    server.kill()
+    raise SystemExit("the server did not start")
+
+
+def posts(
+    base: str,
+    auth: dict[str, str],
+    poster: Poster,
+    clients: int,
+    per_post: int,
+    limit: int,
+    seconds: float,
+) -> tuple[int, float, list[float], dict[int, int]]:
+    """``clients`` threads posting ``per_post`` games a request until ``limit`` games or
+    ``seconds``; (games stored, wall time, each request's latency, answers by status)."""
+    url = f"{base}/api/v1/leagues/{quote(LEAGUE)}/games"
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+    lock = threading.Lock()
+    stored = [0]
+    until = time.monotonic() + seconds
+
+    def work() -> None:
+        with httpx.Client(headers=auth, timeout=120) as client:
+            while time.monotonic() < until:
+                with lock:
+                    if stored[0] >= limit:
+                        return
+                    stored[0] += per_post
+                body = [poster.game() for _ in range(per_post)]
+                t = time.perf_counter()
+                got = client.post(url, json=body)
+                took = time.perf_counter() - t
+                with lock:
+                    latencies.append(took)
+                    statuses[got.status_code] = statuses.get(got.status_code, 0) + 1
+                if got.status_code != 201:
+                    raise SystemExit(f"HTTP {got.status_code}: {got.text[:300]}")
+
+    threads = [threading.Thread(target=work) for _ in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    return len(latencies) * per_post, wall, latencies, statuses
+
+
+def in_process(
+    url: str, poster: Poster, limit: int, seconds: float
+) -> tuple[int, float, list[float]]:
+    league = League.open(url, LEAGUE)
+    latencies = []
+    until = time.monotonic() + seconds
+    t0 = time.perf_counter()
+    while len(latencies) < limit and time.monotonic() < until:
+        game = record(poster.game())
+        t = time.perf_counter()
+        report = league.import_games([game], source="bench")
+        latencies.append(time.perf_counter() - t)
+        assert report.added == 1, report
+    wall = time.perf_counter() - t0
+    league.engine.dispose()
+    return len(latencies), wall, latencies
+
+
+def floor(
+    players: int, poster: Poster, limit: int, seconds: float
+) -> tuple[int, float, list[float]]:
+    """One SQLite transaction per game: store it, read and update its two players' ratings."""
+    path = DATA / "run-floor.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(path) + suffix).unlink(missing_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=60)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute(
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, ext_id TEXT UNIQUE, date TEXT, "
+        "a INTEGER, b INTEGER, oa TEXT, ob TEXT)"
+    )
+    conn.execute(
+        "CREATE TABLE ratings (player TEXT PRIMARY KEY, rating REAL, games INTEGER) WITHOUT ROWID"
+    )
+    conn.executemany("INSERT INTO ratings VALUES (?, 1500, 0)", [(n,) for n in names(players)])
+    scores = {
+        "decisive_victory": 1.0,
+        "marginal_victory": 0.75,
+        "draw": 0.5,
+        "defeat": 0.0,
+        "overwhelming_victory": 1.0,
+    }
+    latencies = []
+    until = time.monotonic() + seconds
+    t0 = time.perf_counter()
+    while len(latencies) < limit and time.monotonic() < until:
+        g = poster.game()
+        a, b = (s["players"][0] for s in g["sides"])
+        t = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute(
+            "INSERT INTO games (ext_id, date, a, b, oa, ob) VALUES (?, ?, ?, ?, ?, ?)",
+            (g["id"], g["date"], a, b, g["sides"][0]["outcome"], g["sides"][1]["outcome"]),
+        )
+        (ra, ga), (rb, gb) = (
+            conn.execute("SELECT rating, games FROM ratings WHERE player = ?", (p,)).fetchone()
+            for p in (a, b)
+        )
+        expected = 1 / (1 + 10 ** ((rb - ra) / 400))
+        delta = 32 * (scores[g["sides"][0]["outcome"]] - expected)
+        conn.execute(
+            "UPDATE ratings SET rating = ?, games = ? WHERE player = ?", (ra + delta, ga + 1, a)
+        )
+        conn.execute(
+            "UPDATE ratings SET rating = ?, games = ? WHERE player = ?", (rb - delta, gb + 1, b)
+        )
+        conn.execute("COMMIT")
+        latencies.append(time.perf_counter() - t)
+    wall = time.perf_counter() - t0
+    conn.close()
+    return len(latencies), wall, latencies
+
+
+def pg_league(players: int, games: int) -> Iterator[str]:
+    """A throwaway PostgreSQL server (the test suite's) holding the benchmark league; yields a
+    function making a fresh copy of it (``CREATE DATABASE ... TEMPLATE``)."""
+    sys.path.insert(0, str(Path(__file__).parent.parent))
+    from tests.pg.server import start_server
+
+    for server in start_server():
+        url = server.new_database()
+        t = time.perf_counter()
+        league = League.create(url, LEAGUE, "bataille-empire")
+        league.import_file(source(players, games))
+        league.engine.dispose()
+        print(f"PostgreSQL league built in {time.perf_counter() - t:.0f} s", flush=True)
+        yield url
+
+
+def pg_copy(template: str, name: str) -> str:
+    import psycopg
+
+    from eloleague import league as league_module
+
+    for engine in list(league_module._ENGINES.values()):
+        engine.dispose()
+    base, db = template.rsplit("/", 1)
+    plain = base.replace("postgresql+psycopg://", "postgresql://") + "/postgres"
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{db}"')
+    return f"{base}/{name}"
+
+
+def run_all(
+    kind: str, copy: Callable[[str], str], args: argparse.Namespace, day: dt.date
+) -> list[dict[str, Any]]:
+    rows = []
+    n, wall, lat = in_process(
+        copy("inproc"), Poster(args.players, day, "p"), args.posts, args.seconds
+    )
+    rows.append(summary(f"{kind}: League.import_games, one game", n, wall, lat))
+    if args.skip_http:
+        return rows
+    for clients, per_post, label in (
+        (1, 1, "single-game posts, 1 client"),
+        (8, 1, "single-game posts, 8 clients"),
+        (1, 1000, "posts of 1,000 games, 1 client"),
+    ):
+        url = copy(f"http{clients}x{per_post}")
+        server, base, auth = serve(url, args.workers)
+        try:
+            limit = args.posts if per_post == 1 else args.batch_games
+            poster = Poster(args.players, day, f"h{clients}x{per_post}-")
+            # A first request warms the server up (imports, the league's rules), uncounted.
+            posts(base, auth, poster, 1, per_post, per_post, args.seconds)
+            n, wall, lat, _statuses = posts(
+                base, auth, poster, clients, per_post, limit, args.seconds
+            )
+            rows.append(summary(f"{kind}: {label}", n, wall, lat))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--posts", type=int, default=2_000, help="games per single-game run")
+    parser.add_argument("--batch-games", type=int, default=20_000, help="games in 1,000s")
+    parser.add_argument("--seconds", type=float, default=30, help="bound of each run")
+    parser.add_argument("--pg", action="store_true", help="PostgreSQL too")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
+    args = parser.parse_args()
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    db = build_sqlite(args.players, args.games)
+    day = last_day(args.games)
+    n, wall, lat = floor(args.players, Poster(args.players, day, "f"), args.posts * 5, args.seconds)
+    summary("floor: one SQLite transaction per game", n, wall, lat)
+    run_all("SQLite", lambda name: sqlite_copy(db, name), args, day)
+    if args.pg:
+        for template in pg_league(args.players, args.games):
+            run_all("PostgreSQL", lambda name, t=template: pg_copy(t, f"run_{name}"), args, day)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,248 @@
+"""The append path: games that sort after every stored game, rated at the cost of the games
+(docs/league.md, "Live results").
+
+Such games need nothing of the league but their players' pools and the league-wide values of the
+tail (:mod:`eloleague.store.tail`): the engine resumes from a state holding only those pools,
+rates the new games, and the store writes their ledger rows, updates their players' ``ratings``
+rows and moves the tail. That is exactly what a full replay gives when nothing else can change:
+
+- the new games sort after every stored one (date, then round; ties go by arrival, and they
+  arrive last), on or after the day the ratings are as of;
+- no season ends before the new as-of date (a season's end adjusts every pool), and the rule set
+  has no decay (idle pools lose points as days pass) and no pool fields that change between
+  games (Glicko-2's deviations grow while a pool sits out): those pass through the general path;
+- under per-event updates every new game's event is new (a game joining a stored event reopens
+  that batch), under per-period updates the new games begin a later period.
+
+Anything else (back-dated games, corrections, deletions, merges, rule changes, season closings)
+takes the general recompute of :mod:`eloleague.store.recompute`, which rewrites the tail.
+Checkpoints stay cheap: the tail is the checkpoint after the last game, a stored checkpoint the
+new games make stale is dropped, and about every
+:data:`~eloleague.store.checkpoints.CHECKPOINT_EVERY` appended games, on the first game of a new
+day, the tail is saved as a regular checkpoint (so a later back-dated game replays little).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, select
+
+from eloleague.engine import EngineState, Unrated, replay
+from eloleague.engine.fast import try_replay
+from eloleague.engine.methods import method_of
+from eloleague.records import GameRecord, PoolKey, PoolState
+from eloleague.rules.model import RuleSet
+from eloleague.store import checkpoints as cps
+from eloleague.store import tail as live_tail
+from eloleague.store.bulk import date_param, insert_rows, marks, pipelined, run, to_date
+from eloleague.store.derived import write_ledger
+from eloleague.store.games import StoredGame
+from eloleague.store.players import player_names
+from eloleague.store.recompute import event_starts
+from eloleague.store.tables import checkpoints, ratings
+
+# From this many appended games at once, the engine's compiled path rates them (it is exactly the
+# reference path's result; below this its setup costs more than it saves).
+FAST_FROM = 200
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What the append path did: the touched pools before and after, the unrated games."""
+
+    before: Mapping[PoolKey, PoolState]
+    after: Mapping[PoolKey, PoolState]
+    unrated: list[Unrated]
+    replayed: int
+
+
+def _key(game: GameRecord) -> tuple[dt.date, int]:
+    return game.date, game.round or 0
+
+
+def appendable(
+    conn: Connection,
+    league_id: int,
+    rules: RuleSet,
+    tail: live_tail.Tail | None,
+    records: Sequence[GameRecord],
+) -> bool:
+    """Whether ``records`` (new games, none replacing a stored one) can take the append path."""
+    if tail is None or not records or not tail.started:
+        return False
+    if rules.decay is not None or method_of(rules).pool_fields:
+        return False
+    first = min(_key(g) for g in records)
+    if first < (tail.last_date, tail.last_round) or first[0] < tail.as_of:
+        return False
+    as_of = max(tail.as_of, max(g.date for g in records))
+    if tail.season_end is not None and as_of > tail.season_end:
+        return False
+    if rules.updates == "per_event":
+        named = {g.event for g in records if g.event}
+        if named and event_starts(conn, league_id, rules, named):
+            return False
+    if rules.updates == "per_period":
+        return cps.touched_from(rules, first[0]) > tail.last_date
+    return True
+
+
+def _pool_rows(
+    conn: Connection, league_id: int, player_ids: Sequence[int], names: Mapping[int, str]
+) -> tuple[dict[PoolKey, PoolState], dict[PoolKey, dt.date], set[PoolKey]]:
+    """The stored pools of some players, in order of first appearance, with their last game."""
+    pools: dict[PoolKey, PoolState] = {}
+    played: dict[PoolKey, dt.date] = {}
+    rows = run(
+        conn,
+        "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings "
+        f"WHERE league_id = ? AND player_id IN ({marks(len(player_ids))}) ORDER BY position",
+        (league_id, *player_ids),
+    )
+    for pid, mode, role, rating, count, extra, last in rows:
+        key = PoolKey(names[pid], mode, role)
+        pools[key] = PoolState(rating, count, tuple(json.loads(extra)) if extra else ())
+        if last is not None:
+            played[key] = to_date(last)
+    return pools, played, set(pools)
+
+
+def _checkpoint_due(
+    conn: Connection, league_id: int, rules: RuleSet, tail: live_tail.Tail, day: dt.date
+) -> bool:
+    """Whether to save the tail as a regular checkpoint dated ``day`` (the first new game's day,
+    after the last stored game's): enough games since the latest one, ratings as of the last
+    game (no closed season beyond it), ``day`` the start of a batch period. Under per-event or
+    per-period updates, every new day's first batch is worth one: a later game joining that batch
+    (an event's next round) replays the batch only, from there."""
+    if day <= tail.last_date or tail.as_of != tail.last_date:
+        return False
+    if cps.touched_from(rules, day) != day:
+        return False
+    latest = conn.execute(
+        select(checkpoints.c.date, checkpoints.c.games_before)
+        .where(checkpoints.c.league_id == league_id, checkpoints.c.date <= day)
+        .order_by(checkpoints.c.date.desc())
+        .limit(1)
+    ).first()
+    if latest is not None and latest.date == day:  # a recompute left it there already
+        return False
+    if rules.updates != "per_game":
+        return True
+    return tail.games - int(latest.games_before if latest else 0) >= cps.CHECKPOINT_EVERY
+
+
+def _save_checkpoint(
+    conn: Connection, league_id: int, tail: live_tail.Tail, day: dt.date, every: int
+) -> None:
+    names = player_names(conn, league_id)
+    ids = {name: pk for pk, name in names.items()}
+    state = live_tail.full_state(conn, league_id, tail, names)
+    cps.save(conn, league_id, cps.Checkpoint(day, tail.games, tail.ledger_next, state), ids)
+    cps.thin(conn, league_id, every)
+
+
+def append(
+    conn: Connection,
+    league_id: int,
+    rules: RuleSet,
+    tail: live_tail.Tail,
+    stored: Sequence[StoredGame],
+    ids: Mapping[str, int],
+) -> Appended:
+    """Rate ``stored`` (just inserted, in arrival order, :func:`appendable`) from the tail and
+    write their ledger, their players' pools and the new tail, in the caller's transaction.
+    ``ids``: player id by name, for every player of these games."""
+    records = [g.record for g in stored]
+    first_day = min(g.date for g in records)
+    if _checkpoint_due(conn, league_id, rules, tail, first_day):
+        _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
+
+    wanted = sorted({ids[p.name] for g in records for p in g.participants})
+    names = {ids[p.name]: p.name for g in records for p in g.participants}
+    before, played, known = _pool_rows(conn, league_id, wanted, names)
+    state = EngineState(
+        pools=before,
+        season_end=tail.season_end,
+        eligible=min(tail.eligible, len(before)),  # read only when a season ends: never here
+        active={},
+        started=True,
+        last_played=played,
+        periods=tail.periods,
+    )
+    as_of = max(tail.as_of, max(g.date for g in records))
+    # The compiled engine pays off from fewer games here than for a whole history.
+    result = try_replay(rules, records, state, as_of, min_games=FAST_FROM) or replay(
+        rules, records, initial=state, as_of=as_of
+    )
+    pks = {g.record.id or "": g.pk for g in stored}
+    with pipelined(conn, len(result.ledger)):  # PostgreSQL: the writes in one round trip
+        cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
+        write_ledger(conn, league_id, tail.ledger_next, result.ledger, pks, ids)
+
+        after = result.state.pools
+        last = result.state.last_played
+        day = date_param(conn)
+
+        def when(key: PoolKey) -> object:
+            found = last.get(key)
+            return None if found is None else day(found)
+
+        def extra(pool: PoolState) -> str | None:
+            return json.dumps(pool.extra) if pool.extra else None
+
+        changed = [
+            (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
+            for k, p in after.items()
+            if k in known and (p != before[k] or last.get(k) != played.get(k))
+        ]
+        if changed:
+            run(
+                conn,
+                "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
+                "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
+                changed,
+                many=True,
+            )
+        fresh = [k for k in after if k not in known]  # new pools, in order of first appearance
+        insert_rows(
+            conn,
+            ratings,
+            ("player_id", "mode", "role", "rating", "games", "position", "extra", "last_played"),
+            [
+                (
+                    ids[k.player],
+                    k.mode,
+                    k.role,
+                    after[k].rating,
+                    after[k].games,
+                    tail.pools + n,
+                    extra(after[k]),
+                    when(k),
+                )
+                for n, k in enumerate(fresh)
+            ],
+            {"league_id": league_id},
+        )
+        live_tail.add_active(conn, league_id, result.state.active, ids)
+        last_date, last_round = max((tail.last_date, tail.last_round), *(_key(g) for g in records))
+        run(
+            conn,
+            "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
+            "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
+            (
+                day(as_of),
+                day(last_date),
+                last_round,
+                tail.games + len(records),
+                tail.ledger_next + len(result.ledger),
+                tail.pools + len(fresh),
+                result.state.periods,
+                league_id,
+            ),
+        )
+    return Appended(before, dict(after), list(result.unrated), len(records))

@@ -1,0 +1,239 @@
+"""Results posted as an online game's servers post them (docs/web.md, "Posting results from a game
+server"): writers queue per league, a post that waits too long gets 503 with Retry-After (never a
+500), a retried post gets the same answer and adds nothing, and a game answered 201 survives a
+kill -9 of the server. The server runs in its own process, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from eloleague import accounts
+from eloleague.league import League, engine_for
+from eloleague.store import db as store_db
+from eloleague.web import Settings, create_app, views
+from tests.pg.server import db_url, pg_server  # noqa: F401 - fixtures
+from tests.store.helpers import assert_equals_full_replay
+from tests.web.conftest import free_port
+
+LEAGUE = "Live"
+
+
+def game(n: int, day: str = "2026-03-01") -> dict[str, object]:
+    names = ["Ana", "Bob", "Chloé", "Dan", "Eve"]
+    return {
+        "id": f"live-{n}",
+        "date": day,
+        "sides": [
+            {"players": [names[n % 5]], "outcome": "marginal_victory"},
+            {"players": [names[(n + 1 + (n // 5) % 4) % 5]], "outcome": "defeat"},
+        ],
+    }
+
+
+def setup(url: str) -> tuple[League, str]:
+    league = League.create(url, LEAGUE, "bataille-empire")
+    engine = engine_for(url)
+    accounts.add_user(engine, "Server", "a long password", "officer")
+    return league, accounts.create_token(engine, "Server")
+
+
+def post(
+    client: httpx.Client | TestClient, body: object, token: str, **headers: str
+) -> httpx.Response:
+    return client.post(
+        f"/api/v1/leagues/{LEAGUE}/games",
+        content=json.dumps(body),
+        headers={"Authorization": f"Bearer {token}", **headers},
+    )
+
+
+def stored_ids(league: League) -> Counter[str]:
+    return Counter(g.id for g in league.games() if g.id is not None)
+
+
+def test_a_post_that_waits_too_long_gets_503_with_retry_after(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    league, token = setup(db_url)
+    client = TestClient(
+        create_app(Settings(db=db_url, secret="s" * 40)), raise_server_exceptions=False
+    )
+    assert post(client, game(0), token).status_code == 201
+    monkeypatch.setattr(views, "WRITE_WAIT", 0.3)
+    with hold_the_league(db_url, league.id):
+        started = time.monotonic()
+        busy = post(client, game(1), token, **{"Accept-Language": "fr"})
+        assert time.monotonic() - started < 5  # bounded, not the database's minute
+        assert busy.status_code == 503, busy.text
+        assert busy.headers["Retry-After"] == "1"
+        assert busy.json()["error"]["code"] == "busy"
+        assert "la base de données est occupée" in busy.json()["error"]["message"]
+    assert stored_ids(league) == {"live-0": 1}  # nothing of the refused post
+    again = post(client, game(1), token)
+    assert again.status_code == 201
+    assert stored_ids(league) == {"live-0": 1, "live-1": 1}
+    assert_equals_full_replay(league)
+
+
+class hold_the_league:
+    """Another writer holding the league's lock (SQLite: the write lock; PostgreSQL: the
+    league's advisory lock), from its own connection."""
+
+    def __init__(self, url: str, league_id: int) -> None:
+        self.url, self.league_id = url, league_id
+
+    def __enter__(self) -> None:
+        if self.url.startswith("sqlite"):
+            self.conn: object = sqlite3.connect(
+                self.url.removeprefix("sqlite:///"), isolation_level=None
+            )
+            self.conn.execute("BEGIN IMMEDIATE")  # type: ignore[attr-defined]
+        else:
+            import psycopg
+
+            self.conn = psycopg.connect(
+                self.url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True
+            )
+            self.conn.execute(  # type: ignore[attr-defined]
+                "SELECT pg_advisory_lock(%s, %s)", (store_db.LEAGUE_LOCK, self.league_id)
+            )
+
+    def __exit__(self, *exc: object) -> None:
+        if self.url.startswith("sqlite"):
+            self.conn.execute("ROLLBACK")  # type: ignore[attr-defined]
+        self.conn.close()  # type: ignore[attr-defined]
+
+
+def test_a_retried_post_gets_the_same_answer_and_adds_nothing(db_url: str) -> None:  # noqa: F811
+    league, token = setup(db_url)
+    client = TestClient(
+        create_app(Settings(db=db_url, secret="s" * 40)), raise_server_exceptions=False
+    )
+    body = [game(n) for n in range(3)]
+    first = post(client, body, token)
+    assert first.status_code == 201
+    assert first.json()["added"] == 3 and first.json()["rating_changes"]
+    again = post(client, body, token)
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert stored_ids(league) == {f"live-{n}": 1 for n in range(3)}
+    assert [e.action for e in league.journal()].count("import") == 1
+    # The same games in another post: nothing added either, and said so.
+    other = post(client, body[:2], token)
+    assert other.status_code == 200 and other.json()["unchanged"] == 2
+    assert stored_ids(league) == {f"live-{n}": 1 for n in range(3)}
+    assert_equals_full_replay(league)
+
+
+@pytest.fixture
+def server(
+    request: pytest.FixtureRequest,
+    db_url: str,  # noqa: F811
+) -> Iterator[tuple[str, str, subprocess.Popen[bytes], str]]:
+    """``eloleague serve`` in its own process (``--workers``: the parameter, else 1); (base
+    URL, token, process, database URL)."""
+    _, token = setup(db_url)
+    port = free_port()
+    workers = str(getattr(request, "param", 1))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            db_url,
+            "--port",
+            str(port),
+            "--workers",
+            workers,
+        ],
+        env={**os.environ, "ELOLEAGUE_SECRET": "live-" + "k" * 40},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(base + "/api/v1/leagues", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise RuntimeError("the server did not start")
+        time.sleep(0.1)
+    try:
+        yield base, token, proc, db_url
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=20)
+
+
+def test_games_answered_201_survive_a_kill_9(
+    server: tuple[str, str, subprocess.Popen[bytes], str],
+) -> None:
+    base, token, proc, url = server
+    answered = []
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for n in range(15):
+            got = post(http, game(n, f"2026-03-0{1 + n // 5}"), token)
+            assert got.status_code == 201, got.text
+            answered.append(f"live-{n}")
+    os.kill(proc.pid, signal.SIGKILL)  # right after the last 201
+    proc.wait(timeout=20)
+    league = League.open(url, LEAGUE)
+    assert stored_ids(league) == dict.fromkeys(answered, 1)
+    assert_equals_full_replay(league)
+
+
+@pytest.mark.parametrize("server", [1, 2], indirect=True, ids=["1-worker", "2-workers"])
+def test_eight_clients_at_once_lose_and_double_nothing(
+    server: tuple[str, str, subprocess.Popen[bytes], str],
+) -> None:
+    base, token, _, url = server
+    per_client, clients = 12, 8
+    failures: list[str] = []
+    statuses: Counter[int] = Counter()
+    lock = threading.Lock()
+
+    def client(c: int) -> None:
+        with httpx.Client(base_url=base, timeout=60) as http:
+            for k in range(per_client):
+                n = c * per_client + k
+                body = game(n, "2026-03-01")
+                for _ in range(2 if k % 4 == 0 else 1):  # every fourth post is sent twice
+                    got = post(http, body, token)
+                    while got.status_code == 503:  # the documented way: wait, send again
+                        time.sleep(float(got.headers["Retry-After"]))
+                        got = post(http, body, token)
+                    with lock:
+                        statuses[got.status_code] += 1
+                        if got.status_code != 201:
+                            failures.append(f"{n}: {got.status_code} {got.text[:200]}")
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert failures == []
+    assert 500 not in statuses
+    league = League.open(url, LEAGUE)
+    assert stored_ids(league) == {f"live-{n}": 1 for n in range(per_client * clients)}
+    assert_equals_full_replay(league)
