@@ -19,6 +19,7 @@ from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, Side, base_name, id_label
 from eloleague.store import players as store_players
+from eloleague.store.bulk import run
 from eloleague.store.messages import msg
 from eloleague.store.players import add_alias, name_index
 from eloleague.store.tables import player_aliases, players
@@ -110,12 +111,12 @@ def namesakes(conn: Connection, league_id: int) -> dict[str, list[str]]:
     """``{plain name: [the names that tell its players apart]}`` for every name two players
     or more share (``"Jean Dupont"``: ``["Jean Dupont (FR-1)", "Jean Dupont (FR-2)"]``)."""
     out: dict[str, list[str]] = {}
-    for name, fid in conn.execute(
-        select(players.c.name, players.c.federation_id).where(
-            # ">= ''" (every id) rather than "IS NOT NULL": SQLite then reads the ids' index
-            # instead of every player (each import asks, a live game too)
-            and_(players.c.league_id == league_id, players.c.federation_id >= "")
-        )
+    # ">= ''" (every id) rather than "IS NOT NULL": SQLite then reads the ids' index instead of
+    # every player. Plain SQL through the driver: each import asks, a live game too.
+    for name, fid in run(
+        conn,
+        "SELECT name, federation_id FROM players WHERE league_id = ? AND federation_id >= ''",
+        (league_id,),
     ):
         base = base_name(name, fid)
         if base != name:
