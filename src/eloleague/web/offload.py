@@ -2,8 +2,8 @@
 
 A server process answers its pages and API reads with one Python interpreter: a thread that
 parses a 5 MB file holds that interpreter for most of its time, and every read waiting beside it
-slows down. ``eloleague serve`` therefore hands such work to a helper process of its own (one per
-server process, started with the server, fresh for each call to restart), which has its own
+slows down. ``eloleague serve`` therefore hands such work to a helper process (one per server
+process, started with the server and started again after it was stopped), which has its own
 interpreter: the pages keep theirs (docs/web.md, "Heavy requests").
 
 The helper also bounds a request's time: past ``Settings.request_seconds`` it is stopped (killed:
