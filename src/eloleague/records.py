@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import datetime as dt
 import unicodedata
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 
 def normalise_name(name: str) -> str:
@@ -83,6 +84,14 @@ class GameRecord:
     def participants(self) -> tuple[Participant, ...]:
         """Every participant of the game, side by side, in input order."""
         return tuple(p for side in self.sides for p in side.players)
+
+    def with_players(self, change: Callable[[Participant], Participant]) -> GameRecord:
+        """The same game (date, venue, everything) with each participant replaced by
+        ``change(participant)``: a rename, an identity resolved."""
+        sides = tuple(
+            replace(side, players=tuple(change(p) for p in side.players)) for side in self.sides
+        )
+        return replace(self, sides=sides)
 
 
 @dataclass(frozen=True, slots=True)

@@ -127,3 +127,20 @@ def test_a_formula_without_value_refuses_the_import_and_stores_nothing(
         league.import_file(source)
     assert "key k_multiplier, column 5: division by zero (game g2: margin = 0)" in err.value.message
     assert League.open(db_url, "div").games() == []
+
+
+def test_a_game_of_identified_players_keeps_its_venue(db_url: str, tmp_path: Path) -> None:
+    """Players given with their federation ids are resolved (and renamed when namesakes) before
+    the import: the game keeps its venue through that step."""
+    identified = [
+        {**g, "sides": [{**s, "players": [{"name": s["players"][0], "id": f"ID-{s['players'][0]}"}]}
+                        for s in g["sides"]]}
+        for g in GAMES
+    ]  # fmt: skip
+    path = tmp_path / "ids.jsonl"
+    path.write_text("".join(json.dumps(g) + "\n" for g in identified), "utf-8")
+    league = League.create(db_url, "wf", str(RULES))
+    league.import_file(path)
+    stored = league.games()
+    assert [(g.home, g.neutral) for g in stored] == [(0, False), (1, True), (None, False)]
+    assert league.identity("Brazil").federation_id == "ID-Brazil"

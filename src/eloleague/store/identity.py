@@ -17,7 +17,7 @@ from sqlalchemy import Connection, and_, insert, select, update
 
 from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text
-from eloleague.records import GameRecord, Participant, Side, base_name, id_label
+from eloleague.records import GameRecord, Participant, base_name, id_label
 from eloleague.store import players as store_players
 from eloleague.store.bulk import run
 from eloleague.store.messages import msg
@@ -354,23 +354,6 @@ def resolve(
 def _renamed(game: GameRecord, renames: Mapping[tuple[str, str | None], str]) -> GameRecord:
     if not any(p.federation_id or p.club or p.region for p in game.participants):
         return game
-    return GameRecord(
-        date=game.date,
-        sides=tuple(
-            Side(
-                tuple(
-                    Participant(renames.get((p.name, p.federation_id), p.name), p.role)
-                    for p in s.players
-                ),
-                s.outcome,
-                s.score,
-            )
-            for s in game.sides
-        ),
-        id=game.id,
-        event=game.event,
-        round=game.round,
-        mode=game.mode,
-        rated=game.rated,
-        origin=game.origin,
+    return game.with_players(
+        lambda p: Participant(renames.get((p.name, p.federation_id), p.name), p.role)
     )

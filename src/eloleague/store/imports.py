@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, insert, select, update
@@ -24,7 +24,7 @@ from sqlalchemy import Connection, and_, func, insert, select, update
 from eloleague.engine import Unrated
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
-from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
+from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
@@ -109,30 +109,7 @@ def rename(game: GameRecord, renames: Mapping[str, str]) -> GameRecord:
     """The game with players renamed (``renames``: old name to new)."""
     if not renames:
         return game
-    return GameRecord(
-        date=game.date,
-        sides=tuple(
-            Side(
-                tuple(
-                    Participant(
-                        renames.get(p.name, p.name), p.role, p.federation_id, p.club, p.region
-                    )
-                    for p in s.players
-                ),
-                s.outcome,
-                s.score,
-            )
-            for s in game.sides
-        ),
-        id=game.id,
-        event=game.event,
-        round=game.round,
-        mode=game.mode,
-        rated=game.rated,
-        origin=game.origin,
-        home=game.home,
-        neutral=game.neutral,
-    )
+    return game.with_players(lambda p: replace(p, name=renames.get(p.name, p.name)))
 
 
 def plan(
