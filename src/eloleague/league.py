@@ -817,7 +817,7 @@ class League:
         rows with their competition rank, title and trend since the last event began."""
         wanted = wanted or RankingFilter()
         return self._remembered(
-            ("ranking", wanted, page, per_page, self.rules_text),
+            ("ranking", wanted, page, per_page),
             lambda conn: ranking_page(conn, self.id, self.rules, wanted, page, per_page),
         )
 

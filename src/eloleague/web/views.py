@@ -169,7 +169,7 @@ def ranking(
         mode or None, role or None, search or None, active_since, club or None, region or None
     )
     shared = league.kept(
-        ("ranking view", wanted, page, per_page, league.rules_text),
+        ("ranking view", wanted, page, per_page),
         lambda: _ranking(league, wanted, page, per_page),
     )
     return {**shared, "pools": pools if pools is not None else pool_choices(league)}
