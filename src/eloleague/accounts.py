@@ -27,6 +27,7 @@ from eloleague.errors import BusyError, EloleagueError
 from eloleague.i18n import Text
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.store import sessions
+from eloleague.store.bulk import run, to_stamp
 from eloleague.store.db import read, write
 from eloleague.store.tables import api_tokens, users
 
@@ -214,34 +215,26 @@ def user_for_token(engine: Engine, token: str) -> User | None:
     if not token.startswith(TOKEN_PREFIX):
         return None
     digest = _digest(token)
-    with read(engine) as conn:
-        row = conn.execute(
-            select(
-                api_tokens.c.id,
-                api_tokens.c.token_hash,
-                users.c.id.label("uid"),
-                users.c.name,
-                users.c.role,
-                api_tokens.c.last_used_at,
-            )
-            .select_from(api_tokens.join(users, api_tokens.c.user_id == users.c.id))
-            .where(api_tokens.c.token_hash == digest)
-        ).first()
-    if row is None or not hmac.compare_digest(row.token_hash, digest):
+    with read(engine) as conn:  # plain SQL: a game server asks on every post
+        rows = run(
+            conn,
+            "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
+            "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?",
+            (digest,),
+        )
+    if not rows or not hmac.compare_digest(rows[0][1], digest):
         return None
+    token_id, _, user_id, name, role, used = rows[0]
     now = dt.datetime.now(dt.UTC)
-    last = row.last_used_at
-    if last is not None and last.tzinfo is None:  # SQLite gives it back without its zone
-        last = last.replace(tzinfo=dt.UTC)
-    if last is None or now - last >= TOKEN_USE_EVERY:
+    if used is None or now - to_stamp(used) >= TOKEN_USE_EVERY:
         try:  # bookkeeping only: never make a game server wait behind a league's writes
             with write(engine, wait=TOKEN_USE_WAIT) as conn:
                 conn.execute(
-                    update(api_tokens).where(api_tokens.c.id == row.id).values(last_used_at=now)
+                    update(api_tokens).where(api_tokens.c.id == token_id).values(last_used_at=now)
                 )
         except BusyError:
             pass
-    return User(row.uid, row.name, row.role)
+    return User(user_id, name, role)
 
 
 # A token's last use is written at most this often (a game server posting every few

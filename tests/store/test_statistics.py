@@ -11,6 +11,7 @@ from sqlalchemy import text
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.bulk import ANALYZE_FROM
+from eloleague.store.db import migrate
 
 PLAN = "EXPLAIN QUERY PLAN SELECT * FROM ledger WHERE league_id = 1 AND player_id = 3 ORDER BY seq"
 
@@ -61,3 +62,39 @@ def test_statistics_are_gathered_once_the_ledger_is_large_and_again_when_it_doub
     assert counted() == first  # not gathered again for a small change
     league.import_games(_games(ANALYZE_FROM, start=ANALYZE_FROM + 100), source="doubled")
     assert counted() > 2 * first
+
+
+KEPT_ANSWER = (
+    "EXPLAIN QUERY PLAN UPDATE import_batches SET answer = 'x' "
+    "WHERE league_id = 1 AND content_hash = 'abc'"
+)
+
+
+def test_tables_growing_with_posts_keep_no_statistics_and_are_read_through_their_indexes(
+    tmp_path: Path,
+) -> None:
+    """An analysis taken when the import batches held one row made SQLite scan them: keeping a
+    post's answer read every earlier post. Only the league-sized tables are analysed."""
+    league = League.create(str(tmp_path / "s.db"), "s", "bataille-empire")
+    league.import_games(_games(ANALYZE_FROM // 2 + 100), source="large")
+    with league.engine.connect() as conn:
+        analysed = {r[0] for r in conn.execute(text("SELECT DISTINCT tbl FROM sqlite_stat1"))}
+        plan = " ".join(str(row[-1]) for row in conn.execute(text(KEPT_ANSWER)))
+    assert "ledger" in analysed
+    assert not analysed & {"import_batches", "journal"}
+    assert "ix_import_batches_league_hash" in plan
+
+
+def test_the_upgrade_forgets_the_statistics_an_older_analysis_took(tmp_path: Path) -> None:
+    league = League.create(str(tmp_path / "s.db"), "s", "bataille-empire")
+    league.import_games(_games(100), source="small")
+    with league.engine.begin() as conn:  # what an older eloleague left: every table analysed
+        conn.execute(text("ANALYZE"))
+        conn.execute(text("UPDATE alembic_version SET version_num = '0010'"))
+    league.engine.dispose()
+    migrate(league.engine)  # what the next start does
+    with league.engine.connect() as conn:
+        analysed = {r[0] for r in conn.execute(text("SELECT DISTINCT tbl FROM sqlite_stat1"))}
+        plan = " ".join(str(row[-1]) for row in conn.execute(text(KEPT_ANSWER)))
+    assert "ledger" in analysed and "import_batches" not in analysed
+    assert "ix_import_batches_league_hash" in plan

@@ -126,6 +126,21 @@ def date_param(conn: Connection) -> Any:
     return lambda d: d
 
 
+def stamp_param(conn: Connection) -> Any:
+    """A function turning a datetime into the parameter the driver stores: SQLite keeps text in
+    the form SQLAlchemy's ``DateTime`` writes (``2026-11-23 18:04:05.123456``, no zone),
+    PostgreSQL the value itself."""
+    if conn.dialect.name == "sqlite":
+        return lambda t: t.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return lambda t: t
+
+
+def to_stamp(value: Any) -> dt.datetime:
+    """A datetime column's raw value (text from SQLite, a datetime from PostgreSQL), in UTC."""
+    stamp = value if isinstance(value, dt.datetime) else dt.datetime.fromisoformat(value)
+    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=dt.UTC)
+
+
 def to_date(value: Any) -> dt.date:
     """A date column's raw value (ISO text from SQLite, a date from PostgreSQL) as a date."""
     if isinstance(value, dt.date):
@@ -175,8 +190,8 @@ ANALYZE_FROM = 20_000  # ledger rows: below that, any query plan is quick
 
 
 def refresh_statistics(conn: Connection) -> bool:
-    """On SQLite, run ``ANALYZE`` when the ledger has no statistics yet or has more than doubled
-    since they were gathered; return whether it ran.
+    """On SQLite, analyse the league-sized tables (:data:`LEAGUE_SIZED`) when the ledger has no
+    statistics yet or has more than doubled since they were gathered; return whether it ran.
 
     Without statistics SQLite reads a player's ledger by scanning the whole league's (its primary
     key starts with the league), which makes a player's page of a million-game league take half
@@ -187,25 +202,55 @@ def refresh_statistics(conn: Connection) -> bool:
     if conn.dialect.name != "sqlite":
         return False
     # Each league's ledger is numbered from 1: its last number is its size (one index seek each).
-    ledger_rows = (
-        conn.exec_driver_sql(
-            "SELECT sum((SELECT max(seq) FROM ledger WHERE ledger.league_id = leagues.id)) "
-            "FROM leagues"
-        ).scalar()
-        or 0
+    ((ledger_rows,),) = run(
+        conn,
+        "SELECT sum((SELECT max(seq) FROM ledger WHERE ledger.league_id = leagues.id)) "
+        "FROM leagues",
     )
+    ledger_rows = ledger_rows or 0
     if ledger_rows < ANALYZE_FROM:
         return False
-    known = None
-    has_stats = conn.exec_driver_sql(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"
-    ).first()
-    if has_stats is not None:
-        stat = conn.exec_driver_sql(
-            "SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger' AND idx = 'ix_ledger_player'"
-        ).scalar()
-        known = int(stat.split()[0]) if stat else None
-    if known is not None and ledger_rows <= 2 * known:
+    database = conn.engine.url.database or ""
+    if ledger_rows <= 2 * _ANALYSED.get(database, 0):  # statistics only grow: no need to look
         return False
-    conn.exec_driver_sql("ANALYZE")
+    known = None
+    if run(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"):
+        stat = run(
+            conn, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger' AND idx = 'ix_ledger_player'"
+        )
+        known = int(stat[0][0].split()[0]) if stat and stat[0][0] else None
+    if known is not None and ledger_rows <= 2 * known:
+        _ANALYSED[database] = known
+        return False
+    for table in LEAGUE_SIZED:
+        run(conn, f"ANALYZE {table}")
+    forget_other_statistics(conn)
+    _ANALYSED.pop(database, None)  # read again next time, once committed
     return True
+
+
+# The tables whose size follows the ledger's (they are analysed when it doubles). The others grow
+# with something else, an import batch and a journal entry per post for instance: statistics
+# taken when they held a row would make SQLite scan them (it did: the post's answer was kept by a
+# scan of every earlier post), and without statistics it uses their indexes.
+LEAGUE_SIZED = ("ledger", "games", "side_players", "players", "player_aliases", "ratings", "events")
+
+
+def forget_other_statistics(conn: Connection) -> None:
+    """SQLite: drop the statistics of the tables not in :data:`LEAGUE_SIZED` (an older
+    ``ANALYZE`` of every table took them) and make this connection's planner read the rest
+    again."""
+    if not run(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"):
+        return
+    run(
+        conn,
+        f"DELETE FROM sqlite_stat1 WHERE tbl NOT IN ({marks(len(LEAGUE_SIZED))})",
+        LEAGUE_SIZED,
+    )
+    run(conn, "ANALYZE sqlite_master")  # the planner reloads the statistics
+
+
+# The ledger's size at its last analysis, per SQLite file, as this process last read it: a write
+# that leaves the ledger within twice that size needs not read the statistics (a live game would
+# otherwise run three statements more). Another process's analysis only raises the true value.
+_ANALYSED: dict[str, int] = {}

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, delete, insert, select
 
 from eloleague.errors import EloleagueError
+from eloleague.store.bulk import run
 from eloleague.store.messages import msg
-from eloleague.store.tables import league_faces, leagues
+from eloleague.store.tables import league_faces
 
 # The colours an officer may pick: each keeps white text and links on it readable (WCAG AA);
 # the stylesheet defines them (face-NAME), so pages need no inline style.
@@ -33,11 +34,12 @@ class Face:
 
 def league_rows(conn: Connection, name: str | None = None) -> list[tuple[int, str, str]]:
     """``(id, name, rules text)`` of every league (or of the league ``name``), by name."""
-    query = select(leagues.c.id, leagues.c.name, leagues.c.rules_text)
-    if name is not None:
-        query = query.where(leagues.c.name == name)
-    rows = conn.execute(query.order_by(leagues.c.name)).all()
-    return [(int(r.id), str(r.name), str(r.rules_text)) for r in rows]
+    sql = "SELECT id, name, rules_text FROM leagues"  # plain SQL: every API request asks
+    if name is None:
+        rows = run(conn, sql + " ORDER BY name")
+    else:
+        rows = run(conn, sql + " WHERE name = ?", (name,))
+    return [(int(pk), str(title), str(text)) for pk, title, text in rows]
 
 
 def read_face(conn: Connection, league_id: int) -> Face:

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, insert, select, update
+from sqlalchemy import Connection, and_, func, select
 
 from eloleague.engine import Unrated
 from eloleague.errors import InputError, Problem
@@ -28,7 +28,7 @@ from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import deferred_indexes, marks, run
+from eloleague.store.bulk import deferred_indexes, marks, run, stamp_param, to_stamp
 from eloleague.store.bulk import to_date as day_of
 from eloleague.store.derived import read_ratings
 from eloleague.store.games import (
@@ -270,12 +270,10 @@ def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> 
 
 def keep_answer(conn: Connection, league_id: int, digest: str, answer: str) -> None:
     """Keep ``answer`` with the batch the post of digest ``digest`` made (its retries get it)."""
-    conn.execute(
-        update(import_batches)
-        .where(
-            and_(import_batches.c.league_id == league_id, import_batches.c.content_hash == digest)
-        )
-        .values(answer=answer)
+    run(
+        conn,
+        "UPDATE import_batches SET answer = ? WHERE league_id = ? AND content_hash = ?",
+        (answer, league_id, digest),
     )
 
 
@@ -320,14 +318,12 @@ def apply(
     """
     already = None
     if digest is not None:
-        already = conn.execute(
-            select(func.min(import_batches.c.created_at)).where(
-                and_(
-                    import_batches.c.league_id == league_id,
-                    import_batches.c.content_hash == digest,
-                )
-            )
-        ).scalar()
+        ((first,),) = run(
+            conn,
+            "SELECT min(created_at) FROM import_batches WHERE league_id = ? AND content_hash = ?",
+            (league_id, digest),
+        )
+        already = None if first is None else to_stamp(first)
 
     # Players with an id (or a club, a region) are found by id, then by name, or registered
     # (store/identity.py); then names resolve to players or aliases; unknown names become new
@@ -367,19 +363,21 @@ def apply(
     rating_changes: list[RatingChange] = []
     replayed = 0
     if new or replaced:
-        batch_id = conn.execute(
-            insert(import_batches).returning(import_batches.c.id),
-            {
-                "league_id": league_id,
-                "source": source,
-                "content_hash": digest,
-                "created_at": dt.datetime.now(dt.UTC),
-                "user_name": user,
-                "added": len(new),
-                "replaced": len(replaced),
-                "unchanged": unchanged,
-            },
-        ).scalar_one()
+        ((batch_id,),) = run(
+            conn,
+            "INSERT INTO import_batches (league_id, source, content_hash, created_at, "
+            "user_name, added, replaced, unchanged) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                league_id,
+                source,
+                digest,
+                stamp_param(conn)(dt.datetime.now(dt.UTC)),
+                user,
+                len(new),
+                len(replaced),
+                unchanged,
+            ),
+        )
         end = live_tail.read(conn, league_id)
         if (
             replacing is None

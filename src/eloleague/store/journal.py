@@ -11,10 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
 
 from eloleague.i18n import Text
 from eloleague.records import PoolKey, PoolState
+from eloleague.store.bulk import run, stamp_param
 from eloleague.store.messages import msg
 from eloleague.store.tables import journal
 
@@ -64,17 +65,19 @@ def note(
 ) -> None:
     """Add an entry (in the caller's transaction: it commits or rolls back with the change)."""
     assert action in WORDS, action
-    conn.execute(
-        insert(journal),
-        {
-            "league_id": league_id,
-            "at": dt.datetime.now(dt.UTC),
-            "user_name": user,
-            "action": action,
-            "detail": json.dumps(detail, ensure_ascii=False, default=str),
-            "games": games,
-            "players": players,
-        },
+    run(  # plain SQL: every write notes itself, a live game's too
+        conn,
+        "INSERT INTO journal (league_id, at, user_name, action, detail, games, players) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            league_id,
+            stamp_param(conn)(dt.datetime.now(dt.UTC)),
+            user,
+            action,
+            json.dumps(detail, ensure_ascii=False, default=str),
+            games,
+            players,
+        ),
     )
 
 

@@ -29,7 +29,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from eloleague.engine import EngineState, Unrated, replay
 from eloleague.engine.fast import try_replay
@@ -43,7 +43,7 @@ from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
-from eloleague.store.tables import checkpoints, ratings
+from eloleague.store.tables import ratings
 
 # From this many appended games at once, the engine's compiled path rates them (it is exactly the
 # reference path's result; below this its setup costs more than it saves).
@@ -123,17 +123,17 @@ def _checkpoint_due(
         return False
     if cps.touched_from(rules, day) != day:
         return False
-    latest = conn.execute(
-        select(checkpoints.c.date, checkpoints.c.games_before)
-        .where(checkpoints.c.league_id == league_id, checkpoints.c.date <= day)
-        .order_by(checkpoints.c.date.desc())
-        .limit(1)
-    ).first()
-    if latest is not None and latest.date == day:  # a recompute left it there already
+    rows = run(
+        conn,
+        "SELECT date, games_before FROM checkpoints WHERE league_id = ? AND date <= ? "
+        "ORDER BY date DESC LIMIT 1",
+        (league_id, date_param(conn)(day)),
+    )
+    if rows and to_date(rows[0][0]) == day:  # a recompute left it there already
         return False
     if rules.updates != "per_game":
         return True
-    return tail.games - int(latest.games_before if latest else 0) >= cps.CHECKPOINT_EVERY
+    return tail.games - int(rows[0][1] if rows else 0) >= cps.CHECKPOINT_EVERY
 
 
 def _save_checkpoint(
