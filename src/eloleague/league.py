@@ -75,6 +75,7 @@ from eloleague.store.games import (
     load_games,
     next_seq,
 )
+from eloleague.store.group_commit import Write, group_of
 from eloleague.store.identity import (
     Identity,
     ambiguous,
@@ -363,21 +364,43 @@ class League:
         PostgreSQL: the league's advisory lock), rules reloaded (another process may have changed
         them). Waits at most :attr:`write_wait` for another write, then raises BusyError."""
         with (
-            no_gc(),
             store_db.queued(self.engine, self.id, self.write_wait) as wait,
-            store_db.write(self.engine, commit=commit, wait=wait) as conn,
+            self._transaction(wait, commit=commit) as conn,
         ):
+            self._refresh_rules(conn)
+            yield conn
+
+    @contextmanager
+    def _transaction(self, wait: float | None, *, commit: bool = True) -> Iterator[Connection]:
+        """The write transaction of :meth:`_writing`, once the process's turn has come."""
+        with no_gc(), store_db.write(self.engine, commit=commit, wait=wait) as conn:
             store_db.lock_league(conn, self.id, wait)
-            rows = run(conn, "SELECT rules_text FROM leagues WHERE id = ?", (self.id,))
-            if not rows:
-                raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
-            if rows[0][0] != self.rules_text:
-                self.rules_text = rows[0][0]
-                self.rules = parse_rules(self.rules_text, f"league {self.name}")
             yield conn
             if commit:
                 bump_revision(conn, self.id)  # what processes kept of the league is stale
                 refresh_statistics(conn)  # SQLite: query plans for a grown league
+
+    def _refresh_rules(self, conn: Connection) -> None:
+        rows = run(conn, "SELECT rules_text FROM leagues WHERE id = ?", (self.id,))
+        if not rows:
+            raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
+        if rows[0][0] != self.rules_text:
+            self.rules_text = rows[0][0]
+            self.rules = parse_rules(self.rules_text, f"league {self.name}")
+
+    def _write_grouped(self, body: Callable[[Connection], T], games: int) -> T:
+        """``body(conn)`` in a write transaction shared with the other writes of this process
+        queued for the league meanwhile (:mod:`eloleague.store.group_commit`); its result once
+        that transaction committed. Raises what ``body`` raised (its write alone undone), or
+        what made the transaction fail (:class:`~eloleague.errors.BusyError` past
+        :attr:`write_wait`)."""
+
+        def alone(conn: Connection) -> T:
+            self._refresh_rules(conn)
+            return body(conn)
+
+        group = group_of(store_db.group_key(self.engine, self.id))
+        return group.run(Write(alone, games), self._transaction, self.write_wait)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -614,7 +637,7 @@ class League:
         if problems:
             raise InputError(problems, source)
 
-        with self._writing(commit=not dry_run) as conn:
+        def body(conn: Connection) -> ImportReport:
             if mapping:
                 self._map_names(conn, mapping, source)
             report = imports.apply(
@@ -641,6 +664,13 @@ class League:
             )
             if answer is not None and content_hash is not None and report.changed:
                 imports.keep_answer(conn, self.id, content_hash, answer(report))
+            return report
+
+        if dry_run:  # rolled back: alone
+            with self._writing(commit=False) as conn:
+                report = body(conn)
+        else:  # games posted at once by several clients commit together
+            report = self._write_grouped(body, len(records))
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(

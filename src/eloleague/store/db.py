@@ -10,7 +10,6 @@ instead of failing half-way. :func:`write` opens such a transaction.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +22,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
 from eloleague.errors import BusyError, EloleagueError
+from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
 
 if TYPE_CHECKING:
@@ -180,8 +180,10 @@ def _sqlite_timeout(engine: Engine) -> float:
     return _TIMEOUTS.get(engine.url.render_as_string(), BUSY_TIMEOUT_SECONDS)
 
 
-_QUEUES: dict[tuple[str, int | None], threading.Lock] = {}
-_QUEUES_LOCK = threading.Lock()
+def group_key(engine: Engine, league_id: int) -> tuple[str, int | None]:
+    """What the writes of one process queue on: the SQLite database (its one write lock), or
+    the PostgreSQL league (its advisory lock)."""
+    return engine.url.render_as_string(), None if is_sqlite(engine) else league_id
 
 
 @contextmanager
@@ -191,22 +193,14 @@ def queued(engine: Engine, league_id: int, wait: float | None = None) -> Iterato
     sleeps and polls, and on PostgreSQL holds a pooled connection. Gives what is left of ``wait``
     (``None``: no bound) for the database's own lock; :class:`~eloleague.errors.BusyError` when
     nothing is."""
-    key = (engine.url.render_as_string(), None if is_sqlite(engine) else league_id)
-    with _QUEUES_LOCK:
-        gate = _QUEUES.setdefault(key, threading.Lock())
+    gate = group_of(group_key(engine, league_id)).gate
     started = time.monotonic()
     if not gate.acquire(timeout=-1 if wait is None else wait):
-        raise BusyError(_busy_text())
+        raise BusyError(busy_text())
     try:
         yield None if wait is None else max(0.05, wait - (time.monotonic() - started))
     finally:
         gate.release()
-
-
-def _busy_text() -> str:
-    return msg(
-        "the database is busy: another import or recompute is running; try again when it ends"
-    )
 
 
 # Advisory locks of league writes on PostgreSQL: (this namespace, the league's id).
@@ -246,7 +240,7 @@ def read(engine: Engine) -> Iterator[Connection]:
 def _busy_or_raise(exc: OperationalError) -> Exception:
     text = str(exc.orig) if exc.orig is not None else str(exc)
     if "locked" in text or "busy" in text or "lock timeout" in text:
-        return BusyError(_busy_text())
+        return BusyError(busy_text())
     return EloleagueError(msg("database error: {detail}", detail=text.strip()))
 
 

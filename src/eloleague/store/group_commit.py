@@ -1,0 +1,159 @@
+"""Group commit: the writes of one process to one league that wait for its lock at the same time
+share one transaction (docs/league.md, "Live results").
+
+A game server posts each result as its game ends, from many connections at once. Each write
+costs a transaction: taking the lock, reading the league's rules, the commit (SQLite writes every
+page the write touched to its log; PostgreSQL waits for its log on disk), and the league's
+revision. While one write holds the lock, the others queue; the next to get the lock takes every
+queued write with it (up to :data:`MOST_WRITES` writes, :data:`MOST_GAMES` games) and runs them
+one after the other in one transaction, each in its own savepoint: a write that fails (a game
+that conflicts with a stored one) is undone alone and its caller gets its error, the others
+commit. Each write keeps its own import batch, journal entry and answer, exactly as if it had
+been alone; only the transaction is shared. A caller returns when the transaction that holds its
+write has committed (or failed): an answer is never given for a write that could still be lost.
+
+A write waits at most its ``wait`` for the lock, then gets :class:`~eloleague.errors.BusyError`,
+unless another write has already taken it into a transaction: then it waits for that one.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import Connection
+
+from eloleague.errors import BusyError
+from eloleague.store.bulk import run
+from eloleague.store.messages import msg
+
+T = TypeVar("T")
+
+MOST_WRITES = 64  # writes in one transaction
+MOST_GAMES = 2_000  # games in one transaction (a write of more runs alone)
+
+
+class Write(Generic[T]):
+    """A write waiting for its transaction: what it does with the connection, its games."""
+
+    __slots__ = ("body", "done", "error", "games", "result", "taken")
+
+    def __init__(self, body: Callable[[Connection], T], games: int) -> None:
+        self.body = body
+        self.games = games
+        self.done = threading.Event()
+        self.result: T | None = None
+        self.error: BaseException | None = None
+        self.taken = False
+
+    def outcome(self) -> T:
+        if self.error is not None:
+            raise self.error
+        return self.result  # type: ignore[return-value]
+
+
+class Group:
+    """The writes of one process to one league (one SQLite database) waiting for its lock."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Lock()  # held by the thread running a transaction
+        self._queue_lock = threading.Lock()
+        self._waiting: list[Write[Any]] = []
+
+    def run(
+        self,
+        write: Write[T],
+        transaction: Callable[[float | None], AbstractContextManager[Connection]],
+        wait: float | None,
+    ) -> T:
+        """Run ``write`` in a transaction of ``transaction(wait left)`` (a write transaction
+        holding the league's lock), shared with the writes queued meanwhile; its result, or its
+        error raised. :class:`BusyError` when the lock is not had within ``wait`` seconds."""
+        with self._queue_lock:
+            self._waiting.append(write)
+        started = time.monotonic()
+        while not write.done.is_set():
+            left = None if wait is None else wait - (time.monotonic() - started)
+            if (left is not None and left <= 0) or not self.gate.acquire(
+                timeout=-1 if left is None else left
+            ):
+                with self._queue_lock:
+                    if not write.taken:  # nobody took it: nothing was done
+                        self._waiting.remove(write)
+                        raise BusyError(busy_text())
+                write.done.wait()  # in a transaction now: its outcome is coming
+                break
+            try:
+                if not write.taken:  # else a transaction that just ended held it
+                    self._lead(transaction, None if left is None else max(0.05, left))
+            finally:
+                self.gate.release()
+        return write.outcome()
+
+    def _take(self) -> list[Write[Any]]:
+        with self._queue_lock:
+            taken: list[Write[Any]] = []
+            games = 0
+            for write in self._waiting:
+                if taken and (len(taken) >= MOST_WRITES or games + write.games > MOST_GAMES):
+                    break
+                taken.append(write)
+                games += write.games
+            del self._waiting[: len(taken)]
+            for write in taken:
+                write.taken = True
+            return taken
+
+    def _lead(
+        self,
+        transaction: Callable[[float | None], AbstractContextManager[Connection]],
+        wait: float | None,
+    ) -> None:
+        writes = self._take()
+        try:
+            with transaction(wait) as conn:
+                if len(writes) == 1:  # alone: its error rolls the transaction back
+                    writes[0].result = writes[0].body(conn)
+                else:
+                    for write in writes:
+                        _in_savepoint(conn, write)
+        except BaseException as exc:  # the transaction failed: no write of it was stored
+            for write in writes:
+                if write.error is None:
+                    write.error = exc
+                    write.result = None
+        finally:
+            for write in writes:
+                write.done.set()
+
+
+def _in_savepoint(conn: Connection, write: Write[Any]) -> None:
+    run(conn, "SAVEPOINT one_write")
+    try:
+        write.result = write.body(conn)
+    except Exception as exc:  # this write is undone alone; the others go on
+        run(conn, "ROLLBACK TO SAVEPOINT one_write")
+        run(conn, "RELEASE SAVEPOINT one_write")
+        write.error = exc
+        return
+    run(conn, "RELEASE SAVEPOINT one_write")
+
+
+def busy_text() -> str:
+    """What a write that did not get the lock in time is told."""
+    return msg(
+        "the database is busy: another import or recompute is running; try again when it ends"
+    )
+
+
+_GROUPS: dict[tuple[str, int | None], Group] = {}
+_GROUPS_LOCK = threading.Lock()
+
+
+def group_of(key: tuple[str, int | None]) -> Group:
+    """The group of ``key`` (a database URL, and a league's id on PostgreSQL)."""
+    with _GROUPS_LOCK:
+        return _GROUPS.setdefault(key, Group())

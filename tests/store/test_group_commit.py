@@ -1,0 +1,154 @@
+"""Group commit (docs/league.md, "Live results"): writes of one process queued for a league's lock
+share one transaction, each in its own savepoint. A write that fails is undone alone, every
+write keeps its own batch and journal entry, none is answered before its transaction commits,
+and the league is exactly a fresh replay afterwards; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from sqlalchemy import event, text
+
+from eloleague.errors import BusyError, InputError
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import db as store_db
+from eloleague.store.group_commit import group_of
+from tests.pg.server import PgServer
+from tests.store.test_live_appends import assert_is_a_fresh_replay
+
+DAY = dt.date(2024, 3, 1)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'league.db'}"
+    server: PgServer = request.getfixturevalue("pg_server")
+    return server.new_database()
+
+
+def game(n: int, winner: str = "Ana", loser: str = "Bob", outcome: str = "defeat") -> GameRecord:
+    return GameRecord(
+        date=DAY,
+        sides=(
+            Side((Participant(winner),), "decisive_victory"),
+            Side((Participant(loser),), outcome),
+        ),
+        id=f"g{n}",
+    )
+
+
+def commits_of(league: League) -> Callable[[], int]:
+    """How many transactions committed on the league's engine since this was called."""
+    count = [0]
+
+    def counted(_conn: object) -> None:
+        count[0] += 1
+
+    event.listen(league.engine, "commit", counted)
+    return lambda: count[0]
+
+
+def queued_behind_the_lock(league: League, writes: list[Callable[[], object]]) -> list[object]:
+    """Run ``writes`` in threads while this thread holds the process's turn for the league,
+    let go once all of them wait, and give what each returned or raised."""
+    group = group_of(store_db.group_key(league.engine, league.id))
+    outcomes: list[object] = [None] * len(writes)
+
+    def run(i: int) -> None:
+        try:
+            outcomes[i] = writes[i]()
+        except Exception as exc:
+            outcomes[i] = exc
+
+    assert group.gate.acquire(timeout=10)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
+    try:
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while len(group._waiting) < len(writes):
+            assert time.monotonic() < deadline, "the writes never queued"
+            time.sleep(0.005)
+    finally:
+        group.gate.release()
+    for t in threads:
+        t.join(timeout=30)
+    return outcomes
+
+
+def test_queued_writes_commit_together_and_a_failing_one_is_undone_alone(url: str) -> None:
+    league = League.create(url, "live", "bataille-empire")
+    league.import_games([game(0)], source="api")
+    commits = commits_of(league)
+    clash = GameRecord(  # g0 again with another result: refused without --update
+        date=DAY,
+        sides=(
+            Side((Participant("Ana"),), "defeat"),
+            Side((Participant("Bob"),), "decisive_victory"),
+        ),
+        id="g0",
+    )
+    writes: list[Callable[[], object]] = [
+        lambda: league.import_games([game(1, "Chloé", "Dan")], source="api", user="s1"),
+        lambda: league.import_games([clash], source="api", user="s2"),
+        lambda: league.import_games([game(2), game(3, "Bob", "Eve")], source="api", user="s3"),
+        lambda: league.import_games([game(4, "Eve", "Chloé")], source="api", user="s4"),
+    ]
+    outcomes = queued_behind_the_lock(league, writes)
+
+    assert isinstance(outcomes[1], InputError)
+    assert "g0" in str(outcomes[1])
+    assert [getattr(o, "added", None) for o in outcomes] == [1, None, 2, 1]
+    assert commits() == 1  # four writes, one transaction
+    assert sorted(g.id or "" for g in league.games()) == ["g0", "g1", "g2", "g3", "g4"]
+    assert [e.user for e in league.journal()[:3]] == ["s4", "s3", "s1"]  # one entry each
+    assert_is_a_fresh_replay(league)
+
+
+def test_a_write_nobody_took_gets_busy_and_stores_nothing(url: str) -> None:
+    league = League.create(url, "live", "bataille-empire")
+    league.write_wait = 0.2
+    group = group_of(store_db.group_key(league.engine, league.id))
+    assert group.gate.acquire(timeout=10)
+    try:
+        with pytest.raises(BusyError):
+            league.import_games([game(1)], source="api")
+        assert not group._waiting  # it left the queue
+    finally:
+        group.gate.release()
+    assert league.games() == []
+    league.import_games([game(1)], source="api")  # the same call again, later: stored
+    assert [g.id for g in league.games()] == ["g1"]
+
+
+def test_a_transaction_that_cannot_begin_fails_every_write_it_held(url: str) -> None:
+    """Another process holds the league's lock past the writes' wait: the transaction that took
+    the queued writes never begins, each writer hears it (busy), and nothing is stored."""
+    league = League.create(url, "live", "bataille-empire")
+    league.write_wait = 0.5
+    writes: list[Callable[[], object]] = [
+        functools.partial(league.import_games, [game(n)], source="api") for n in range(3)
+    ]
+    if store_db.is_sqlite(league.engine):
+        holder = sqlite3.connect(str(league.engine.url.database), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")  # the database's one write lock
+        outcomes = queued_behind_the_lock(league, writes)
+        holder.close()
+    else:
+        with league.engine.connect() as conn:
+            lock = {"ns": store_db.LEAGUE_LOCK, "league": league.id}
+            conn.execute(text("SELECT pg_advisory_lock(:ns, :league)"), lock)
+            outcomes = queued_behind_the_lock(league, writes)
+            conn.execute(text("SELECT pg_advisory_unlock(:ns, :league)"), lock)
+    assert all(isinstance(o, BusyError) for o in outcomes), outcomes
+    assert league.games() == []
+    assert_is_a_fresh_replay(league)
