@@ -19,7 +19,7 @@ import datetime as dt
 import hashlib
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TextIO, TypeVar, cast
@@ -371,13 +371,17 @@ class League:
             yield conn
 
     @contextmanager
-    def _transaction(self, wait: float | None, *, commit: bool = True) -> Iterator[Connection]:
-        """The write transaction of :meth:`_writing`, once the process's turn has come."""
+    def _transaction(
+        self, wait: float | None, *, commit: bool = True, bump: bool = True
+    ) -> Iterator[Connection]:
+        """The write transaction of :meth:`_writing`, once the process's turn has come.
+        ``bump``: change the league's revision at the end (else each write does it)."""
         with no_gc(), store_db.write(self.engine, commit=commit, wait=wait) as conn:
             store_db.lock_league(conn, self.id, wait)
             yield conn
             if commit:
-                bump_revision(conn, self.id)  # what processes kept of the league is stale
+                if bump:
+                    bump_revision(conn, self.id)  # what processes kept of the league is stale
                 refresh_statistics(conn)  # SQLite: query plans for a grown league
 
     def _refresh_rules(self, conn: Connection) -> None:
@@ -397,10 +401,17 @@ class League:
 
         def alone(conn: Connection) -> T:
             self._refresh_rules(conn)
-            return body(conn)
+            done = body(conn)
+            # Each write its own league's: on SQLite the writes of every league of the database
+            # queue together (one write lock), and share the transaction of another league's.
+            bump_revision(conn, self.id)
+            return done
+
+        def transaction(wait: float | None) -> AbstractContextManager[Connection]:
+            return self._transaction(wait, bump=False)
 
         group = group_of(store_db.group_key(self.engine, self.id))
-        return group.run(Write(alone, games), self._transaction, self.write_wait)
+        return group.run(Write(alone, games), transaction, self.write_wait)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:

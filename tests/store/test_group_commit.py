@@ -152,3 +152,35 @@ def test_a_transaction_that_cannot_begin_fails_every_write_it_held(url: str) -> 
     assert all(isinstance(o, BusyError) for o in outcomes), outcomes
     assert league.games() == []
     assert_is_a_fresh_replay(league)
+
+
+def test_writes_to_two_leagues_of_one_sqlite_file_share_a_transaction_and_both_change(
+    tmp_path: Path,
+) -> None:
+    """SQLite has one write lock per file: the writes of all its leagues queue together, and
+    each league's revision (what servers keep of it depends on it) changes with its own games."""
+    url = f"sqlite:///{tmp_path / 'two.db'}"
+    first = League.create(url, "first", "bataille-empire")
+    second = League.create(url, "second", "adlg")
+    second_game = GameRecord(
+        date=DAY,
+        sides=(Side((Participant("Zoé"),), "victory"), Side((Participant("Yann"),), "defeat")),
+        id="z1",
+    )
+    kept_first = first.kept("games", lambda: len(first.games()))
+    kept_second = second.kept("games", lambda: len(second.games()))
+    commits = commits_of(first)
+    outcomes = queued_behind_the_lock(
+        first,
+        [
+            lambda: first.import_games([game(1)], source="api"),
+            lambda: second.import_games([second_game], source="api"),
+        ],
+    )
+    assert [getattr(o, "added", o) for o in outcomes] == [1, 1]
+    assert commits() == 1
+    assert (kept_first, kept_second) == (0, 0)
+    assert first.kept("games", lambda: len(first.games())) == 1  # the revision moved: asked again
+    assert second.kept("games", lambda: len(second.games())) == 1
+    assert_is_a_fresh_replay(first)
+    assert_is_a_fresh_replay(second)
