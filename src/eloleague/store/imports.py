@@ -28,7 +28,14 @@ from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import deferred_indexes, marks, run, stamp_param, to_stamp
+from eloleague.store.bulk import (
+    deferred_indexes,
+    list_size,
+    one_of,
+    run,
+    stamp_param,
+    to_stamp,
+)
 from eloleague.store.bulk import to_date as day_of
 from eloleague.store.derived import read_ratings
 from eloleague.store.games import (
@@ -236,14 +243,15 @@ def _stored_by_ext_id(conn: Connection, league_id: int, ids: Sequence[str]) -> d
         rows: list[Any] = [r for r in conn.execute(query) if r[0] in wanted]
     else:
         rows = []
-        for chunk in chunks(ids):
+        for chunk in chunks(ids, list_size(conn)):
+            listed, values = one_of(conn, chunk)
             rows.extend(
                 (ext, pk, seq, day_of(date), digest)
                 for ext, pk, seq, date, digest in run(
                     conn,
                     "SELECT ext_id, id, seq, date, content_hash FROM games WHERE league_id = ? "
-                    f"AND ext_id IN ({marks(len(chunk))})",
-                    (league_id, *chunk),
+                    f"AND ext_id {listed}",
+                    (league_id, *values),
                 )
             )
     return {ext: Stored(pk, seq, date, digest) for ext, pk, seq, date, digest in rows}

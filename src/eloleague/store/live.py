@@ -38,7 +38,7 @@ from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import date_param, insert_rows, marks, pipelined, run, to_date
+from eloleague.store.bulk import date_param, insert_rows, one_of, pipelined, run, to_date
 from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
 from eloleague.store.players import player_names
@@ -97,11 +97,12 @@ def _pool_rows(
     """The stored pools of some players, in order of first appearance, with their last game."""
     pools: dict[PoolKey, PoolState] = {}
     played: dict[PoolKey, dt.date] = {}
+    listed, values = one_of(conn, player_ids)
     rows = run(
         conn,
         "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings "
-        f"WHERE league_id = ? AND player_id IN ({marks(len(player_ids))}) ORDER BY position",
-        (league_id, *player_ids),
+        f"WHERE league_id = ? AND player_id {listed} ORDER BY position",
+        (league_id, *values),
     )
     for pid, mode, role, rating, count, extra, last in rows:
         key = PoolKey(names[pid], mode, role)

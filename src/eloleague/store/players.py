@@ -21,7 +21,7 @@ from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
-from eloleague.store.bulk import marks, run
+from eloleague.store.bulk import list_size, marks, one_of, run
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -90,15 +90,15 @@ def lookup_names(
     :func:`name_index`, reading only those names: an import of one game reads two players)."""
     found: dict[str, int] = {}
     aliases: dict[str, int] = {}
-    for i in range(0, len(names), 500):
-        chunk = list(names[i : i + 500])
-        listed = marks(len(chunk))
+    size = list_size(conn)
+    for i in range(0, len(names), size):
+        listed, values = one_of(conn, names[i : i + size])
         for name, pk, is_alias in run(
             conn,
-            f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name IN ({listed}) "
+            f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name {listed} "
             "UNION ALL SELECT alias, player_id, 1 FROM player_aliases "
-            f"WHERE league_id = ? AND alias IN ({listed})",
-            (league_id, *chunk, league_id, *chunk),
+            f"WHERE league_id = ? AND alias {listed}",
+            (league_id, *values, league_id, *values),
         ):
             (aliases if is_alias else found)[name] = pk
     for alias, pk in aliases.items():
