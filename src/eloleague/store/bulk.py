@@ -230,7 +230,7 @@ def refresh_statistics(conn: Connection) -> bool:
     if ledger_rows <= 2 * _ANALYSED.get(database, 0):  # statistics only grow: no need to look
         return False
     known = None
-    if run(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"):
+    if _has_statistics(conn):
         stat = run(
             conn, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger' AND idx = 'ix_ledger_player'"
         )
@@ -256,7 +256,7 @@ def forget_other_statistics(conn: Connection) -> None:
     """SQLite: drop the statistics of the tables not in :data:`LEAGUE_SIZED` (an older
     ``ANALYZE`` of every table took them) and make this connection's planner read the rest
     again."""
-    if not run(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"):
+    if not _has_statistics(conn):
         return
     run(
         conn,
@@ -264,6 +264,13 @@ def forget_other_statistics(conn: Connection) -> None:
         LEAGUE_SIZED,
     )
     run(conn, "ANALYZE sqlite_master")  # the planner reloads the statistics
+
+
+def _has_statistics(conn: Connection) -> bool:
+    """Whether the SQLite file has a statistics table (the first ``ANALYZE`` makes it)."""
+    return bool(
+        run(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'")
+    )
 
 
 # The ledger's size at its last analysis, per SQLite file, as this process last read it: a write

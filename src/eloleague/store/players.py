@@ -21,7 +21,7 @@ from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
-from eloleague.store.bulk import list_size, marks, one_of, run
+from eloleague.store.bulk import list_size, one_of, run
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -113,13 +113,14 @@ def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, 
     """``{player id: name}`` for these players."""
     wanted = sorted(set(ids))
     out: dict[int, str] = {}
-    for i in range(0, len(wanted), 500):
-        chunk = wanted[i : i + 500]
+    size = list_size(conn)
+    for i in range(0, len(wanted), size):
+        listed, values = one_of(conn, wanted[i : i + size])
         out.update(
             run(
                 conn,
-                f"SELECT id, name FROM players WHERE league_id = ? AND id IN ({marks(len(chunk))})",
-                (league_id, *chunk),
+                f"SELECT id, name FROM players WHERE league_id = ? AND id {listed}",
+                (league_id, *values),
             )
         )
     return out
