@@ -9,21 +9,15 @@ officer's review (``202`` with the upload's number). Errors have one shape
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request, Security
 from fastapi.exceptions import RequestValidationError
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
-from eloleague.errors import Problem
-from eloleague.i18n import Text
-from eloleague.league import ImportReport
-from eloleague.web import uploads, views
-from eloleague.web.errors import WebError
+from eloleague.web import live_posts, uploads, views
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
 from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import events_args, journal_args, list_args, page_lang, ranking_args
@@ -313,78 +307,9 @@ def preview(request: Request, league: str, user: TokenMember, body: Body) -> dic
     summary="Post results (officer: imported at once; referee: held for review)",
 )
 def post_games(request: Request, league: str, user: TokenMember, body: Body) -> Response:
-    found = views.open_league(request.app.state.engine, league)
-    records = uploads.games_from_body(found, body)
-    lang = page_lang(request)
-    if not user.is_officer:
-        report = uploads.preview(found, records, "api", body, user.name)
-        upload_id = found.hold_upload(user.id, "api.jsonl", _as_jsonl(body))
-        return JSONResponse(
-            {
-                "status": "pending_review",
-                "upload": upload_id,
-                "preview": uploads.report_dict(found, report, lang),
-            },
-            status_code=202,
-        )
-    update = _flag(request, "update")
-    # A retry of a post that was stored (same games, same content) adds nothing and gets the
-    # answer the post got (docs/web.md, "Posting results from a game server").
-    digest = hashlib.sha256(b"update=%d\n" % update + body).hexdigest()
-
-    written: list[str] = []
-
-    def answer(report: ImportReport) -> str:  # kept with the import, sent to this post too
-        content = {"status": "imported", **uploads.report_dict(found, report, lang)}
-        written.append(json.dumps(content, ensure_ascii=False, separators=(",", ":")))
-        return written[-1]
-
-    report = found.import_games(
-        records,
-        source="api",
-        update=update,
-        user=user.name,
-        content_hash=digest,
-        answer=answer,
-        _checked=True,  # games_from_body checked them against the rules
-    )
-    if not report.changed and report.already_imported is not None:
-        kept = found.posted_answer(digest)
-        if kept is not None:
-            return Response(kept, status_code=201, media_type="application/json")
-    if written:
-        return Response(written[-1], status_code=201, media_type="application/json")
-    return JSONResponse(
-        {"status": "imported", **uploads.report_dict(found, report, lang)},
-        status_code=201 if report.changed else 200,
-    )
-
-
-def _flag(request: Request, name: str) -> bool:
-    """A true/false query parameter; anything else is a 422 (a typo must not mean false)."""
-    value = request.query_params.get(name, "").lower()
-    if value in ("", "0", "false", "no"):
-        return False
-    if value in ("1", "true", "yes"):
-        return True
-    raise WebError(
-        422,
-        "invalid_request",
-        Text.of("the request is not valid"),
-        [
-            Problem(
-                Text.of("query parameter {name}", name=name),
-                Text.of("{value!r}: expected true or false", value=value),
-            )
-        ],
-    )
-
-
-def _as_jsonl(body: bytes) -> bytes:
-    text = body.strip()
-    if text.startswith(b"["):
-        return b"\n".join(json.dumps(x, ensure_ascii=False).encode() for x in json.loads(text))
-    return text
+    # Posts of a few games are answered by the lean path before FastAPI (web/live_posts.py);
+    # larger ones come here: the token is checked before the body is read.
+    return live_posts.answer_post(request, league, user, body)
 
 
 @router.put(

@@ -1,0 +1,133 @@
+"""The lean path of small result posts (web/live_posts.py, docs/web.md "Posting results from a
+game server"): a post of a few games is answered before FastAPI, a large or chunked one by
+FastAPI's route, and both give the same answers: success, retry, referee, every error."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from eloleague.web import live_posts
+from tests.web.conftest import BE, Site
+
+URL = f"/api/v1/leagues/{BE}/games"
+
+
+def _game(n: int) -> dict[str, Any]:
+    return {
+        "id": f"lean-{n}",
+        "date": "2026-04-01",
+        "sides": [
+            {"players": [f"Lean {n}"], "outcome": "draw"},
+            {"players": [f"Lean {n + 1}"], "outcome": "draw"},
+        ],
+    }
+
+
+@pytest.fixture
+def lean_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The leagues of the posts the lean path answered."""
+    calls: list[str] = []
+    answer = live_posts._answer
+
+    def counted(request: Any, league: str, body: bytes) -> Any:
+        calls.append(league)
+        return answer(request, league, body)
+
+    monkeypatch.setattr(live_posts, "_answer", counted)
+    return calls
+
+
+def _chunked(body: bytes) -> Iterator[bytes]:
+    """A body sent without Content-Length (chunked): FastAPI's route reads it."""
+    yield body
+
+
+def _post(
+    client: TestClient, body: bytes, token: str | None, *, lean: bool, query: str = ""
+) -> tuple[int, Any, dict[str, str]]:
+    headers = {"Accept-Language": "fr"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    content: Any = body if lean else _chunked(body)
+    answer = client.post(URL + query, content=content, headers=headers)
+    return answer.status_code, answer.json(), dict(answer.headers)
+
+
+def test_small_posts_take_the_lean_path_large_ones_the_route(
+    client: TestClient, site: Site, lean_calls: list[str]
+) -> None:
+    small = json.dumps(_game(1)).encode()
+    status, answer, headers = _post(client, small, site.officer_token, lean=True)
+    assert (status, answer["added"]) == (201, 1) and lean_calls == [BE]
+    # answered inside the header layers: the same headers as any API answer
+    assert "content-security-policy" in headers and "Accept-Language" in headers["vary"]
+    many = json.dumps([_game(n) for n in range(10, 10 + 1000, 2)]).encode()
+    assert len(many) > live_posts.SMALL_BODY
+    status, answer, _ = _post(client, many, site.officer_token, lean=True)
+    assert (status, answer["added"]) == (201, 500) and lean_calls == [BE]  # the route's
+    status, _, _ = _post(client, json.dumps(_game(2001)).encode(), site.officer_token, lean=False)
+    assert status == 201 and lean_calls == [BE]  # chunked: the route's
+
+
+def test_the_lean_path_and_the_route_answer_alike(client: TestClient, site: Site) -> None:
+    """Each error posted once through each path: same status, same body, same headers."""
+    bad = {**_game(50), "sides": [{"players": ["Solo"], "outcome": "draw"}]}
+    cases: list[tuple[str, bytes, str | None, str]] = [
+        ("no token", json.dumps(_game(60)).encode(), None, URL),
+        ("a wrong token", json.dumps(_game(60)).encode(), "elo_not-a-token", URL),
+        ("an invalid game", json.dumps(bad).encode(), site.officer_token, URL),
+        ("not JSON", b"{nope", site.officer_token, URL),
+        ("a bad flag", json.dumps(_game(61)).encode(), site.officer_token, URL + "?update=maybe"),
+        ("no league", json.dumps(_game(62)).encode(), site.officer_token, URL.replace(BE, "Nope")),
+    ]
+    for name, body, token, url in cases:
+        headers = {"Accept-Language": "fr"}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        lean = client.post(url, content=body, headers=headers)
+        route = client.post(url, content=_chunked(body), headers=headers)
+        assert lean.status_code == route.status_code and lean.status_code >= 400, name
+        assert lean.json() == route.json() and "error" in lean.json(), name
+        assert lean.headers.get("www-authenticate") == route.headers.get("www-authenticate")
+    # in French, as asked
+    status, answer, _ = _post(client, b"{nope", site.officer_token, lean=True)
+    assert status == 422 and "rien n'a été enregistré" in answer["error"]["message"]
+
+
+def test_a_referees_post_is_held_on_either_path(client: TestClient, site: Site) -> None:
+    held = [
+        _post(client, json.dumps(_game(n)).encode(), site.referee_token, lean=lean)
+        for n, lean in ((70, True), (72, False))
+    ]
+    assert [status for status, _, _ in held] == [202, 202]
+    (_, first, _), (_, second, _) = held
+    assert first["status"] == second["status"] == "pending_review"
+    assert second["upload"] == first["upload"] + 1
+    assert first["preview"]["added"] == second["preview"]["added"] == 1
+    ranking = client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 7"}).json()
+    assert ranking["rows"] == []  # held, not imported
+
+
+def test_a_retry_gets_the_same_answer_on_either_path(client: TestClient, site: Site) -> None:
+    body = json.dumps(_game(80)).encode()
+    first = _post(client, body, site.officer_token, lean=True)
+    again_lean = _post(client, body, site.officer_token, lean=True)
+    again_route = _post(client, body, site.officer_token, lean=False)
+    assert first[0] == again_lean[0] == again_route[0] == 201
+    assert first[1] == again_lean[1] == again_route[1] and first[1]["added"] == 1
+
+
+def test_the_upload_limit_holds_on_the_lean_path(site: Site) -> None:
+    from eloleague.web import Settings, create_app
+
+    app = create_app(Settings(db=str(site.db), max_upload_bytes=200))
+    with TestClient(app) as small_limit:
+        body = json.dumps([_game(90), _game(92)]).encode()
+        assert 200 < len(body) <= live_posts.SMALL_BODY
+        status, answer, _ = _post(small_limit, body, site.officer_token, lean=True)
+        assert status == 413 and answer["error"]["code"] == "too_large"
