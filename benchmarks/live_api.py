@@ -13,7 +13,8 @@ PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of i
   last day, as a game server posts a result when its game ends), from 1 client and from 8, to
   ``eloleague serve`` in its own process on 127.0.0.1;
 - posts of 1,000 games;
-- ``League.import_games`` of one appended game, in-process;
+- ``League.import_games`` of one appended game, in-process (SQLite's log copied in the background,
+  as docs/league.md advises a program posting live results);
 - the floor: a minimal script storing each game and updating its two players' ratings in one
   SQLite transaction per game (same players, same database settings: WAL, synchronous=NORMAL).
 
@@ -263,6 +264,7 @@ def in_process(
     url: str, poster: Poster, limit: int, seconds: float
 ) -> tuple[int, float, list[float]]:
     league = League.open(url, LEAGUE)
+    copier = league.copy_log_in_background()  # as a program posting live results does
     latencies = []
     until = time.monotonic() + seconds
     t0 = time.perf_counter()
@@ -273,6 +275,8 @@ def in_process(
         latencies.append(time.perf_counter() - t)
         assert report.added == 1, report
     wall = time.perf_counter() - t0
+    if copier is not None:
+        copier.close()
     league.engine.dispose()
     return len(latencies), wall, latencies
 

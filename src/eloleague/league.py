@@ -134,6 +134,7 @@ from eloleague.store.tables import (
     players,
     side_players,
 )
+from eloleague.store.wal import LogCopier, copy_in_background
 
 __all__ = [
     "EventReport",
@@ -165,6 +166,13 @@ def engine_for(db: str | Engine | None) -> Engine:
         store_db.migrate(engine)
         _ENGINES[url] = engine
     return engine
+
+
+def copy_log_in_background(engine: Engine) -> LogCopier | None:
+    """SQLite's log of ``engine`` copied into its database by a thread of this process, for a
+    server that keeps it open (``eloleague serve``, :meth:`League.copy_log_in_background`):
+    docs/league.md, "Live results". ``None`` on PostgreSQL."""
+    return copy_in_background(engine)
 
 
 def _existing(db: str | Engine | None) -> str | Engine | None:
@@ -690,6 +698,13 @@ class League:
                 name_warnings=[w for w in report.name_warnings if w.name not in located],
             )
         return report
+
+    def copy_log_in_background(self) -> LogCopier | None:
+        """For a program that keeps the league open and posts results as they come: SQLite's
+        log is copied into the database by a thread of this process instead of by one write in
+        a few hundred (docs/league.md, "Live results"). Once per database and process; ``close()``
+        on what it returns stops it. ``None`` on PostgreSQL (nothing to do)."""
+        return copy_log_in_background(self.engine)
 
     def posted_answer(self, content_hash: str) -> str | None:
         """The answer kept by the :meth:`import_games` that stored a request of this digest."""

@@ -10,6 +10,7 @@ instead of failing half-way. :func:`write` opens such a transaction.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -131,10 +132,13 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
     def _on_begin(conn: Connection) -> None:
         options = conn.get_execution_options()
         wait = options.get(_WAIT)
+        # Through the driver: SQLAlchemy's work around a statement cost more than these two
+        # (each write begins so, a game server's post included).
+        driver = conn.connection.driver_connection
         if wait is not None:  # this write's own bound on the wait for the lock
-            conn.exec_driver_sql(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+            driver.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")  # type: ignore[union-attr]
         mode = "IMMEDIATE" if options.get(_WRITE) else "DEFERRED"
-        conn.exec_driver_sql(f"BEGIN {mode}")
+        driver.execute(f"BEGIN {mode}")  # type: ignore[union-attr]
 
     return engine
 
@@ -172,7 +176,7 @@ def write(
                     raw.connection.driver_connection.execute(  # type: ignore[union-attr]
                         f"PRAGMA busy_timeout = {int(_sqlite_timeout(engine) * 1000)}"
                     )
-    except OperationalError as exc:
+    except (OperationalError, sqlite3.OperationalError) as exc:  # the latter: from BEGIN
         raise _busy_or_raise(exc) from None
 
 
@@ -237,8 +241,9 @@ def read(engine: Engine) -> Iterator[Connection]:
         raise _busy_or_raise(exc) from None
 
 
-def _busy_or_raise(exc: OperationalError) -> Exception:
-    text = str(exc.orig) if exc.orig is not None else str(exc)
+def _busy_or_raise(exc: OperationalError | sqlite3.OperationalError) -> Exception:
+    orig = getattr(exc, "orig", None)
+    text = str(orig) if orig is not None else str(exc)
     if "locked" in text or "busy" in text or "lock timeout" in text:
         return BusyError(busy_text())
     return EloleagueError(msg("database error: {detail}", detail=text.strip()))

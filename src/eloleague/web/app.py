@@ -18,7 +18,7 @@ from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from eloleague.league import engine_for
+from eloleague.league import copy_log_in_background, engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
 from eloleague.web.headers import SecurityHeaders
 from eloleague.web.live_posts import GamePosts
@@ -74,11 +74,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """The helper process for heavy requests starts with the server and stops with it."""
+    """The helper process for heavy requests starts with the server and stops with it, and so
+    does the thread copying SQLite's log into the database (store/wal.py: results posted live
+    no longer pay for that copy)."""
     app.state.offload.start()
+    copier = copy_log_in_background(app.state.engine)
     try:
         yield
     finally:
+        if copier is not None:
+            copier.close()
         app.state.offload.close()
 
 

@@ -1,0 +1,89 @@
+"""SQLite's log copied into the database by a background thread (store/wal.py, docs/league.md
+"Live results"): the writes of a live server no longer stop to copy it, the database file holds
+the results soon after, the league stays a full replay, and closing goes back to SQLite's usual
+checkpoints."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import wal
+from eloleague.web import Settings, create_app
+from tests.store.test_live_appends import assert_is_a_fresh_replay
+
+DAY = dt.date(2024, 3, 1)
+
+
+def _game(n: int) -> GameRecord:
+    names = ["Ana", "Bob", "Chloé", "Dan"]
+    return GameRecord(
+        date=DAY,
+        sides=(
+            Side((Participant(names[n % 4]),), "decisive_victory"),
+            Side((Participant(names[(n + 1) % 4]),), "defeat"),
+        ),
+        id=f"g{n}",
+    )
+
+
+def _games_in_the_file_alone(db: Path, tmp_path: Path) -> int:
+    """The games the database file holds without its log: a copy of the file alone, opened
+    (-1 when the copy caught the thread half-way through writing it)."""
+    alone = tmp_path / "alone.db"
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{alone}{suffix}").unlink(missing_ok=True)
+    shutil.copyfile(db, alone)
+    conn = sqlite3.connect(alone)
+    try:
+        return int(conn.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.DatabaseError:
+        return -1
+    finally:
+        conn.close()
+
+
+def _autocheckpoint(league: League) -> int:
+    with league.engine.connect() as conn:
+        return int(conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar_one())
+
+
+def test_the_log_is_copied_by_the_thread_not_by_the_writes(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    league = League.create(str(db), "Live", "bataille-empire")
+    league.import_games([_game(0)], source="first")
+    copier = league.copy_log_in_background()
+    assert copier is not None
+    try:
+        assert league.copy_log_in_background() is copier  # once per database and process
+        assert _autocheckpoint(league) == wal.FALLBACK_PAGES  # the writes copy only past it
+        for n in range(1, wal.COPY_EVERY_COMMITS + 2):
+            league.import_games([_game(n)], source="live")
+        deadline = time.monotonic() + 10
+        while _games_in_the_file_alone(db, tmp_path) < wal.COPY_EVERY_COMMITS:
+            assert time.monotonic() < deadline, "the log was not copied"
+            time.sleep(0.05)
+    finally:
+        copier.close()
+    # closed: what was left is copied, and the writes copy the log again at SQLite's mark
+    assert _games_in_the_file_alone(db, tmp_path) == wal.COPY_EVERY_COMMITS + 2
+    assert _autocheckpoint(league) == 10_000
+    assert league.copy_log_in_background() is not copier  # a new one may start
+    league.copy_log_in_background().close()  # type: ignore[union-attr]
+    assert_is_a_fresh_replay(league)
+
+
+def test_the_server_copies_the_log_while_it_runs(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    League.create(str(db), "Live", "bataille-empire").import_games([_game(0)], source="first")
+    app = create_app(Settings(db=str(db)))
+    with TestClient(app):
+        assert str(db) in wal._COPIERS  # started with the server
+    assert str(db) not in wal._COPIERS  # stopped with it
