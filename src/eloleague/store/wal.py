@@ -30,6 +30,9 @@ COPY_EVERY_COMMITS = 64
 """The thread copies the log after this many commits (a few thousand pages of single games)…"""
 COPY_EVERY_SECONDS = 1.0
 """…or this long after the first commit it has not copied yet."""
+RESTART_WAIT = 1.0
+"""Seconds the thread waits for a write to end before it copies the rest of the log (else it
+tries again at its next turn)."""
 FALLBACK_PAGES = 40_000
 """The writes' own checkpoints meanwhile: past this many pages of log (about 160 MB) only."""
 
@@ -74,6 +77,7 @@ class LogCopier:
 
     def _run(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(RESTART_WAIT * 1000)}")
         try:
             while True:
                 self._wake.wait(COPY_EVERY_SECONDS)
@@ -88,16 +92,16 @@ class LogCopier:
             conn.close()
 
     def _copy(self, conn: sqlite3.Connection) -> None:
-        """Copy the log into the database, again while writers added to it meanwhile (a few
-        rounds at most: each copies only what the last one left)."""
-        for _ in range(8):
-            try:
-                busy, logged, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            except sqlite3.Error as exc:  # never the writes' concern: their own checkpoints stay
-                log.warning("copying the SQLite log of %s failed: %s", self.path, exc)
-                return
-            if busy or logged <= copied:
-                return
+        """Copy the log into the database beside the writes (``PASSIVE``), then what they added
+        meanwhile holding the write lock a moment (``RESTART``): the next write starts the log
+        again from its beginning. Without that second step a log written to without a pause
+        is never wholly copied, so never started again: it grows to the writes' own mark, and
+        every page read searches it."""
+        try:
+            conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+        except sqlite3.Error as exc:  # never the writes' concern: their own checkpoints stay
+            log.warning("copying the SQLite log of %s failed: %s", self.path, exc)
 
 
 _COPIERS: dict[str, LogCopier] = {}
