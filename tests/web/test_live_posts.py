@@ -129,5 +129,9 @@ def test_the_upload_limit_holds_on_the_lean_path(site: Site) -> None:
     with TestClient(app) as small_limit:
         body = json.dumps([_game(90), _game(92)]).encode()
         assert 200 < len(body) <= live_posts.SMALL_BODY
-        status, answer, _ = _post(small_limit, body, site.officer_token, lean=True)
-        assert status == 413 and answer["error"]["code"] == "too_large"
+        for lean in (True, False):
+            status, answer, _ = _post(small_limit, body, site.officer_token, lean=lean)
+            assert status == 413 and answer["error"]["code"] == "too_large"
+            # the token first, on either path: a stranger learns nothing of the limit
+            status, answer, _ = _post(small_limit, body, None, lean=lean)
+            assert status == 401 and answer["error"]["code"] == "unauthorized"

@@ -64,14 +64,16 @@ class LogCopier:
 
     def close(self) -> None:
         """Stop the thread once it has copied what is in the log; the engine's connections go
-        back to SQLite's usual checkpoints."""
+        back to SQLite's usual checkpoints. Once: later calls do nothing."""
         with _COPIERS_LOCK:
+            if self._stop.is_set():
+                return
             if _COPIERS.get(self.path) is self:
                 del _COPIERS[self.path]
+            self._stop.set()
         event.remove(self.engine, "commit", self.committed)
         event.remove(self.engine, "connect", _fallback_only)
         self.engine.dispose()
-        self._stop.set()
         self._wake.set()
         self._thread.join()
 

@@ -19,7 +19,7 @@ import re
 from functools import partial
 
 import anyio.to_thread
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -136,10 +136,9 @@ class GamePosts:
         request = Request(scope, receive)
         try:
             body = await request.body()  # the server holds it to its declared length
-            limit = request.app.state.settings.max_upload_bytes
-            if len(body) > limit:
-                raise too_large(limit)
             response = await anyio.to_thread.run_sync(partial(_answer, request, found, body))
+        except ClientDisconnect:  # gone before its body came: nobody to answer
+            return
         except Exception as exc:  # every error in the site's one shape, never a traceback
             response = respond(request, as_web_error(exc))
         await response(scope, receive, send)
@@ -159,5 +158,10 @@ def _small_post(scope: Scope) -> str | None:
 
 
 def _answer(request: Request, league: str, body: bytes) -> Response:
-    """In a worker thread: who posts, then the post."""
-    return answer_post(request, league, bearer_user(request), body)
+    """In a worker thread: who posts, the site's upload limit, then the post (in the order of
+    the route's checks: a stranger gets 401 whatever he sent)."""
+    user = bearer_user(request)
+    limit = request.app.state.settings.max_upload_bytes
+    if len(body) > limit:
+        raise too_large(limit)
+    return answer_post(request, league, user, body)
