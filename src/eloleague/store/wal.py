@@ -4,7 +4,7 @@ writes live results (docs/league.md, "Live results").
 In WAL mode each commit appends the pages it changed to the ``-wal`` file; every so many pages,
 the commit that crosses the mark also copies the log back into the database (a *checkpoint*) and
 syncs it. For live results that copy landed on one post in a few hundred and cost it tens of
-milliseconds: about 100 µs a game on average, an eighth of an appended game's time, and the
+milliseconds: about 80 µs a game on average, a tenth of an appended game's time, and the
 slowest answers. :func:`copy_in_background` hands the copy to a thread of its own, on its own
 connection (SQLite releases Python's lock while it copies: on a machine of two cores the copy
 runs beside the writes). It uses ``PRAGMA wal_checkpoint(PASSIVE)``, which never blocks a reader
