@@ -30,7 +30,7 @@ from eloleague.league import ImportReport
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, respond
 from eloleague.web.inputs import too_large
-from eloleague.web.language import choose
+from eloleague.web.pages import page_lang
 from eloleague.web.security import bearer_user
 
 SMALL_BODY = 64 * 1024
@@ -47,7 +47,7 @@ def answer_post(request: Request, league: str, user: User, body: bytes) -> Respo
     as an error (:func:`eloleague.web.errors.as_web_error`)."""
     found = views.open_league(request.app.state.engine, league)
     records = uploads.games_from_body(found, body)
-    lang = choose(request, request.app.state.settings.default_lang)
+    lang = page_lang(request)
     if not user.is_officer:
         report = uploads.preview(found, records, "api", body, user.name)
         upload_id = found.hold_upload(user.id, "api.jsonl", as_jsonl(body))
