@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
 
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 LANGUAGES = ("fr", "en")
@@ -86,21 +87,26 @@ def percent(share: float, lang: str, decimals: int = 1) -> str:
     return f"{text}{NARROW_NBSP}%" if lang == "fr" else f"{text} %"
 
 
-@lru_cache(maxsize=32)
-def _catalogue(lang: str, domain: str) -> dict[str, str]:
+def _domain_catalogues(lang: str, domain: str) -> Iterator[Catalog]:
+    """The catalogues of ``domain`` in ``lang`` (none in English, the source language). A domain
+    may be split into parts kept by different people: ``messages.po``, ``messages-*.po``."""
     if lang == "en":
-        return {}
+        return
     folder = resources.files("eloleague") / "locale" / lang / "LC_MESSAGES"
-    table: dict[str, str] = {}
     if not folder.is_dir():
-        return table
-    # A domain may be split into parts kept by different people: messages.po, messages-*.po.
+        return
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         name = path.name
         if name != f"{domain}.po" and not (name.startswith(f"{domain}-") and name.endswith(".po")):
             continue
         with path.open("rb") as handle:
-            catalog = read_po(handle, locale=lang)
+            yield read_po(handle, locale=lang)
+
+
+@lru_cache(maxsize=32)
+def _catalogue(lang: str, domain: str) -> dict[str, str]:
+    table: dict[str, str] = {}
+    for catalog in _domain_catalogues(lang, domain):
         for m in catalog:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
                 text = str(m.string)
@@ -111,18 +117,8 @@ def _catalogue(lang: str, domain: str) -> dict[str, str]:
 @lru_cache(maxsize=32)
 def _plurals(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
     """The plural messages of a catalogue (``msgid_plural``): singular msgid -> the forms."""
-    if lang == "en":
-        return {}
-    folder = resources.files("eloleague") / "locale" / lang / "LC_MESSAGES"
     table: dict[str, tuple[str, ...]] = {}
-    if not folder.is_dir():
-        return table
-    for path in sorted(folder.iterdir(), key=lambda p: p.name):
-        name = path.name
-        if name != f"{domain}.po" and not (name.startswith(f"{domain}-") and name.endswith(".po")):
-            continue
-        with path.open("rb") as handle:
-            catalog = read_po(handle, locale=lang)
+    for catalog in _domain_catalogues(lang, domain):
         for m in catalog:
             if isinstance(m.id, tuple | list) and m.string and all(m.string) and not m.fuzzy:
                 forms = tuple(str(f) for f in m.string)
