@@ -14,7 +14,8 @@ PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of i
   ``eloleague serve`` in its own process on 127.0.0.1;
 - posts of 1,000 games;
 - ``League.import_games`` of one appended game, in-process (SQLite's log copied in the background,
-  as docs/league.md advises a program posting live results);
+  as docs/league.md advises a program posting live results), between registered players, then
+  with a new player in each game (the look-alike check of her name);
 - the floor: a minimal script storing each game and updating its two players' ratings in one
   SQLite transaction per game (same players, same database settings: WAL, synchronous=NORMAL).
 
@@ -128,12 +129,15 @@ def sqlite_copy(db: Path, name: str) -> str:
 
 
 class Poster:
-    """Makes fresh games: duels between random players dated the league's last day."""
+    """Makes fresh games: duels between random players dated the league's last day (with
+    ``newcomers``, the second player of each game is a new one, as on an online game where new
+    players arrive all day)."""
 
-    def __init__(self, players: int, day: dt.date, prefix: str) -> None:
+    def __init__(self, players: int, day: dt.date, prefix: str, newcomers: bool = False) -> None:
         self.who = names(players)
         self.day = day
         self.prefix = prefix
+        self.newcomers = newcomers
         self.n = 0
         self.rng = random.Random(prefix)
         self.lock = threading.Lock()
@@ -143,6 +147,8 @@ class Poster:
             self.n += 1
             n = self.n
         a, b = self.rng.sample(self.who, 2)
+        if self.newcomers:
+            b = f"Newcomer {self.prefix}{n}"
         oa, ob = self.rng.choice(OUTCOMES)
         return {
             "id": f"{self.prefix}{n}",
@@ -376,6 +382,10 @@ def run_all(
         copy("inproc"), Poster(args.players, day, "p"), args.posts, args.seconds
     )
     rows.append(summary(f"{kind}: League.import_games, one game", n, wall, lat))
+    n, wall, lat = in_process(
+        copy("inproc-new"), Poster(args.players, day, "n", newcomers=True), args.posts, args.seconds
+    )
+    rows.append(summary(f"{kind}: League.import_games, one game with a new player", n, wall, lat))
     if args.skip_http:
         return rows
     for clients, per_post, label in (

@@ -8,6 +8,7 @@ import json
 import random
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -319,3 +320,27 @@ def test_the_trial_files_through_the_real_command_line(tmp_path: Path) -> None:
     assert done.returncode == 2 and "no game" in done.stderr, done.stderr
     done = run_cli("ranking", "--db", db, "--as-of", "9999-12-31")
     assert done.returncode == 2 and "out of range" in done.stderr, done.stderr
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.text("abcé 1", min_size=1, max_size=8), max_size=6),
+    st.lists(st.text("abcé 1", min_size=1, max_size=9), max_size=12),
+    st.lists(st.integers(1, 4), max_size=12),
+)
+def test_names_registered_in_parts_warn_as_if_read_at_once(
+    new: list[str], existing: list[str], steps: list[int]
+) -> None:
+    """A league's names kept in parts (players registered since, added at each write) give the
+    same warnings, and the same look-alike of several, as the names read at once."""
+    from eloleague.store.players import _extended, lookalikes
+
+    registered: tuple[Any, ...] = ()
+    start = 0
+    for step in [*steps, len(existing)]:
+        rows = list(enumerate(existing))[start : start + step]
+        if rows:
+            registered = _extended(registered, rows)
+        start += step
+    assert sum(len(part.rows) for part in registered) == len(existing)
+    assert lookalikes(new, registered) == similar_names(new, existing)

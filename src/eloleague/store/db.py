@@ -23,6 +23,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
 from eloleague.errors import BusyError, EloleagueError
+from eloleague.store import after_commit
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
 
@@ -148,7 +149,8 @@ def write(
     engine: Engine, *, commit: bool = True, wait: float | None = None
 ) -> Iterator[Connection]:
     """A write transaction: committed when the block ends (rolled back instead when ``commit`` is
-    false: a dry run), rolled back on any error.
+    false: a dry run), rolled back on any error. What the write asked to run once committed
+    (:mod:`eloleague.store.after_commit`) runs after the commit, and only then.
 
     SQLite takes the write lock at once: a second writer waits up to ``wait`` seconds (default:
     the engine's busy timeout), then gets :class:`~eloleague.errors.BusyError`. PostgreSQL
@@ -160,6 +162,7 @@ def write(
     try:
         with engine.connect() as raw:
             conn = raw.execution_options(**options)
+            after_commit.drop(conn)
             try:
                 trans = conn.begin()
                 try:
@@ -169,9 +172,11 @@ def write(
                     raise
                 if commit:
                     _commit(trans)
+                    after_commit.run_actions(conn)
                 else:
                     trans.rollback()
             finally:
+                after_commit.drop(conn)
                 if wait is not None and is_sqlite(engine):  # the pooled connection's default
                     raw.connection.driver_connection.execute(  # type: ignore[union-attr]
                         f"PRAGMA busy_timeout = {int(_sqlite_timeout(engine) * 1000)}"
@@ -236,7 +241,10 @@ def read(engine: Engine) -> Iterator[Connection]:
     """A read transaction (a consistent snapshot)."""
     try:
         with engine.connect() as conn, conn.begin():
-            yield conn
+            try:
+                yield conn
+            finally:
+                after_commit.drop(conn)  # a read stores nothing: nothing to learn from it
     except OperationalError as exc:
         raise _busy_or_raise(exc) from None
 

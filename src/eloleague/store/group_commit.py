@@ -27,6 +27,7 @@ from typing import Any, Generic, TypeVar
 from sqlalchemy import Connection
 
 from eloleague.errors import BusyError
+from eloleague.store import after_commit
 from eloleague.store.bulk import run
 from eloleague.store.messages import msg
 
@@ -132,10 +133,12 @@ class Group:
 
 def _in_savepoint(conn: Connection, write: Write[Any]) -> None:
     run(conn, "SAVEPOINT one_write")
+    asked = after_commit.mark(conn)
     try:
         write.result = write.body(conn)
     except Exception as exc:  # this write is undone alone; the others go on
         run(conn, "ROLLBACK TO SAVEPOINT one_write")
+        after_commit.drop_since(conn, asked)
         run(conn, "RELEASE SAVEPOINT one_write")
         write.error = exc
         return

@@ -52,11 +52,12 @@ from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     NameWarning,
     create_players,
+    lookalikes,
     lookup_names,
     name_index,
     names_of,
     player_names,
-    similar_names,
+    registered_names,
 )
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
 from eloleague.store.reports import ImportReport, RatingChange
@@ -346,7 +347,7 @@ def apply(
     index = lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
     unknown = [n for n in wanted if n not in index]
     new_names = identified + unknown
-    warnings = similar_names(unknown, player_names(conn, league_id).values()) if unknown else []
+    warnings = lookalikes(unknown, registered_names(conn, league_id)) if unknown else []
     index.update(create_players(conn, league_id, unknown))
     if small:  # a registered or new name is its player's; only an alias needs a look-up
         if aliased:

@@ -21,6 +21,7 @@ from rapidfuzz.distance import Indel
 from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
+from eloleague.store import after_commit
 from eloleague.store.bulk import list_size, one_of, run
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
@@ -224,8 +225,55 @@ def search_players(conn: Connection, league_id: int, text: str) -> list[int]:
     return sorted({pk for name, pk in _folded_names(conn, league_id) if wanted in name})
 
 
+@dataclass(frozen=True, slots=True)
+class _Names:
+    """Registered names folded for :func:`lookalikes`: the ``(rank, name)`` rows (rank: the
+    order of registration), each folded form's first row, and for each length ``n`` the folded
+    forms a new name of ``n`` letters is compared with for a typo (lengths ``n - 1`` to
+    ``n + 1``, names of at least :data:`MIN_TYPO_LENGTH` letters)."""
+
+    rows: tuple[tuple[int, str], ...]
+    first: dict[str, tuple[int, str]]
+    near: dict[int, list[str]]
+
+    @classmethod
+    def of(cls, rows: Sequence[tuple[int, str]]) -> _Names:
+        first: dict[str, tuple[int, str]] = {}
+        near: dict[int, list[str]] = defaultdict(list)
+        for row in rows:
+            folded = _folded(row[1])
+            if folded not in first:
+                first[folded] = row
+                if len(folded) >= MIN_TYPO_LENGTH:
+                    for n in (len(folded) - 1, len(folded), len(folded) + 1):
+                        near[n].append(folded)
+        return cls(tuple(rows), first, dict(near))
+
+
+RegisteredNames = tuple[_Names, ...]
+"""A league's registered names as :func:`lookalikes` compares new names with them: a few parts,
+oldest first, so that names registered since can be added without reading the others again."""
+
+
+def _extended(names: RegisteredNames, rows: Sequence[tuple[int, str]]) -> RegisteredNames:
+    """``names`` and the rows registered after them: a new part, merged with the last ones while
+    they are not twice its size (as a binary counter carries), so that a league of ``n`` players
+    has about ``log n`` parts and each name is folded again about ``log n`` times in all."""
+    parts = [*names, _Names.of(rows)]
+    while len(parts) > 1 and len(parts[-2].rows) < 2 * len(parts[-1].rows):
+        last = parts.pop()
+        parts[-1] = _Names.of(parts[-1].rows + last.rows)
+    return tuple(parts)
+
+
 def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarning]:
-    """Warnings for each new name that looks like an existing one.
+    """Warnings for each new name that looks like one of ``existing`` (in order of registration):
+    see :func:`lookalikes`."""
+    return lookalikes(new, (_Names.of(list(enumerate(existing))),))
+
+
+def lookalikes(new: Iterable[str], registered: RegisteredNames) -> list[NameWarning]:
+    """Warnings for each new name that looks like a registered one.
 
     Checked in order: same letters but for case; for accents; for spacing; one typo (a letter
     added, missing, changed or two swapped, on names of at least 5 letters), all compared on the
@@ -236,68 +284,88 @@ def similar_names(new: Iterable[str], existing: Iterable[str]) -> list[NameWarni
     a very long stored name costs nothing to the names of ordinary length. Of several look-alikes,
     the nearest is named, then the first registered.
     """
-    by_folded: dict[str, str] = {}
-    by_length: dict[int, list[str]] = defaultdict(list)
-    for name in existing:
-        folded = _folded(name)
-        if folded not in by_folded:
-            by_folded[folded] = name
-            if len(folded) >= MIN_TYPO_LENGTH:
-                by_length[len(folded)].append(folded)
-    order = {folded: n for n, folded in enumerate(by_folded)}  # registration order
+    new = list(new)
     found: dict[str, NameWarning] = {}
     typos: dict[int, list[tuple[str, str]]] = defaultdict(list)  # length -> (name, folded)
     for name in new:
         folded = _folded(name)
-        match = by_folded.get(folded)
-        if match is not None:
+        same = [part.first[folded] for part in registered if folded in part.first]
+        if same:
+            match = min(same)[1]
             found[name] = NameWarning(name, match, _reason(name, match))
         elif len(folded) >= MIN_TYPO_LENGTH:
             typos[len(folded)].append((name, folded))
     for length, wanted in typos.items():
-        choices = [f for n in (length - 1, length, length + 1) for f in by_length.get(n, ())]
-        if not choices:
-            continue
         for start in range(0, len(wanted), _CHUNK):
             part = wanted[start : start + _CHUNK]
-            distances = process.cdist(
-                [folded for _, folded in part],
-                choices,
-                scorer=Indel.distance,
-                score_cutoff=2,
-                dtype=numpy.uint8,
-            )
-            for row, (name, _) in enumerate(part):
-                likely = _nearest(name, distances[row], choices, by_folded, order)
+            near: list[list[tuple[int, tuple[int, str]]]] = [[] for _ in part]
+            for names in registered:
+                choices = names.near.get(length)
+                if not choices:
+                    continue
+                distances = process.cdist(
+                    [folded for _, folded in part],
+                    choices,
+                    scorer=Indel.distance,
+                    score_cutoff=2,
+                    dtype=numpy.uint8,
+                )
+                for row, close in enumerate(near):
+                    close.extend(_close(distances[row], choices, names))
+            for (name, _), close in zip(part, near, strict=True):
+                number = _number(name)
+                likely = next(
+                    (row[1] for _, row in sorted(close) if _number(row[1]) == number), None
+                )
                 if likely is not None:
                     found[name] = NameWarning(name, likely, msg("one letter differs"))
     return [found[name] for name in dict.fromkeys(new) if name in found]
 
 
-def _nearest(
-    name: str,
-    distances: NDArray[numpy.uint8],
-    choices: list[str],
-    by_folded: dict[str, str],
-    order: dict[str, int],
-) -> str | None:
-    """The registered name nearest to ``name`` (at most 2 apart, then the first registered),
-    names told apart by a number excepted."""
-    near = sorted(
-        (int(distances[i]), order[choices[i]], int(i)) for i in numpy.flatnonzero(distances <= 2)
+def _close(
+    distances: NDArray[numpy.uint8], choices: list[str], names: _Names
+) -> list[tuple[int, tuple[int, str]]]:
+    """``(distance, (rank, name))`` of the registered names at most 2 letters from a new one."""
+    return [(int(distances[i]), names.first[choices[i]]) for i in numpy.flatnonzero(distances <= 2)]
+
+
+_REGISTERED: dict[tuple[str, int], tuple[int, int, RegisteredNames]] = {}
+"""Per database and league: (the aliases' last id, the players' last id, their names) as last
+committed (:func:`registered_names`)."""
+
+
+def registered_names(conn: Connection, league_id: int) -> RegisteredNames:
+    """The league's registered names (:func:`lookalikes`), read once per process: then only the
+    players registered since are read, so that checking a new name costs the same in a league of
+    a hundred players and in one of a hundred thousand (a game server posting the first game of
+    a newcomer).
+
+    A name changes only with an alias added (a rename, a merge keep the old name as an alias):
+    a new alias anywhere in the database makes the names read again. What was read is kept for
+    the next write once this one is committed (:mod:`eloleague.store.after_commit`), never
+    before: SQLite gives the ids of rolled-back rows out again.
+    """
+    key = (str(conn.engine.url), league_id)
+    ((aliases,),) = run(conn, "SELECT coalesce(max(id), 0) FROM player_aliases")
+    kept = _REGISTERED.get(key)
+    last, names = (kept[1], kept[2]) if kept is not None and kept[0] == aliases else (0, ())
+    rows = run(
+        conn,
+        "SELECT id, name FROM players WHERE league_id = ? AND id > ? ORDER BY id",
+        (league_id, last),
     )
-    for _, _, i in near:
-        likely = by_folded[choices[i]]
-        if not _numbered_apart(name, likely):
-            return likely
-    return None
+    if rows:
+        last, names = rows[-1][0], _extended(names, rows)
+    if rows or kept is None or kept[0] != aliases:
+        fresh = (aliases, last, names)
+        after_commit.later(conn, lambda: _REGISTERED.__setitem__(key, fresh))
+    return names
 
 
-def _numbered_apart(a: str, b: str) -> bool:
-    """Names told apart by a number ("Team 1", "Team 2") are different players, not typos."""
-    digits_a = "".join(c for c in a if c.isdigit())
-    digits_b = "".join(c for c in b if c.isdigit())
-    return digits_a != digits_b
+def _number(name: str) -> str:
+    """The digits of a name: names told apart by a number ("Team 1", "Team 2") are different
+    players, not typos."""
+    return "".join(c for c in name if c.isdigit())
 
 
 def _reason(name: str, match: str) -> Text:
