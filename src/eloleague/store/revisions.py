@@ -10,6 +10,8 @@ unlikely to carry the revision of the answers kept from the file it replaced.
 
 from __future__ import annotations
 
+import os
+import random
 import secrets
 
 from sqlalchemy import Connection
@@ -17,6 +19,9 @@ from sqlalchemy import Connection
 from eloleague.store.bulk import run
 
 _HALF = 2**30  # the column is a 32-bit integer on PostgreSQL: it stays within 0 .. 2³¹ - 1
+_STEPS = random.Random(secrets.randbits(128))  # seeded once per process: no system call a write
+if hasattr(os, "register_at_fork"):  # a forked worker draws its own steps
+    os.register_at_fork(after_in_child=lambda: _STEPS.seed(secrets.randbits(128)))
 
 
 def revision_of(conn: Connection, league_id: int) -> int:
@@ -29,7 +34,7 @@ def bump_revision(conn: Connection, league_id: int) -> None:
     """Change the league's revision (in the write transaction: it commits with the write).
 
     Plain SQL through the driver (``store.bulk.run``): every write runs it, a live game's too."""
-    step = 1 + secrets.randbits(30)  # 1 .. 2³⁰: never a whole turn
+    step = 1 + _STEPS.getrandbits(30)  # 1 .. 2³⁰: never a whole turn
     run(
         conn,
         "UPDATE leagues SET revision = CASE WHEN revision >= ? THEN revision - ? "
