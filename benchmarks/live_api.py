@@ -2,7 +2,7 @@
 (docs/benchmarks.md, "Live results").
 
     .venv/bin/python benchmarks/live_api.py [--players 10000] [--games 1000000]
-        [--posts 2000] [--seconds 30] [--pg] [--skip-http]
+        [--posts 2000] [--seconds 30] [--pg] [--skip-http] [--lived 20000]
 
 A league of ``--players`` players and ``--games`` two-player games (bataille-empire rules: the
 compiled engine builds it quickly; seasons and inactivity apply) is built once through the bulk
@@ -18,6 +18,11 @@ PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of i
   with a new player in each game (the look-alike check of her name);
 - the floor: a minimal script storing each game and updating its two players' ratings in one
   SQLite transaction per game (same players, same database settings: WAL, synchronous=NORMAL).
+
+``--lived N`` measures SQLite again on the league after ``N`` more games appended live (built
+once too): SQLite builds an index with its pages full, so the first live games after a bulk
+import split pages of the indexes by player; a league that has received results live for a
+while no longer does.
 
 Every count and duration is bounded (``--posts``, ``--seconds``).
 """
@@ -118,6 +123,30 @@ def build_sqlite(players: int, games: int) -> Path:
     print(f"SQLite league built in {time.perf_counter() - t:.0f} s", flush=True)
     partial.rename(db)
     return db
+
+
+def lived_sqlite(db: Path, players: int, day: dt.date, games: int) -> Path:
+    """The benchmark league after ``games`` more games appended live (by 1,000 in-process), built
+    once: a league just bulk-imported has its indexes packed full (SQLite builds an index so), and
+    its first live games split those pages; a league that has received results live for a while
+    has them part-full, as they settle under random inserts."""
+    lived = db.with_name(f"{db.stem}-lived{games}.db")
+    if lived.exists():
+        return lived
+    partial = lived.with_suffix(".partial.db")
+    for suffix in ("", "-wal", "-shm"):
+        Path(str(partial) + suffix).unlink(missing_ok=True)
+    shutil.copyfile(db, partial)
+    league = League.open(str(partial), LEAGUE)
+    poster = Poster(players, day, "l")
+    for start in range(0, games, 1000):
+        batch = [record(poster.game()) for _ in range(min(1000, games - start))]
+        assert league.import_games(batch, source="bench").added == len(batch)
+    with league.engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    league.engine.dispose()
+    partial.rename(lived)
+    return lived
 
 
 def sqlite_copy(db: Path, name: str) -> str:
@@ -420,6 +449,12 @@ def main() -> None:
     parser.add_argument("--pg", action="store_true", help="PostgreSQL too")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
+    parser.add_argument(
+        "--lived",
+        type=int,
+        default=0,
+        help="also measure SQLite on the league after this many games appended live",
+    )
     args = parser.parse_args()
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -431,6 +466,10 @@ def main() -> None:
     n, wall, lat = floor(args.players, Poster(args.players, day, "f"), args.posts * 5, args.seconds)
     summary("floor: one SQLite transaction per game", n, wall, lat)
     run_all("SQLite", lambda name: sqlite_copy(db, name), args, day)
+    if args.lived:
+        lived = lived_sqlite(db, args.players, day, args.lived)
+        label = f"SQLite after {args.lived:,} live games"
+        run_all(label, lambda name: sqlite_copy(lived, f"lived-{name}"), args, day)
     if args.pg:
         for template in pg_league(args.players, args.games):
             run_all("PostgreSQL", lambda name, t=template: pg_copy(t, f"run_{name}"), args, day)
