@@ -358,8 +358,14 @@ def registered_names(conn: Connection, league_id: int) -> RegisteredNames:
         last, names = rows[-1][0], _extended(names, rows)
     if rows or kept is None or kept[0] != aliases:
         fresh = (aliases, last, names)
-        after_commit.later(conn, lambda: _REGISTERED.__setitem__(key, fresh))
+        after_commit.later(conn, lambda: _keep_registered(key, fresh))
     return names
+
+
+def _keep_registered(key: tuple[str, int], names: tuple[int, int, RegisteredNames]) -> None:
+    if key not in _REGISTERED and len(_REGISTERED) >= 32:  # a process of many databases (tests)
+        _REGISTERED.clear()
+    _REGISTERED[key] = names
 
 
 def _number(name: str) -> str:
