@@ -1,4 +1,4 @@
-"""Warnings for new names that look like a registered player's (docs/league.md, "Importing games"),
+"""Warnings for new names that look like a registered player's (docs/league.md, "Imports"),
 when the registered names are kept by the process between writes: players registered by an
 earlier write are compared with, a refused write leaves no name behind (even one whose id SQLite
 hands out again), and a rename made by another process is seen. On SQLite and PostgreSQL."""
