@@ -83,7 +83,7 @@ from eloleague.store.identity import (
     clubs_and_regions,
     identities,
     identities_by_name,
-    namesakes,
+    namesakes_of,
     player_ids_in,
     register,
     set_identity,
@@ -982,7 +982,7 @@ class League:
                         league=self.name,
                     )
                 )
-            shared = namesakes(conn, self.id).get(name)
+            shared = namesakes_of(conn, self.id, [name]).get(name)
             if who.federation_id is None and shared:
                 raise ambiguous(name, shared)
             if who.federation_id is not None:
@@ -1048,7 +1048,7 @@ class League:
         ).scalar()
         if exact is not None:
             return int(exact)
-        shared = namesakes(conn, self.id).get(wanted)
+        shared = namesakes_of(conn, self.id, [wanted]).get(wanted)
         if shared:  # a plain name two players share: say which ones
             raise ambiguous(wanted, shared)
         by_id = by_federation_id(conn, self.id, wanted)  # a licence number names her too

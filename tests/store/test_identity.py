@@ -3,6 +3,7 @@ player, carried by the files, matched by id first; two players of one name told 
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -11,7 +12,9 @@ import pytest
 
 from eloleague.errors import EloleagueError, InputError
 from eloleague.league import League
-from eloleague.store.identity import Identity
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store.db import read
+from eloleague.store.identity import Identity, namesakes, namesakes_of
 
 
 def _game(gid: str, day: str, a: dict[str, str] | str, b: dict[str, str] | str, out: str) -> str:
@@ -142,3 +145,33 @@ def test_player_add_edit_and_merge_keep_ids(db_url: str, tmp_path: Path) -> None
     # A second "Chloé Roux" with another id: both told apart.
     assert league.add_player("Chloé Roux", federation_id="FR-011") == "Chloé Roux (FR-011)"
     assert "Chloé Roux (FR-010)" in league.players()
+
+
+def test_namesakes_of_some_names_are_those_of_the_whole_league(db_url: str) -> None:
+    """An import looks up the namesakes of its own plain names through the names' index (a
+    prefix range on SQLite, an escaped pattern on PostgreSQL): the same as a scan of the league,
+    names that are prefixes of others, look like patterns or hold brackets included."""
+    plain = ["Jean", "Jean Dupont", "Jean_x", "JeanAx", "50% Zoé", "50%x Zoé", "A (B)", "Back\\s"]
+    league = League.create(db_url, "Fédé", "bataille-empire")
+    games = [
+        GameRecord(
+            dt.date(2025, 3, 1),
+            (
+                Side((Participant(name, federation_id=f"F{n}-1"),), "draw"),
+                Side((Participant(name, federation_id=f"F{n}-2"),), "draw"),
+            ),
+            id=f"g{n}",
+        )
+        for n, name in enumerate(plain)
+    ]
+    league.import_games(games, source="test")
+    assert "Jean_x (F2-1)" in league.players() and "A (B) (F6-2)" in league.players()
+    asked = [*plain, "A", "50", "Jean ", "Back", "Nobody"]
+    with read(league.engine) as conn:
+        whole = namesakes(conn, league.id)
+        assert whole["Jean"] == ["Jean (F0-1)", "Jean (F0-2)"]
+        for name in asked:
+            assert namesakes_of(conn, league.id, [name]) == (
+                {name: whole[name]} if name in whole else {}
+            ), name
+        assert namesakes_of(conn, league.id, asked) == {n: whole[n] for n in asked if n in whole}

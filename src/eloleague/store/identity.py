@@ -124,6 +124,52 @@ def namesakes(conn: Connection, league_id: int) -> dict[str, list[str]]:
     return {base: sorted(found) for base, found in out.items()}
 
 
+NAMESAKES_SCAN_FROM = 500
+"""From this many plain names in an import, one scan of the league's ids (:func:`namesakes`)
+beats a look-up a name."""
+
+
+def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, list[str]]:
+    """:func:`namesakes` for the plain names ``names`` only: the players whose name is one of
+    them followed by ``" (their id)"``, found through the names' index, so that a game's check
+    costs the same in a league of a hundred licensed players and in one of a hundred thousand."""
+    wanted = sorted(set(names))
+    if len(wanted) >= NAMESAKES_SCAN_FROM:
+        shared = namesakes(conn, league_id)
+        return {name: shared[name] for name in wanted if name in shared}
+    if not wanted:
+        return {}
+    asked = set(wanted)
+    if conn.dialect.name == "sqlite":  # names compare by their bytes: a prefix is a range
+        one = (
+            "SELECT name, federation_id FROM players WHERE league_id = ? AND name >= ? AND name < ?"
+        )
+        bounds: list[tuple[str, ...]] = [(n + " (", n + " )") for n in wanted]
+    else:  # the database's collation may not sort so: a pattern, read from the league's ids
+        one = (
+            "SELECT name, federation_id FROM players WHERE league_id = ? AND federation_id >= '' "
+            "AND name LIKE ?"
+        )
+        bounds = [(_like_prefix(n + " ("),) for n in wanted]
+    out: dict[str, set[str]] = {}
+    for start in range(0, len(wanted), 100):
+        part = bounds[start : start + 100]
+        for name, fid in run(
+            conn,
+            " UNION ALL ".join([one] * len(part)),
+            [x for b in part for x in (league_id, *b)],
+        ):
+            base = base_name(name, fid)
+            if base != name and base in asked:  # "A (B) (FR-1)" begins with "A (" too
+                out.setdefault(base, set()).add(name)
+    return {base: sorted(found) for base, found in out.items()}
+
+
+def _like_prefix(prefix: str) -> str:
+    """A ``LIKE`` pattern (escape ``\\``) for the texts that begin with ``prefix``."""
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
 def ambiguous(name: str, labels: Sequence[str]) -> EloleagueError:
     """The error for a plain name that two players or more share."""
     return EloleagueError(_ambiguous_text(name, labels))
@@ -324,7 +370,13 @@ def resolve(
     """The games with each player who has an id, a club or a region named as the league names
     her (found by id, then by name, or registered), and identities dropped: ``(games, names of
     the players registered, problems)``. A problem for each plain name two players share."""
-    shared = namesakes(conn, league_id)
+    plain = (
+        p.name
+        for game in records
+        for p in game.participants
+        if p.federation_id is None and p.club is None and p.region is None
+    )
+    shared = namesakes_of(conn, league_id, plain)
     problems: list[Problem] = []
     identified = False
     for game in records:

@@ -1,0 +1,95 @@
+"""Live results in a league of licensed players (docs/benchmarks.md, "Live results"): games
+posted one by one between players registered with a federation id and named plainly, as a
+club's software posts them, in leagues of more and more licensed players.
+
+    .venv/bin/python benchmarks/licensed_players.py [--players 500 10000 40000] [--posts 300]
+
+Each league is registered first (one import of games between players carrying their ids, in a
+throwaway SQLite file), then ``League.import_games`` of one appended game is timed ``--posts``
+times. An import checks that no plain name it uses is shared by two licensed players
+(``"Jean Dupont"`` for ``"Jean Dupont (FR-1)"`` and ``"Jean Dupont (FR-2)"``); the cost of a game
+should not grow with the league: the smallest league is the yardstick, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+
+DAY = dt.date(2025, 1, 4)
+
+
+def duel(gid: str, day: dt.date, a: Participant, b: Participant) -> GameRecord:
+    return GameRecord(day, (Side((a,), "decisive_victory"), Side((b,), "defeat")), id=gid)
+
+
+def measure(players: int, posts: int, folder: Path) -> dict[str, object]:
+    league = League.create(
+        f"sqlite:///{folder / f'licensed-{players}.db'}", "Fédé", "bataille-empire"
+    )
+    league.copy_log_in_background()
+    names = [f"Joueur {i:06d}" for i in range(players)]
+    league.import_games(
+        [
+            duel(
+                f"r{i}",
+                DAY,
+                Participant(names[i], federation_id=f"FR-{i}"),
+                Participant(names[i + 1], federation_id=f"FR-{i + 1}"),
+            )
+            for i in range(0, players - 1, 2)
+        ],
+        source="registration",
+    )
+    latencies = []
+    for k in range(posts):
+        a, b = names[(k * 7919) % players], names[(k * 104729 + 1) % players]
+        if a == b:
+            b = names[(k * 104729 + 2) % players]
+        game = duel(f"g{k}", DAY + dt.timedelta(days=1), Participant(a), Participant(b))
+        t = time.perf_counter()
+        league.import_games([game], source="bench")
+        latencies.append(time.perf_counter() - t)
+    league.engine.dispose()
+    row = {
+        "licensed players": players,
+        "games": posts,
+        "games_per_s": round(posts / sum(latencies), 1),
+        "p50_ms": round(statistics.median(latencies) * 1000, 2),
+        "p95_ms": round(sorted(latencies)[int(0.95 * (posts - 1))] * 1000, 2),
+    }
+    print(json.dumps(row), flush=True)
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--players", type=int, nargs="+", default=[500, 10_000, 40_000])
+    parser.add_argument("--posts", type=int, default=300)
+    args = parser.parse_args()
+    print(
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        rows = [measure(n, args.posts, Path(folder)) for n in sorted(args.players)]
+    floor = rows[0]["games_per_s"]
+    for row in rows[1:]:
+        print(
+            f"{row['licensed players']:,} licensed players: {row['games_per_s'] / floor:.2f} × the rate of {rows[0]['licensed players']:,}"
+        )  # type: ignore[operator]
+
+
+if __name__ == "__main__":
+    main()
