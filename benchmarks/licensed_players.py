@@ -6,7 +6,7 @@ club's software posts them, in leagues of more and more licensed players.
 
 Each league is registered first (one import of games between players carrying their ids, in a
 throwaway SQLite file), then ``League.import_games`` of one appended game is timed ``--posts``
-times. An import checks that no plain name it uses is shared by two licensed players
+times: the players named plainly, then with their ids. An import checks that no plain name it uses is shared by two licensed players
 (``"Jean Dupont"`` for ``"Jean Dupont (FR-1)"`` and ``"Jean Dupont (FR-2)"``); the cost of a game
 should not grow with the league: the smallest league is the yardstick, in the same run.
 """
@@ -33,10 +33,9 @@ def duel(gid: str, day: dt.date, a: Participant, b: Participant) -> GameRecord:
     return GameRecord(day, (Side((a,), "decisive_victory"), Side((b,), "defeat")), id=gid)
 
 
-def measure(players: int, posts: int, folder: Path) -> dict[str, object]:
-    league = League.create(
-        f"sqlite:///{folder / f'licensed-{players}.db'}", "Fédé", "bataille-empire"
-    )
+def measure(players: int, posts: int, folder: Path, with_ids: bool) -> dict[str, object]:
+    db = folder / f"licensed-{players}-{'ids' if with_ids else 'names'}.db"
+    league = League.create(f"sqlite:///{db}", "Fédé", "bataille-empire")
     league.copy_log_in_background()
     names = [f"Joueur {i:06d}" for i in range(players)]
     league.import_games(
@@ -53,16 +52,22 @@ def measure(players: int, posts: int, folder: Path) -> dict[str, object]:
     )
     latencies = []
     for k in range(posts):
-        a, b = names[(k * 7919) % players], names[(k * 104729 + 1) % players]
-        if a == b:
-            b = names[(k * 104729 + 2) % players]
-        game = duel(f"g{k}", DAY + dt.timedelta(days=1), Participant(a), Participant(b))
+        i, j = (k * 7919) % players, (k * 104729 + 1) % players
+        if i == j:
+            j = (j + 1) % players
+        if with_ids:  # as a federation's software sends them
+            a = Participant(names[i], federation_id=f"FR-{i}")
+            b = Participant(names[j], federation_id=f"FR-{j}")
+        else:  # as a club's software that knows the names only
+            a, b = Participant(names[i]), Participant(names[j])
+        game = duel(f"g{k}", DAY + dt.timedelta(days=1), a, b)
         t = time.perf_counter()
         league.import_games([game], source="bench")
         latencies.append(time.perf_counter() - t)
     league.engine.dispose()
     row = {
         "licensed players": players,
+        "players named": "with their ids" if with_ids else "plainly",
         "games": posts,
         "games_per_s": round(posts / sum(latencies), 1),
         "p50_ms": round(statistics.median(latencies) * 1000, 2),
@@ -82,8 +87,13 @@ def main() -> None:
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
-    with tempfile.TemporaryDirectory() as folder:
-        rows = [measure(n, args.posts, Path(folder)) for n in sorted(args.players)]
+    for with_ids in (False, True):
+        with tempfile.TemporaryDirectory() as folder:
+            rows = [measure(n, args.posts, Path(folder), with_ids) for n in sorted(args.players)]
+        report(rows)
+
+
+def report(rows: list[dict[str, object]]) -> None:
     floor = rows[0]["games_per_s"]
     for row in rows[1:]:
         print(

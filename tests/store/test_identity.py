@@ -175,3 +175,34 @@ def test_namesakes_of_some_names_are_those_of_the_whole_league(db_url: str) -> N
                 {name: whole[name]} if name in whole else {}
             ), name
         assert namesakes_of(conn, league.id, asked) == {n: whole[n] for n in asked if n in whole}
+
+
+def test_players_registered_game_by_game_as_by_one_large_import(db_url: str) -> None:
+    """A small import reads only the players its own names and ids can be; a large one reads the
+    league once. Game by game or all at once, the same players come out: found by id, given an
+    id, told apart from a namesake (three players share each plain name here)."""
+    day = dt.date(2025, 3, 1)
+
+    def who(i: int) -> Participant:
+        club = "Lyon" if i % 3 else None
+        return Participant(f"Nom {i % 100:03d}", federation_id=f"FR-{i}", club=club)
+
+    games = [
+        GameRecord(
+            day + dt.timedelta(days=n // 50),
+            (Side((who(2 * n),), "draw"), Side((who((2 * n + 101) % 300),), "draw")),
+            id=f"g{n}",
+        )
+        for n in range(300)
+    ]
+    at_once = League.create(db_url, "at-once", "bataille-empire")
+    at_once.import_games(games, source="test")  # 600 players named: one read of the league
+    one_by_one = League.create(db_url, "one-by-one", "bataille-empire")
+    for game in games:
+        one_by_one.import_games([game], source="api")
+    assert "Nom 007 (FR-207)" in at_once.players()
+    assert sorted(one_by_one.players()) == sorted(at_once.players())
+    assert one_by_one.identities() == at_once.identities()
+    assert [(r.player, r.rating) for r in one_by_one.ranking()] == [
+        (r.player, r.rating) for r in at_once.ranking()
+    ]

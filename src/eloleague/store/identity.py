@@ -19,9 +19,9 @@ from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, base_name, id_label
 from eloleague.store import players as store_players
-from eloleague.store.bulk import run
+from eloleague.store.bulk import one_of, run
 from eloleague.store.messages import msg
-from eloleague.store.players import add_alias, name_index
+from eloleague.store.players import add_alias, lookup_names, name_index
 from eloleague.store.tables import player_aliases, players
 
 
@@ -124,9 +124,8 @@ def namesakes(conn: Connection, league_id: int) -> dict[str, list[str]]:
     return {base: sorted(found) for base, found in out.items()}
 
 
-NAMESAKES_SCAN_FROM = 500
-"""From this many plain names in an import, one scan of the league's ids (:func:`namesakes`)
-beats a look-up a name."""
+SCAN_FROM = 500
+"""From this many names in an import, one scan of the league's players beats a look-up a name."""
 
 
 def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, list[str]]:
@@ -134,7 +133,7 @@ def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict
     them followed by ``" (their id)"``, found through the names' index, so that a game's check
     costs the same in a league of a hundred licensed players and in one of a hundred thousand."""
     wanted = sorted(set(names))
-    if len(wanted) >= NAMESAKES_SCAN_FROM:
+    if len(wanted) >= SCAN_FROM:
         shared = namesakes(conn, league_id)
         return {name: shared[name] for name in wanted if name in shared}
     if not wanted:
@@ -251,24 +250,47 @@ def set_identity(
 class _Registry:
     """The league's players as an import resolves them: read once, kept up to date as players
     are registered, given an id or told apart (a file of a thousand players with ids costs a
-    handful of queries, not a thousand reads of the league)."""
+    handful of queries, not a thousand reads of the league). ``scope``: the ``(name, id)`` of
+    every player the import registers; when there are few, only the players they can be (by
+    id, by name or alias, plain name included) are read, so that a game posted live with its
+    players' ids costs the same in a league of a hundred licensed players and in one of forty
+    thousand."""
 
-    def __init__(self, conn: Connection, league_id: int) -> None:
+    def __init__(
+        self,
+        conn: Connection,
+        league_id: int,
+        scope: Sequence[tuple[str, str | None]] | None = None,
+    ) -> None:
         self.conn, self.league_id = conn, league_id
-        self.index = name_index(conn, league_id)  # name or alias -> player id
         self.names: dict[int, str] = {}
         self.who: dict[int, Identity] = {}
         self.by_fid: dict[str, int] = {}
         self.shared: dict[str, set[str]] = {}  # plain name -> the names telling its players apart
-        for pk, name, fid, club, region in conn.execute(
-            select(
-                players.c.id,
-                players.c.name,
-                players.c.federation_id,
-                players.c.club,
-                players.c.region,
-            ).where(players.c.league_id == league_id)
-        ):
+        columns = "id, name, federation_id, club, region"
+        if scope is None or len(scope) >= SCAN_FROM:
+            self.index = name_index(conn, league_id)  # name or alias -> player id
+            rows = run(conn, f"SELECT {columns} FROM players WHERE league_id = ?", (league_id,))
+        else:
+            names = sorted({n for name, fid in scope for n in (name, base_name(name, fid))})
+            fids = sorted({fid for _, fid in scope if fid is not None})
+            self.index = lookup_names(conn, league_id, names)
+            for base, labels in namesakes_of(conn, league_id, names).items():
+                self.shared[base] = set(labels)
+            parts: list[str] = []  # each through its index: an OR would read every player
+            values: list[object] = []
+            for column, among in (
+                ("id", sorted(set(self.index.values()))),
+                ("federation_id", fids),
+            ):
+                if among:
+                    condition, more = one_of(conn, among)
+                    parts.append(
+                        f"SELECT {columns} FROM players WHERE league_id = ? AND {column} {condition}"
+                    )
+                    values.extend((league_id, *more))
+            rows = run(conn, " UNION ".join(parts), values) if parts else []
+        for pk, name, fid, club, region in rows:
             self._remember(pk, name, Identity(fid, club, region))
 
     def _remember(self, pk: int, name: str, who: Identity) -> None:
@@ -361,7 +383,7 @@ def register(conn: Connection, league_id: int, name: str, who: Identity) -> tupl
     """Find or create the player ``name`` with identity ``who``, matched by federation id first,
     then by name (see the module): ``(player id, her name in the league, created)``. Two players
     of one name are both renamed to tell them apart."""
-    return _Registry(conn, league_id).register(name, who)
+    return _Registry(conn, league_id, [(name, who.federation_id)]).register(name, who)
 
 
 def resolve(
@@ -387,7 +409,16 @@ def resolve(
                 problems.append(Problem(game.origin, _ambiguous_text(p.name, shared[p.name])))
     if problems or not identified:
         return records, [], problems
-    registry = _Registry(conn, league_id)
+    registry = _Registry(
+        conn,
+        league_id,
+        [
+            (p.name, p.federation_id)
+            for game in records
+            for p in game.participants
+            if p.federation_id is not None or p.club is not None or p.region is not None
+        ],
+    )
     renames: dict[tuple[str, str | None], str] = {}
     created: list[str] = []
     for game in records:
