@@ -2,10 +2,10 @@
 posted one by one between players registered with a federation id and named plainly, as a
 club's software posts them, in leagues of more and more licensed players.
 
-    .venv/bin/python benchmarks/licensed_players.py [--players 500 10000 40000] [--posts 300]
+    .venv/bin/python benchmarks/licensed_players.py [--players 500 10000 40000] [--posts 300] [--pg]
 
 Each league is registered first (one import of games between players carrying their ids, in a
-throwaway SQLite file), then ``League.import_games`` of one appended game is timed ``--posts``
+throwaway SQLite file; with ``--pg`` also in a throwaway PostgreSQL server, the test suite's), then ``League.import_games`` of one appended game is timed ``--posts``
 times: the players named plainly, then with their ids. An import checks that no plain name it uses is shared by two licensed players
 (``"Jean Dupont"`` for ``"Jean Dupont (FR-1)"`` and ``"Jean Dupont (FR-2)"``); the cost of a game
 should not grow with the league: the smallest league is the yardstick, in the same run.
@@ -19,6 +19,7 @@ import json
 import os
 import platform
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,9 +34,8 @@ def duel(gid: str, day: dt.date, a: Participant, b: Participant) -> GameRecord:
     return GameRecord(day, (Side((a,), "decisive_victory"), Side((b,), "defeat")), id=gid)
 
 
-def measure(players: int, posts: int, folder: Path, with_ids: bool) -> dict[str, object]:
-    db = folder / f"licensed-{players}-{'ids' if with_ids else 'names'}.db"
-    league = League.create(f"sqlite:///{db}", "Fédé", "bataille-empire")
+def measure(players: int, posts: int, url: str, with_ids: bool) -> dict[str, object]:
+    league = League.create(url, "Fédé", "bataille-empire")
     league.copy_log_in_background()
     names = [f"Joueur {i:06d}" for i in range(players)]
     league.import_games(
@@ -66,6 +66,7 @@ def measure(players: int, posts: int, folder: Path, with_ids: bool) -> dict[str,
         latencies.append(time.perf_counter() - t)
     league.engine.dispose()
     row = {
+        "database": league.engine.dialect.name,
         "licensed players": players,
         "players named": "with their ids" if with_ids else "plainly",
         "games": posts,
@@ -81,6 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--players", type=int, nargs="+", default=[500, 10_000, 40_000])
     parser.add_argument("--posts", type=int, default=300)
+    parser.add_argument("--pg", action="store_true", help="PostgreSQL too (the test suite's)")
     args = parser.parse_args()
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
@@ -89,8 +91,23 @@ def main() -> None:
     )
     for with_ids in (False, True):
         with tempfile.TemporaryDirectory() as folder:
-            rows = [measure(n, args.posts, Path(folder), with_ids) for n in sorted(args.players)]
+            rows = [
+                measure(n, args.posts, f"sqlite:///{Path(folder) / f'{n}.db'}", with_ids)
+                for n in sorted(args.players)
+            ]
         report(rows)
+    if args.pg:
+        sys.path.insert(0, str(Path(__file__).parent.parent))
+        from tests.pg.server import start_server
+
+        for server in start_server():
+            for with_ids in (False, True):
+                report(
+                    [
+                        measure(n, args.posts, server.new_database(), with_ids)
+                        for n in sorted(args.players)
+                    ]
+                )
 
 
 def report(rows: list[dict[str, object]]) -> None:

@@ -13,6 +13,7 @@ import pytest
 from eloleague.errors import EloleagueError, InputError
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import identity
 from eloleague.store.db import read
 from eloleague.store.identity import Identity, namesakes, namesakes_of
 
@@ -147,10 +148,13 @@ def test_player_add_edit_and_merge_keep_ids(db_url: str, tmp_path: Path) -> None
     assert "Chloé Roux (FR-010)" in league.players()
 
 
-def test_namesakes_of_some_names_are_those_of_the_whole_league(db_url: str) -> None:
+def test_namesakes_of_some_names_are_those_of_the_whole_league(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """An import looks up the namesakes of its own plain names through the names' index (a
-    prefix range on SQLite, an escaped pattern on PostgreSQL): the same as a scan of the league,
-    names that are prefixes of others, look like patterns or hold brackets included."""
+    prefix range where names sort by code point; on PostgreSQL under a linguistic collation an
+    escaped pattern): the same as a scan of the league, names that are prefixes of others, look
+    like patterns or hold brackets included."""
     plain = ["Jean", "Jean Dupont", "Jean_x", "JeanAx", "50% Zoé", "50%x Zoé", "A (B)", "Back\\s"]
     league = League.create(db_url, "Fédé", "bataille-empire")
     games = [
@@ -168,13 +172,19 @@ def test_namesakes_of_some_names_are_those_of_the_whole_league(db_url: str) -> N
     assert "Jean_x (F2-1)" in league.players() and "A (B) (F6-2)" in league.players()
     asked = [*plain, "A", "50", "Jean ", "Back", "Nobody"]
     with read(league.engine) as conn:
-        whole = namesakes(conn, league.id)
-        assert whole["Jean"] == ["Jean (F0-1)", "Jean (F0-2)"]
-        for name in asked:
-            assert namesakes_of(conn, league.id, [name]) == (
-                {name: whole[name]} if name in whole else {}
-            ), name
-        assert namesakes_of(conn, league.id, asked) == {n: whole[n] for n in asked if n in whole}
+        assert identity.names_sort_by_code_point(conn)  # SQLite; the suite's server: C.UTF-8
+    for by_range in [True, False] if league.engine.dialect.name == "postgresql" else [True]:
+        # the suite's server sorts by code point (C.UTF-8): the pattern is tried by asking so
+        monkeypatch.setattr(identity, "names_sort_by_code_point", lambda conn, r=by_range: r)
+        with read(league.engine) as conn:
+            whole = namesakes(conn, league.id)
+            assert whole["Jean"] == ["Jean (F0-1)", "Jean (F0-2)"]
+            for name in asked:
+                assert namesakes_of(conn, league.id, [name]) == (
+                    {name: whole[name]} if name in whole else {}
+                ), (name, by_range)
+            expected = {n: whole[n] for n in asked if n in whole}
+            assert namesakes_of(conn, league.id, asked) == expected
 
 
 def test_players_registered_game_by_game_as_by_one_large_import(db_url: str) -> None:

@@ -139,12 +139,12 @@ def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict
     if not wanted:
         return {}
     asked = set(wanted)
-    if conn.dialect.name == "sqlite":  # names compare by their bytes: a prefix is a range
+    if names_sort_by_code_point(conn):  # a prefix is a range of the names' index
         one = (
             "SELECT name, federation_id FROM players WHERE league_id = ? AND name >= ? AND name < ?"
         )
         bounds: list[tuple[str, ...]] = [(n + " (", n + " )") for n in wanted]
-    else:  # the database's collation may not sort so: a pattern, read from the league's ids
+    else:  # a linguistic collation does not sort so: a pattern, read from the league's ids
         one = (
             "SELECT name, federation_id FROM players WHERE league_id = ? AND federation_id >= '' "
             "AND name LIKE ?"
@@ -162,6 +162,29 @@ def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict
             if base != name and base in asked:  # "A (B) (FR-1)" begins with "A (" too
                 out.setdefault(base, set()).add(name)
     return {base: sorted(found) for base, found in out.items()}
+
+
+_CODE_POINT_ORDER: dict[str, bool] = {}
+
+
+def names_sort_by_code_point(conn: Connection) -> bool:
+    """Whether the database sorts names by their characters' code points, so that the names
+    beginning with a prefix are a range of the names' index: SQLite (its ``BINARY`` collation
+    compares UTF-8 bytes), and PostgreSQL databases whose collation is ``C``, ``POSIX`` or
+    libc's ``C.UTF-8`` (not a linguistic one, where "Jean (…)" and "Jean )" may sort apart)."""
+    if conn.dialect.name == "sqlite":
+        return True
+    key = str(conn.engine.url)
+    found = _CODE_POINT_ORDER.get(key)
+    if found is None:
+        ((provider, collation),) = run(  # datlocprovider: PostgreSQL 15 and later (c: libc)
+            conn,
+            "SELECT to_jsonb(d) ->> 'datlocprovider', datcollate FROM pg_database d "
+            "WHERE datname = current_database()",
+        )
+        found = provider in (None, "c") and collation in ("C", "POSIX", "C.UTF-8", "C.utf8")
+        _CODE_POINT_ORDER[key] = found
+    return found
 
 
 def _like_prefix(prefix: str) -> str:
