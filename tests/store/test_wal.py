@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from fastapi.testclient import TestClient
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import wal
+from eloleague.store.db import group_key
+from eloleague.store.group_commit import group_of
 from eloleague.web import Settings, create_app
 from tests.store.test_live_appends import assert_is_a_fresh_replay
 
@@ -87,3 +90,35 @@ def test_the_server_copies_the_log_while_it_runs(tmp_path: Path) -> None:
     with TestClient(app):
         assert str(db) in wal._COPIERS  # started with the server
     assert str(db) not in wal._COPIERS  # stopped with it
+
+
+def test_the_thread_restarts_the_log_in_the_process_turn_to_write(tmp_path: Path) -> None:
+    """The log's restart waits for the process's write under way to end, and a write queued
+    meanwhile waits for the restart in that same queue (woken when it ends, not sleeping in
+    SQLite's busy handler). Here the test holds the turn, as a write would."""
+    db = tmp_path / "league.db"
+    league = League.create(str(db), "Live", "bataille-empire")
+    league.import_games([_game(n) for n in range(50)], source="api")
+    copier = wal.LogCopier(league.engine, str(db))
+    conn = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    gate = group_of(group_key(league.engine, league.id)).gate
+    try:
+        assert gate.acquire(timeout=10)
+        copying = threading.Thread(target=copier._copy, args=(conn,))
+        try:
+            copying.start()
+            copying.join(0.5)
+            assert copying.is_alive()  # the copy is done, the restart waits for the turn
+            assert _games_in_the_file_alone(db, tmp_path) == 50
+        finally:
+            gate.release()
+        copying.join(10)
+        assert not copying.is_alive()
+        busy, written, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert busy == 0 and written == copied > 0  # all copied
+        league.import_games([_game(50)], source="api")
+        busy, after, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert after < written  # restarted: the next write began the log anew
+    finally:
+        conn.close()
+    assert_is_a_fresh_replay(league)
