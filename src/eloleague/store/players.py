@@ -22,7 +22,7 @@ from sqlalchemy import Connection, func, insert, or_, select
 
 from eloleague.i18n import Text
 from eloleague.store import after_commit
-from eloleague.store.bulk import list_size, one_of, run
+from eloleague.store.bulk import list_size, one_of, run, stamp_param
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -127,12 +127,26 @@ def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, 
     return out
 
 
+FEW_NEW = 50
+"""Up to this many new players are inserted by one statement returning their ids (more: one
+insert of all, then their ids read back)."""
+
+
 def create_players(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, int]:
     """Insert new players; returns their ids by name."""
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
     now = dt.datetime.now(dt.UTC)
+    if len(wanted) <= FEW_NEW:  # a live post's newcomers: one statement gives their ids back
+        rows = run(
+            conn,
+            "INSERT INTO players (league_id, name, created_at) VALUES "
+            + ", ".join(["(?, ?, ?)"] * len(wanted))
+            + " RETURNING name, id",
+            [x for name in wanted for x in (league_id, name, stamp_param(conn)(now))],
+        )
+        return {name: int(pk) for name, pk in rows}
     conn.execute(
         insert(players),
         [{"league_id": league_id, "name": n, "created_at": now} for n in wanted],
