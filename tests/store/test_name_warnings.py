@@ -94,3 +94,13 @@ def test_a_rename_made_by_another_process_is_seen(db_url: str) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert warned(league, duel(2, "Bruno Petti", "Bruno Martn")) == {"Bruno Martn": "Bruno Martin"}
+
+
+def test_a_dry_run_leaves_no_name_behind(db_url: str) -> None:
+    league = League.create(db_url, "live", "bataille-empire")
+    league.import_games([duel(0, "Ana Lopez", "Bruno Petit")], source="api")
+    zoe = Participant("Zoé Martin", federation_id="F-1")
+    report = league.import_games([duel(1, zoe, "Nouveau Venu")], source="api", dry_run=True)
+    assert report.added == 1 and "Zoé Martin" not in league.players()
+    assert warned(league, duel(2, "Alice Durand", "Ana Lopez")) == {}  # may take Zoé's id
+    assert warned(league, duel(3, "Zoe Martin", "Alice Durant")) == {"Alice Durant": "Alice Durand"}
