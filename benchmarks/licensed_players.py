@@ -5,12 +5,13 @@ club's software posts them, in leagues of more and more licensed players.
     .venv/bin/python benchmarks/licensed_players.py [--players 500 10000 40000] [--posts 300] [--pg]
 
 Each league is registered first (one import of games between players carrying their ids, in a
-throwaway SQLite file; with ``--pg`` also in a throwaway PostgreSQL server, the test suite's), then ``League.import_games`` of one appended game is timed ``--posts``
-times: the players named plainly, then with their ids. An import checks that no plain name it uses is shared by two licensed players
+throwaway SQLite file; with ``--pg`` also in a throwaway PostgreSQL server, the test suite's), then
+``League.import_games`` of one appended game is timed ``--posts`` times: the players named plainly,
+then with their ids. An import checks that no plain name it uses is shared by two licensed players
 (``"Jean Dupont"`` for ``"Jean Dupont (FR-1)"`` and ``"Jean Dupont (FR-2)"``); the cost of a game
 should not grow with the league: the smallest league is the yardstick, in the same run. On
-PostgreSQL the registration is analysed before the posts, as autovacuum does within a minute
-(right after it, the planner's figures say the league is empty).
+PostgreSQL the registration is analysed before the posts, as autovacuum does within a minute (right
+after it, the planner's figures say the league is empty).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ def duel(gid: str, day: dt.date, a: Participant, b: Participant) -> GameRecord:
 
 def measure(players: int, posts: int, url: str, with_ids: bool) -> dict[str, object]:
     league = League.create(url, "Fédé", "bataille-empire")
-    league.copy_log_in_background()
+    copier = league.copy_log_in_background()  # SQLite: as a program posting live results does
     names = [f"Joueur {i:06d}" for i in range(players)]
     league.import_games(
         [
@@ -70,6 +71,8 @@ def measure(players: int, posts: int, url: str, with_ids: bool) -> dict[str, obj
         t = time.perf_counter()
         league.import_games([game], source="bench")
         latencies.append(time.perf_counter() - t)
+    if copier is not None:
+        copier.close()
     league.engine.dispose()
     row = {
         "database": league.engine.dialect.name,
@@ -117,11 +120,14 @@ def main() -> None:
 
 
 def report(rows: list[dict[str, object]]) -> None:
-    floor = rows[0]["games_per_s"]
+    """Each league's rate against the smallest one's."""
+    floor = float(str(rows[0]["games_per_s"]))
     for row in rows[1:]:
+        ratio = float(str(row["games_per_s"])) / floor
         print(
-            f"{row['licensed players']:,} licensed players: {row['games_per_s'] / floor:.2f} × the rate of {rows[0]['licensed players']:,}"
-        )  # type: ignore[operator]
+            f"{row['licensed players']:,} licensed players: {ratio:.2f} × the rate of "
+            f"{rows[0]['licensed players']:,}"
+        )
 
 
 if __name__ == "__main__":

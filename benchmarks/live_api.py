@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import functools
 import json
 import os
 import platform
@@ -300,7 +301,7 @@ def in_process(
 ) -> tuple[int, float, list[float]]:
     league = League.open(url, LEAGUE)
     copier = league.copy_log_in_background()  # as a program posting live results does
-    latencies = []
+    latencies: list[float] = []
     until = time.monotonic() + seconds
     t0 = time.perf_counter()
     while len(latencies) < limit and time.monotonic() < until:
@@ -341,7 +342,7 @@ def floor(
         "defeat": 0.0,
         "overwhelming_victory": 1.0,
     }
-    latencies = []
+    latencies: list[float] = []
     until = time.monotonic() + seconds
     t0 = time.perf_counter()
     while len(latencies) < limit and time.monotonic() < until:
@@ -472,7 +473,11 @@ def main() -> None:
         run_all(label, lambda name: sqlite_copy(lived, f"lived-{name}"), args, day)
     if args.pg:
         for template in pg_league(args.players, args.games):
-            run_all("PostgreSQL", lambda name, t=template: pg_copy(t, f"run_{name}"), args, day)
+            run_all("PostgreSQL", functools.partial(pg_run_copy, template), args, day)
+
+
+def pg_run_copy(template: str, name: str) -> str:
+    return pg_copy(template, f"run_{name}")
 
 
 if __name__ == "__main__":
