@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from eloleague.league import League
@@ -92,10 +93,13 @@ def test_the_server_copies_the_log_while_it_runs(tmp_path: Path) -> None:
     assert str(db) not in wal._COPIERS  # stopped with it
 
 
-def test_the_thread_restarts_the_log_in_the_process_turn_to_write(tmp_path: Path) -> None:
+def test_the_thread_restarts_the_log_in_the_process_turn_to_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The log's restart waits for the process's write under way to end, and a write queued
     meanwhile waits for the restart in that same queue (woken when it ends, not sleeping in
     SQLite's busy handler). Here the test holds the turn, as a write would."""
+    monkeypatch.setattr(wal, "RESTART_WAIT", 60.0)  # however slow the machine, it waits
     db = tmp_path / "league.db"
     league = League.create(str(db), "Live", "bataille-empire")
     league.import_games([_game(n) for n in range(50)], source="api")
@@ -107,9 +111,11 @@ def test_the_thread_restarts_the_log_in_the_process_turn_to_write(tmp_path: Path
         copying = threading.Thread(target=copier._copy, args=(conn,))
         try:
             copying.start()
-            copying.join(0.5)
-            assert copying.is_alive()  # the copy is done, the restart waits for the turn
-            assert _games_in_the_file_alone(db, tmp_path) == 50
+            deadline = time.monotonic() + 30
+            while _games_in_the_file_alone(db, tmp_path) != 50:  # the passive copy, done
+                assert time.monotonic() < deadline, "the log was never copied"
+                time.sleep(0.05)
+            assert copying.is_alive()  # the restart waits for the turn
         finally:
             gate.release()
         copying.join(10)
