@@ -21,18 +21,9 @@ from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import db as store_db
 from eloleague.store.group_commit import group_of
-from tests.pg.server import PgServer
 from tests.store.test_live_appends import assert_is_a_fresh_replay
 
 DAY = dt.date(2024, 3, 1)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'league.db'}"
-    server: PgServer = request.getfixturevalue("pg_server")
-    return server.new_database()
 
 
 def game(n: int, winner: str = "Ana", loser: str = "Bob", outcome: str = "defeat") -> GameRecord:
@@ -85,8 +76,8 @@ def queued_behind_the_lock(league: League, writes: list[Callable[[], object]]) -
     return outcomes
 
 
-def test_queued_writes_commit_together_and_a_failing_one_is_undone_alone(url: str) -> None:
-    league = League.create(url, "live", "bataille-empire")
+def test_queued_writes_commit_together_and_a_failing_one_is_undone_alone(db_url: str) -> None:
+    league = League.create(db_url, "live", "bataille-empire")
     league.import_games([game(0)], source="api")
     commits = commits_of(league)
     clash = GameRecord(  # g0 again with another result: refused without --update
@@ -114,8 +105,8 @@ def test_queued_writes_commit_together_and_a_failing_one_is_undone_alone(url: st
     assert_is_a_fresh_replay(league)
 
 
-def test_a_write_nobody_took_gets_busy_and_stores_nothing(url: str) -> None:
-    league = League.create(url, "live", "bataille-empire")
+def test_a_write_nobody_took_gets_busy_and_stores_nothing(db_url: str) -> None:
+    league = League.create(db_url, "live", "bataille-empire")
     league.write_wait = 0.2
     group = group_of(store_db.group_key(league.engine, league.id))
     assert group.gate.acquire(timeout=10)
@@ -130,10 +121,10 @@ def test_a_write_nobody_took_gets_busy_and_stores_nothing(url: str) -> None:
     assert [g.id for g in league.games()] == ["g1"]
 
 
-def test_a_transaction_that_cannot_begin_fails_every_write_it_held(url: str) -> None:
+def test_a_transaction_that_cannot_begin_fails_every_write_it_held(db_url: str) -> None:
     """Another process holds the league's lock past the writes' wait: the transaction that took
     the queued writes never begins, each writer hears it (busy), and nothing is stored."""
-    league = League.create(url, "live", "bataille-empire")
+    league = League.create(db_url, "live", "bataille-empire")
     league.write_wait = 0.5
     writes: list[Callable[[], object]] = [
         functools.partial(league.import_games, [game(n)], source="api") for n in range(3)
