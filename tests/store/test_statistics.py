@@ -1,4 +1,4 @@
-"""SQLite query-planner statistics: a grown league reads one player's ledger through its index."""
+"""Query-planner statistics: a grown league reads one player's rows through their indexes."""
 
 from __future__ import annotations
 
@@ -6,12 +6,15 @@ import datetime as dt
 import random
 from pathlib import Path
 
+import pytest
 from sqlalchemy import text
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import ANALYZE_FROM
+from eloleague.store import bulk
+from eloleague.store.bulk import ANALYZE_FROM, LEAGUE_SIZED
 from eloleague.store.db import migrate
+from tests.pg.server import PgServer
 
 PLAN = "EXPLAIN QUERY PLAN SELECT * FROM ledger WHERE league_id = 1 AND player_id = 3 ORDER BY seq"
 
@@ -98,3 +101,47 @@ def test_the_upgrade_forgets_the_statistics_an_older_analysis_took(tmp_path: Pat
         plan = " ".join(str(row[-1]) for row in conn.execute(text(KEPT_ANSWER)))
     assert "ledger" in analysed and "import_batches" not in analysed
     assert "ix_import_batches_league_hash" in plan
+
+
+LEDGER_PLAN = "EXPLAIN SELECT * FROM ledger WHERE league_id = 1 AND player_id = 3 ORDER BY seq"
+
+
+@pytest.mark.pg
+def test_postgresql_gathers_them_too_where_autovacuum_has_not(
+    pg_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database copied from a template or restored, or a bulk import of a minute ago: no
+    statistics, and PostgreSQL's planner read a player's ledger (or a game's two players'
+    ratings) by filtering the whole league's. The write that grows the ledger past the threshold
+    gathers them."""
+    monkeypatch.setattr(bulk, "PG_CHECK_EVERY", 0.0)  # each write checks (not once a second)
+    league = League.create(pg_server.new_database(), "s", "bataille-empire")
+    with league.engine.begin() as conn:  # autovacuum must not do it meanwhile
+        for table in LEAGUE_SIZED:
+            conn.execute(text(f"ALTER TABLE {table} SET (autovacuum_enabled = false)"))
+
+    def counted() -> float | None:
+        with league.engine.connect() as conn:
+            return conn.execute(
+                text(
+                    "SELECT reltuples FROM pg_class WHERE relname = 'ledger' AND EXISTS "
+                    "(SELECT 1 FROM pg_stats WHERE tablename = 'ledger')"
+                )
+            ).scalar()
+
+    def plan() -> str:
+        with league.engine.connect() as conn:
+            return " ".join(str(row[0]) for row in conn.execute(text(LEDGER_PLAN)))
+
+    league.import_games(_games(100), source="small")
+    assert counted() is None
+
+    league.import_games(_games(ANALYZE_FROM // 2, start=100), source="large")
+    first = counted()
+    assert first is not None and first >= ANALYZE_FROM
+    assert "Index Cond: ((league_id = 1) AND (player_id = 3))" in plan()
+    league.import_games(_games(100, start=ANALYZE_FROM), source="a few more")
+    assert counted() == first  # not gathered again for a small change
+    league.import_games(_games(ANALYZE_FROM, start=ANALYZE_FROM + 100), source="doubled")
+    again = counted()
+    assert again is not None and again > 2 * first

@@ -11,6 +11,7 @@ callers share one code path. SQLite stores dates as ISO text (as SQLAlchemy's ``
 from __future__ import annotations
 
 import datetime as dt
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -203,20 +204,32 @@ def _rebuild(conn: Connection, statements: Sequence[str]) -> None:
 
 
 ANALYZE_FROM = 20_000  # ledger rows: below that, any query plan is quick
+PG_CHECK_EVERY = 1.0  # seconds between two checks of a PostgreSQL database's statistics
 
 
 def refresh_statistics(conn: Connection) -> bool:
-    """On SQLite, analyse the league-sized tables (:data:`LEAGUE_SIZED`) when the ledger has no
-    statistics yet or has more than doubled since they were gathered; return whether it ran.
+    """Analyse the league-sized tables (:data:`LEAGUE_SIZED`) when the ledger has no statistics
+    yet or has more than doubled since they were gathered; return whether it ran.
 
     Without statistics SQLite reads a player's ledger by scanning the whole league's (its primary
     key starts with the league), which makes a player's page of a million-game league take half
     a second instead of a few milliseconds. A full ``ANALYZE`` takes about a second per million
-    games; it runs again only each time the ledger doubles. PostgreSQL keeps its statistics by
-    itself (autovacuum).
+    games; it runs again only each time the ledger doubles.
+
+    PostgreSQL's autovacuum analyses a table once enough of it changed, but not a database
+    restored or copied from a template (its change counters start at zero), nor one whose bulk
+    import committed a minute ago: meanwhile its planner guesses, and read a live game's two
+    players' ratings and names by filtering every player of the league (docs/benchmarks.md, "Live
+    results"). The same rule covers it: statistics once the ledger is large, again when it has
+    doubled. There the check is a round trip, so a process makes it at most once a second
+    (:data:`PG_CHECK_EVERY`) per database: a live game's post would otherwise pay for it.
     """
-    if conn.dialect.name != "sqlite":
-        return False
+    database = str(conn.engine.url)
+    if conn.dialect.name == "postgresql":
+        now = time.monotonic()
+        if now - _CHECKED.get(database, -PG_CHECK_EVERY) < PG_CHECK_EVERY:
+            return False
+        _CHECKED[database] = now
     # Each league's ledger is numbered from 1: its last number is its size (one index seek each).
     ((ledger_rows,),) = run(
         conn,
@@ -226,15 +239,9 @@ def refresh_statistics(conn: Connection) -> bool:
     ledger_rows = ledger_rows or 0
     if ledger_rows < ANALYZE_FROM:
         return False
-    database = conn.engine.url.database or ""
     if ledger_rows <= 2 * _ANALYSED.get(database, 0):  # statistics only grow: no need to look
         return False
-    known = None
-    if _has_statistics(conn):
-        stat = run(
-            conn, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger' AND idx = 'ix_ledger_player'"
-        )
-        known = int(stat[0][0].split()[0]) if stat and stat[0][0] else None
+    known = _analysed_rows(conn)
     if known is not None and ledger_rows <= 2 * known:
         _ANALYSED[database] = known
         return False
@@ -243,6 +250,25 @@ def refresh_statistics(conn: Connection) -> bool:
     forget_other_statistics(conn)
     _ANALYSED.pop(database, None)  # read again next time, once committed
     return True
+
+
+def _analysed_rows(conn: Connection) -> int | None:
+    """The ledger's rows when its statistics were gathered, ``None`` when it has none."""
+    if conn.dialect.name == "sqlite":
+        if not _has_statistics(conn):
+            return None
+        stat = run(
+            conn, "SELECT stat FROM sqlite_stat1 WHERE tbl = 'ledger' AND idx = 'ix_ledger_player'"
+        )
+        return int(stat[0][0].split()[0]) if stat and stat[0][0] else None
+    # PostgreSQL: the table's size as last counted (by ANALYZE, VACUUM or an index build), when
+    # its columns have statistics at all.
+    found = run(
+        conn,
+        "SELECT reltuples FROM pg_class WHERE oid = 'ledger'::regclass AND EXISTS "
+        "(SELECT 1 FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'ledger')",
+    )
+    return int(found[0][0]) if found else None
 
 
 # The tables whose size follows the ledger's (they are analysed when it doubles). The others grow
@@ -255,8 +281,8 @@ LEAGUE_SIZED = ("ledger", "games", "side_players", "players", "player_aliases", 
 def forget_other_statistics(conn: Connection) -> None:
     """SQLite: drop the statistics of the tables not in :data:`LEAGUE_SIZED` (an older
     ``ANALYZE`` of every table took them) and make this connection's planner read the rest
-    again."""
-    if not _has_statistics(conn):
+    again. PostgreSQL scales its statistics to each table's current size: nothing to do."""
+    if conn.dialect.name != "sqlite" or not _has_statistics(conn):
         return
     run(
         conn,
@@ -273,7 +299,8 @@ def _has_statistics(conn: Connection) -> bool:
     )
 
 
-# The ledger's size at its last analysis, per SQLite file, as this process last read it: a write
+# The ledger's size at its last analysis, per database, as this process last read it: a write
 # that leaves the ledger within twice that size needs not read the statistics (a live game would
 # otherwise run three statements more). Another process's analysis only raises the true value.
 _ANALYSED: dict[str, int] = {}
+_CHECKED: dict[str, float] = {}  # PostgreSQL: when this process last checked each database
