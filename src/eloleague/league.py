@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TextIO, TypeVar, cast
+from typing import Any, TextIO, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -150,6 +150,8 @@ _ENGINES: dict[str, Engine] = {}
 
 T = TypeVar("T")
 _KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
+_RULES = "SELECT rules_text FROM leagues WHERE id = ?"
+_RULES_READ = "eloleague.rules_read"  # conn.info: the league whose rules its transaction read
 
 
 def engine_for(db: str | Engine | None) -> Engine:
@@ -375,7 +377,6 @@ class League:
             store_db.queued(self.engine, self.id, self.write_wait) as wait,
             self._transaction(wait, commit=commit) as conn,
         ):
-            self._refresh_rules(conn)
             yield conn
 
     @contextmanager
@@ -385,15 +386,26 @@ class League:
         """The write transaction of :meth:`_writing`, once the process's turn has come.
         ``bump``: change the league's revision at the end (else each write does it)."""
         with no_gc(), store_db.write(self.engine, commit=commit, wait=wait) as conn:
-            store_db.lock_league(conn, self.id, wait)
-            yield conn
+            # The rules are read once the lock is had (on PostgreSQL in the same round trip).
+            (rules,) = store_db.lock_league(conn, self.id, wait, then=[(_RULES, (self.id,))])
+            self._take_rules(rules)
+            conn.info[_RULES_READ] = self.id
+            try:
+                yield conn
+            finally:
+                conn.info.pop(_RULES_READ, None)
             if commit:
                 if bump:
                     bump_revision(conn, self.id)  # what processes kept of the league is stale
-                refresh_statistics(conn)  # SQLite: query plans for a grown league
+                refresh_statistics(conn)  # query plans for a grown league
 
     def _refresh_rules(self, conn: Connection) -> None:
-        rows = run(conn, "SELECT rules_text FROM leagues WHERE id = ?", (self.id,))
+        """The league's rules as stored, read again unless this transaction began with them
+        (another process may have changed them meanwhile)."""
+        if conn.info.get(_RULES_READ) != self.id:  # on SQLite, another league's transaction
+            self._take_rules(run(conn, _RULES, (self.id,)))
+
+    def _take_rules(self, rows: Sequence[Any]) -> None:
         if not rows:
             raise EloleagueError(msg("the league {name!r} no longer exists", name=self.name))
         if rows[0][0] != self.rules_text:

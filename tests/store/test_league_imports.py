@@ -90,6 +90,25 @@ def test_a_changed_game_needs_update_then_equals_rate_of_the_corrected_file(
     assert_equals_full_replay(adlg)
 
 
+def test_an_update_of_the_last_arrived_game_with_a_new_game_numbers_them_apart(
+    adlg: League, tmp_path: Path
+) -> None:
+    """The replaced game keeps its arrival number; the new one comes after it (it was given the
+    replaced game's number, and the import failed on the unique arrival number)."""
+    lines = read_lines(replay_file("adlg"))
+    last = lines[-1]
+    a, b = last["sides"][0]["outcome"], last["sides"][1]["outcome"]
+    last["sides"][0]["outcome"], last["sides"][1]["outcome"] = b, a
+    lines.append(dict(lines[0], id="one-more", date=last["date"]))
+    both = write_lines(tmp_path / "both.jsonl", lines)
+
+    report = adlg.import_file(both, update=True)
+    assert (report.added, report.replaced, report.unchanged) == (1, 1, 990)
+    assert [g.id for g in adlg.games()][-2:] == [last["id"], "one-more"]
+    assert ranking_csv(adlg) == rate_csv(both, "adlg")
+    assert_equals_full_replay(adlg)
+
+
 def test_dry_run_reports_without_writing(adlg: League, tmp_path: Path) -> None:
     before = ranking_csv(adlg)
     lines = read_lines(replay_file("adlg"))[:4]

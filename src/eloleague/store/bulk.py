@@ -101,6 +101,29 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
         cur.close()
 
 
+def run_together(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+    """Run ``statements`` (each ``(sql with ? marks, parameters)``) one after the other, in the
+    caller's transaction; each one's rows (plain tuples), or ``None`` for a statement that returns
+    none. On PostgreSQL they travel in one round trip (psycopg's pipeline mode) instead of one
+    each: the server still runs each after the one before it has ended, so a statement sees what
+    those before it did (a read after a lock is taken reads what the lock protects); an error
+    raises, and the statements after it do not run."""
+    if conn.dialect.name != "postgresql":
+        return [run(conn, sql, params) for sql, params in statements]
+    driver = conn.connection.driver_connection
+    cursors = []
+    try:
+        with driver.pipeline():  # type: ignore[union-attr]
+            for sql, params in statements:
+                cur = driver.cursor()  # type: ignore[union-attr]
+                cursors.append(cur)
+                cur.execute(sql.replace("?", "%s"), tuple(params))
+        return [cur.fetchall() if cur.description is not None else None for cur in cursors]
+    finally:
+        for cur in cursors:
+            cur.close()
+
+
 @contextmanager
 def pipelined(conn: Connection, rows: int) -> Iterator[None]:
     """On PostgreSQL, the statements of the block sent without waiting for each answer (psycopg's

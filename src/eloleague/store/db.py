@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
@@ -24,6 +24,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
 from eloleague.errors import BusyError, EloleagueError
 from eloleague.store import after_commit
+from eloleague.store.bulk import run_together
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
 
@@ -216,20 +217,41 @@ def queued(engine: Engine, league_id: int, wait: float | None = None) -> Iterato
 LEAGUE_LOCK = 0x656C6F6C
 
 
-def lock_league(conn: Connection, league_id: int, wait: float | None = None) -> None:
+def lock_league(
+    conn: Connection,
+    league_id: int,
+    wait: float | None = None,
+    then: Sequence[tuple[str, Sequence[Any]]] = (),
+) -> list[Any]:
     """On PostgreSQL, take the league's write lock for the rest of the transaction (an advisory
     lock: writers from every process and machine queue on it, readers never do), waiting at
     most ``wait`` seconds (then :class:`~eloleague.errors.BusyError`). On SQLite the
-    transaction already holds the database's write lock."""
+    transaction already holds the database's write lock.
+
+    ``then``: statements run once the lock is had (``(sql with ? marks, parameters)``), on
+    PostgreSQL in the lock's round trip (:func:`~eloleague.store.bulk.run_together`); their
+    results, in order."""
     if is_sqlite(conn):
-        return
+        return run_together(conn, then)
+    lock: list[tuple[str, Sequence[Any]]] = [
+        ("SELECT pg_advisory_xact_lock(?, ?)", (LEAGUE_LOCK, league_id))
+    ]
     if wait is not None:
-        conn.exec_driver_sql(f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}")
-    conn.execute(
-        text("SELECT pg_advisory_xact_lock(:ns, :league)"), {"ns": LEAGUE_LOCK, "league": league_id}
-    )
-    if wait is not None:
-        conn.exec_driver_sql("SET LOCAL lock_timeout = 0")
+        lock = [
+            (f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}", ()),
+            *lock,
+            ("SET LOCAL lock_timeout = 0", ()),
+        ]
+    try:
+        done = run_together(conn, [*lock, *then])
+    except Exception as exc:  # the driver's own error: run_together bypasses SQLAlchemy's
+        if getattr(exc, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            raise BusyError(busy_text()) from None
+        raise
+    return done[len(lock) :]
+
+
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code when lock_timeout ran out
 
 
 def _commit(trans: RootTransaction) -> None:

@@ -83,7 +83,16 @@ def event_ids(conn: Connection, league_id: int, names: Iterable[str]) -> dict[st
 
 def next_seq(conn: Connection, league_id: int) -> int:
     """The arrival number the next new game gets."""
-    ((value,),) = run(conn, "SELECT max(seq) FROM games WHERE league_id = ?", (league_id,))
+    return seq_after(run(conn, LAST_SEQ, (league_id,)))
+
+
+LAST_SEQ = "SELECT max(seq) FROM games WHERE league_id = ?"
+"""The statement reading a league's last arrival number (parameter: its id); :func:`seq_after`."""
+
+
+def seq_after(rows: Sequence[Sequence[Any]]) -> int:
+    """The arrival number after the one in the rows of :data:`LAST_SEQ`."""
+    ((value,),) = rows
     return int(value or 0) + 1
 
 

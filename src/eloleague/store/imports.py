@@ -33,19 +33,21 @@ from eloleague.store.bulk import (
     list_size,
     one_of,
     run,
+    run_together,
     stamp_param,
     to_stamp,
 )
 from eloleague.store.bulk import to_date as day_of
 from eloleague.store.derived import read_ratings
 from eloleague.store.games import (
+    LAST_SEQ,
     NewGame,
     content_hash,
     delete_games,
     insert_games,
     label,
     load_games,
-    next_seq,
+    seq_after,
 )
 from eloleague.store.identity import resolve
 from eloleague.store.messages import engine_text, msg
@@ -372,29 +374,39 @@ def apply(
     rating_changes: list[RatingChange] = []
     replayed = 0
     if new or replaced:
-        ((batch_id,),) = run(
+        # One round trip on PostgreSQL: the batch, the tail, the next arrival number (read
+        # before a replaced game is deleted: the replaced keep theirs, the new come after all).
+        batch, tail_rows, last_seq = run_together(
             conn,
-            "INSERT INTO import_batches (league_id, source, content_hash, created_at, "
-            "user_name, added, replaced, unchanged) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                league_id,
-                source,
-                digest,
-                stamp_param(conn)(dt.datetime.now(dt.UTC)),
-                user,
-                len(new),
-                len(replaced),
-                unchanged,
-            ),
+            [
+                (
+                    "INSERT INTO import_batches (league_id, source, content_hash, created_at, "
+                    "user_name, added, replaced, unchanged) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    "RETURNING id",
+                    (
+                        league_id,
+                        source,
+                        digest,
+                        stamp_param(conn)(dt.datetime.now(dt.UTC)),
+                        user,
+                        len(new),
+                        len(replaced),
+                        unchanged,
+                    ),
+                ),
+                (live_tail.READ, (league_id,)),
+                (LAST_SEQ, (league_id,)),
+            ],
         )
-        end = live_tail.read(conn, league_id)
+        ((batch_id,),) = batch
+        end = live_tail.from_rows(tail_rows)
+        seq = seq_after(last_seq)
         if (
             replacing is None
             and not replaced
             and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
         ):
             assert end is not None
-            seq = next_seq(conn, league_id)
             to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
             stored = insert_games(conn, league_id, to_insert, ids, batch_id)
             appended = live.append(conn, league_id, rules, end, stored, ids)
@@ -428,7 +440,6 @@ def apply(
             if g.pk not in gone
         ]
         delete_games(conn, sorted(gone))
-        seq = next_seq(conn, league_id)
         to_insert = [NewGame(g, o.seq, h) for g, h, o in replaced]
         for g, h in new:
             to_insert.append(NewGame(g, seq, h))

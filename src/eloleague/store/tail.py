@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, delete, func, insert, select
 
@@ -40,14 +41,20 @@ class Tail:
     periods: int
 
 
+READ = (
+    "SELECT as_of, last_date, last_round, games, ledger_next, pools, season_end, eligible, "
+    "started, periods FROM live_tails WHERE league_id = ?"
+)
+"""The statement reading a league's tail (parameter: the league's id); :func:`from_rows`."""
+
+
 def read(conn: Connection, league_id: int) -> Tail | None:
     """The league's tail (``None`` before its first recompute with games)."""
-    rows = run(
-        conn,
-        "SELECT as_of, last_date, last_round, games, ledger_next, pools, season_end, eligible, "
-        "started, periods FROM live_tails WHERE league_id = ?",
-        (league_id,),
-    )
+    return from_rows(run(conn, READ, (league_id,)))
+
+
+def from_rows(rows: Sequence[Sequence[Any]]) -> Tail | None:
+    """The tail in the rows of :data:`READ`."""
     if not rows:
         return None
     as_of, last_date, last_round, count, ledger_next, pools, season_end, eligible = rows[0][:8]
