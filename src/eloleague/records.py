@@ -35,6 +35,11 @@ class Participant:
     club: str | None = None
     region: str | None = None
 
+    @property
+    def identified(self) -> bool:
+        """Whether the game says who she is beyond her name (an id, a club or a region)."""
+        return self.federation_id is not None or self.club is not None or self.region is not None
+
 
 def id_label(name: str, federation_id: str) -> str:
     """How two players of the same name are told apart: ``"Jean Dupont (FR-1234)"``."""

@@ -227,11 +227,7 @@ def _side_fine(side: Side, seen: set[object]) -> bool:
     fine = (
         len(side.players) <= PLAYERS_PER_SIDE_MAX
         and all(_fine(p.name, NAME_MAX) and _fine(p.role, LABEL_MAX) for p in side.players)
-        and all(
-            _identity_fine(p)
-            for p in side.players
-            if p.federation_id is not None or p.club is not None or p.region is not None
-        )
+        and all(_identity_fine(p) for p in side.players if p.identified)
         and (side.outcome is None or _fine(side.outcome, LABEL_MAX))
         and (score is None or (math.isfinite(score) and -SCORE_MAX <= score <= SCORE_MAX))
     )

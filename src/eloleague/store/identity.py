@@ -415,18 +415,13 @@ def resolve(
     """The games with each player who has an id, a club or a region named as the league names
     her (found by id, then by name, or registered), and identities dropped: ``(games, names of
     the players registered, problems)``. A problem for each plain name two players share."""
-    plain = (
-        p.name
-        for game in records
-        for p in game.participants
-        if p.federation_id is None and p.club is None and p.region is None
-    )
+    plain = (p.name for game in records for p in game.participants if not p.identified)
     shared = namesakes_of(conn, league_id, plain)
     problems: list[Problem] = []
     identified = False
     for game in records:
         for p in game.participants:
-            if p.federation_id is not None or p.club is not None or p.region is not None:
+            if p.identified:
                 identified = True
             elif p.name in shared:
                 problems.append(Problem(game.origin, _ambiguous_text(p.name, shared[p.name])))
@@ -435,19 +430,14 @@ def resolve(
     registry = _Registry(
         conn,
         league_id,
-        [
-            (p.name, p.federation_id)
-            for game in records
-            for p in game.participants
-            if p.federation_id is not None or p.club is not None or p.region is not None
-        ],
+        [(p.name, p.federation_id) for game in records for p in game.participants if p.identified],
     )
     renames: dict[tuple[str, str | None], str] = {}
     created: list[str] = []
     for game in records:
         for p in game.participants:
             key = (p.name, p.federation_id)
-            if key in renames or (p.federation_id is None and p.club is None and p.region is None):
+            if key in renames or not p.identified:
                 continue
             _pid, name, new = registry.register(p.name, Identity(p.federation_id, p.club, p.region))
             renames[key] = name
@@ -458,7 +448,7 @@ def resolve(
 
 
 def _renamed(game: GameRecord, renames: Mapping[tuple[str, str | None], str]) -> GameRecord:
-    if not any(p.federation_id or p.club or p.region for p in game.participants):
+    if not any(p.identified for p in game.participants):
         return game
     return game.with_players(
         lambda p: Participant(renames.get((p.name, p.federation_id), p.name), p.role)
