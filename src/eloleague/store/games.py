@@ -151,7 +151,8 @@ def insert_games(
         for g in new
     ]
     if conn.dialect.name == "sqlite":
-        first = (conn.exec_driver_sql("SELECT max(id) FROM games").scalar() or 0) + 1
+        ((last,),) = run(conn, "SELECT max(id) FROM games")
+        first = (last or 0) + 1
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
         insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)

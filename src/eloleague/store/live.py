@@ -176,9 +176,10 @@ def append(
         periods=tail.periods,
     )
     as_of = max(tail.as_of, max(g.date for g in records))
-    # The compiled engine pays off from fewer games here than for a whole history.
+    # The compiled engine pays off from fewer games here than for a whole history (below that,
+    # the reference code: replay() would only ask the compiled engine again, with a higher bar).
     result = try_replay(rules, records, state, as_of, min_games=FAST_FROM) or replay(
-        rules, records, initial=state, as_of=as_of
+        rules, records, initial=state, as_of=as_of, reference=True
     )
     pks = {g.record.id or "": g.pk for g in stored}
     with pipelined(conn, len(result.ledger)):  # PostgreSQL: the writes in one round trip
