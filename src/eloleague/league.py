@@ -58,7 +58,7 @@ from eloleague.store import checkpoints as cps
 from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
-from eloleague.store.bulk import deferred_indexes, refresh_statistics, run, to_date
+from eloleague.store.bulk import deferred_indexes, pipelined, refresh_statistics, run, to_date
 from eloleague.store.derived import read_ledger, read_ratings, write_ratings
 from eloleague.store.event_places import (
     EventPlace,
@@ -412,19 +412,28 @@ class League:
             self.rules_text = rows[0][0]
             self.rules = parse_rules(self.rules_text, f"league {self.name}")
 
-    def _write_grouped(self, body: Callable[[Connection], T], games: int) -> T:
+    def _write_grouped(
+        self,
+        body: Callable[[Connection], T],
+        games: int,
+        notes: Callable[[Connection, T], None] | None = None,
+    ) -> T:
         """``body(conn)`` in a write transaction shared with the other writes of this process
         queued for the league meanwhile (:mod:`eloleague.store.group_commit`); its result once
         that transaction committed. Raises what ``body`` raised (its write alone undone), or
         what made the transaction fail (:class:`~eloleague.errors.BusyError` past
-        :attr:`write_wait`)."""
+        :attr:`write_wait`). ``notes(conn, result)``: writes whose answers nobody reads (the
+        journal's entry), sent with the league's revision (on PostgreSQL in one round trip)."""
 
         def alone(conn: Connection) -> T:
             self._refresh_rules(conn)
             done = body(conn)
-            # Each write its own league's: on SQLite the writes of every league of the database
-            # queue together (one write lock), and share the transaction of another league's.
-            bump_revision(conn, self.id)
+            with pipelined(conn, 1):
+                if notes is not None:
+                    notes(conn, done)
+                # Each write its own league's: on SQLite the writes of every league of the
+                # database queue together (one write lock), and share another league's transaction.
+                bump_revision(conn, self.id)
             return done
 
         def transaction(wait: float | None) -> AbstractContextManager[Connection]:
@@ -684,6 +693,9 @@ class League:
                 progress=self.progress,
             )
             set_places(conn, self.id, event_places)
+            return report
+
+        def notes(conn: Connection, report: ImportReport) -> None:
             self._note_import(
                 conn,
                 report,
@@ -695,13 +707,12 @@ class League:
             )
             if answer is not None and content_hash is not None and report.changed:
                 imports.keep_answer(conn, self.id, content_hash, answer(report))
-            return report
 
-        if dry_run:  # rolled back: alone
+        if dry_run:  # rolled back: alone (and nothing noted: a dry run changes nothing)
             with self._writing(commit=False) as conn:
                 report = body(conn)
         else:  # games posted at once by several clients commit together
-            report = self._write_grouped(body, len(records))
+            report = self._write_grouped(body, len(records), notes)
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(

@@ -129,7 +129,8 @@ def insert_games(
 ) -> list[StoredGame]:
     """Write ``new`` games with their players (and their sides' results); returns them as stored
     (row ids, labels). On SQLite the row ids are given (the write lock is held), so nothing is
-    read back; PostgreSQL numbers them itself."""
+    read back; PostgreSQL numbers them itself (a few games and their players in one statement:
+    one round trip)."""
     if not new:
         return []
     ev = event_ids(conn, league_id, {g.record.event for g in new if g.record.event})
@@ -150,40 +151,78 @@ def insert_games(
         )
         for g in new
     ]
+    # Each game's players (and their sides' results), by the game's place in ``new``.
+    sides = [
+        (i, s, n, player_ids[p.name], p.role, side.outcome, side.score)
+        for i, g in enumerate(new)
+        for s, side in enumerate(g.record.sides, start=1)
+        for n, p in enumerate(side.players, start=1)
+    ]
+    players_written = False
     if conn.dialect.name == "sqlite":
         ((last,),) = run(conn, "SELECT max(id) FROM games")
         first = (last or 0) + 1
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
         insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)
-    elif len(rows) <= FEW:  # a live post: one statement gives the row ids back
-        values = ", ".join(["(?, ?, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"] * len(rows))
-        cols = ", ".join(("league_id", "batch_id", *GAME_COLUMNS))
-        returned = run(
-            conn,
-            f"INSERT INTO games ({cols}) VALUES {values} RETURNING seq, id",
-            [x for row in rows for x in (league_id, batch_id, *row)],
+    elif len(rows) <= FEW:  # a live post: one statement writes the games and their players
+        by_seq = dict(
+            run(
+                conn,
+                _few_games_sql(len(rows), len(sides)),
+                _few_games_params(league_id, batch_id, new, rows, sides),
+            )
         )
-        by_seq = dict(returned)
         pk_list = [by_seq[g.seq] for g in new]
+        players_written = True
     else:
         insert_rows(conn, games, GAME_COLUMNS, rows, fixed)
         pk_list = _row_ids(conn, league_id, [g.seq for g in new])
-    player_rows = []
     stored = []
     for g, pk in zip(new, pk_list, strict=True):
-        for s, side in enumerate(g.record.sides, start=1):
-            outcome, score = side.outcome, side.score
-            for n, p in enumerate(side.players, start=1):
-                player_rows.append((pk, s, n, player_ids[p.name], p.role, outcome, score))
         name = label(g.record.id, g.seq)
         record = g.record if g.record.id == name else replace(g.record, id=name)
         stored.append(StoredGame(pk, g.seq, g.record.id, record))
-    insert_rows(conn, side_players, PLAYER_COLUMNS, player_rows)
+    if not players_written:
+        player_rows = [(pk_list[i], *rest) for i, *rest in sides]
+        insert_rows(conn, side_players, PLAYER_COLUMNS, player_rows)
     return stored
 
 
-FEW = 100  # games written with one INSERT ... RETURNING on PostgreSQL (more: COPY, then read)
+FEW = 100  # games written by one statement on PostgreSQL (more: COPY, then read their ids back)
+
+
+def _few_games_sql(games_count: int, players_count: int) -> str:
+    """PostgreSQL: insert games and their players in one statement (the players' rows join
+    their game's row id by its arrival number) and return each game's ``(seq, id)``."""
+    cols = ", ".join(("league_id", "batch_id", *GAME_COLUMNS))
+    one_game = "(?, ?, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"
+    # Typed once each: a column of NULLs (no scores) has no type of its own in VALUES.
+    one_player = (
+        "(?::integer, ?::integer, ?::integer, ?::integer, ?::varchar, ?::varchar, "
+        "?::double precision)"
+    )
+    return (
+        f"WITH g AS (INSERT INTO games ({cols}) VALUES {', '.join([one_game] * games_count)} "
+        "RETURNING seq, id), "
+        "p AS (INSERT INTO side_players (game_id, side_no, position, player_id, role, outcome, "
+        "score) SELECT g.id, v.side_no, v.position, v.player_id, v.role, v.outcome, v.score "
+        f"FROM (VALUES {', '.join([one_player] * players_count)}) "
+        "AS v (seq, side_no, position, player_id, role, outcome, score) JOIN g ON g.seq = v.seq) "
+        "SELECT seq, id FROM g"
+    )
+
+
+def _few_games_params(
+    league_id: int,
+    batch_id: int | None,
+    new: Sequence[NewGame],
+    rows: Sequence[tuple[Any, ...]],
+    sides: Sequence[tuple[Any, ...]],
+) -> list[Any]:
+    params: list[Any] = [x for row in rows for x in (league_id, batch_id, *row)]
+    params.extend(x for i, *rest in sides for x in (new[i].seq, *rest))
+    return params
 
 
 def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]:
