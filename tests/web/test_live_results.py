@@ -5,6 +5,7 @@ kill -9 of the server. The server runs in its own process, on SQLite and Postgre
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -164,6 +165,7 @@ def server(
         env={**os.environ, "ELOLEAGUE_SECRET": "live-" + "k" * 40},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        start_new_session=True,  # its workers (--workers 2) are stopped with it
     )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -174,14 +176,16 @@ def server(
         except httpx.HTTPError:
             pass
         if time.monotonic() > deadline or proc.poll() is not None:
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
             raise RuntimeError("the server did not start")
         time.sleep(0.1)
     try:
         yield base, token, proc, db_url
     finally:
-        if proc.poll() is None:
-            proc.kill()
+        # The whole group: killing Uvicorn's supervisor alone leaves its workers running.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=20)
 
 
