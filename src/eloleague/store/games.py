@@ -151,13 +151,6 @@ def insert_games(
         )
         for g in new
     ]
-    # Each game's players (and their sides' results), by the game's place in ``new``.
-    sides = [
-        (i, s, n, player_ids[p.name], p.role, side.outcome, side.score)
-        for i, g in enumerate(new)
-        for s, side in enumerate(g.record.sides, start=1)
-        for n, p in enumerate(side.players, start=1)
-    ]
     players_written = False
     if conn.dialect.name == "sqlite":
         ((last,),) = run(conn, "SELECT max(id) FROM games")
@@ -166,13 +159,10 @@ def insert_games(
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
         insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)
     elif len(rows) <= FEW:  # a live post: one statement writes the games and their players
-        by_seq = dict(
-            run(
-                conn,
-                _few_games_sql(len(rows), len(sides)),
-                _few_games_params(league_id, batch_id, new, rows, sides),
-            )
-        )
+        sides = _player_rows(new, [g.seq for g in new], player_ids)  # joined by arrival number
+        params = [x for row in rows for x in (league_id, batch_id, *row)]
+        params.extend(x for side in sides for x in side)
+        by_seq = dict(run(conn, _few_games_sql(len(rows), len(sides)), params))
         pk_list = [by_seq[g.seq] for g in new]
         players_written = True
     else:
@@ -184,9 +174,21 @@ def insert_games(
         record = g.record if g.record.id == name else replace(g.record, id=name)
         stored.append(StoredGame(pk, g.seq, g.record.id, record))
     if not players_written:
-        player_rows = [(pk_list[i], *rest) for i, *rest in sides]
-        insert_rows(conn, side_players, PLAYER_COLUMNS, player_rows)
+        insert_rows(conn, side_players, PLAYER_COLUMNS, _player_rows(new, pk_list, player_ids))
     return stored
+
+
+def _player_rows(
+    new: Sequence[NewGame], keys: Sequence[int], player_ids: Mapping[str, int]
+) -> list[tuple[Any, ...]]:
+    """The rows of the games' players (:data:`PLAYER_COLUMNS`, with their sides' results), each
+    game's under its key: its row id, or its arrival number."""
+    return [
+        (key, s, n, player_ids[p.name], p.role, side.outcome, side.score)
+        for key, g in zip(keys, new, strict=True)
+        for s, side in enumerate(g.record.sides, start=1)
+        for n, p in enumerate(side.players, start=1)
+    ]
 
 
 FEW = 100  # games written by one statement on PostgreSQL (more: COPY, then read their ids back)
@@ -197,7 +199,7 @@ def _few_games_sql(games_count: int, players_count: int) -> str:
     their game's row id by its arrival number) and return each game's ``(seq, id)``."""
     cols = ", ".join(("league_id", "batch_id", *GAME_COLUMNS))
     one_game = "(?, ?, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"
-    # Typed once each: a column of NULLs (no scores) has no type of its own in VALUES.
+    # Typed: a column of NULLs (no scores, say) has no type of its own in VALUES.
     one_player = (
         "(?::integer, ?::integer, ?::integer, ?::integer, ?::varchar, ?::varchar, "
         "?::double precision)"
@@ -211,18 +213,6 @@ def _few_games_sql(games_count: int, players_count: int) -> str:
         "AS v (seq, side_no, position, player_id, role, outcome, score) JOIN g ON g.seq = v.seq) "
         "SELECT seq, id FROM g"
     )
-
-
-def _few_games_params(
-    league_id: int,
-    batch_id: int | None,
-    new: Sequence[NewGame],
-    rows: Sequence[tuple[Any, ...]],
-    sides: Sequence[tuple[Any, ...]],
-) -> list[Any]:
-    params: list[Any] = [x for row in rows for x in (league_id, batch_id, *row)]
-    params.extend(x for i, *rest in sides for x in (new[i].seq, *rest))
-    return params
 
 
 def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]:
