@@ -12,7 +12,7 @@ from eloleague.records import Participant, PoolKey, PoolState
 from eloleague.rules import load_rules
 from eloleague.tools.players import ToolError
 from eloleague.tools.predict import predict
-from tests.conftest import run_cli
+from tests.conftest import DATA, run_cli
 from tests.tools.helpers import write_initial
 
 SEED_000 = {PoolKey("A"): PoolState(1000, 0), PoolKey("B"): PoolState(1200, 20)}
@@ -74,6 +74,15 @@ def test_gain_cap_shows_in_the_table() -> None:
     assert fr.players[0].change("marginal_victory").delta == 0
     assert "cap" in fr.players[0].change("marginal_victory").fired
     assert en.players[0].change("marginal_victory").delta > 0
+
+
+def test_side_expected_score_caps_the_difference_as_the_engine_does() -> None:
+    """fide.toml counts a lead of more than 400 points as 400: the side's P is the players' P."""
+    rules = load_rules(DATA / "rules" / "fide.toml")
+    pools = {PoolKey("A"): PoolState(2000, 40), PoolKey("B"): PoolState(1400, 40)}
+    pred = predict(rules, pools, _duel())
+    assert [s.expected for s in pred.sides] == [0.91, 0.09]  # E(400), not E(600) = 0.97
+    assert [p.expected for p in pred.players] == [0.91, 0.09]
 
 
 def test_diplomacy_ranks_match_seed_003() -> None:

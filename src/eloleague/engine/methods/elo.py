@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from eloleague.engine.formulas import cap_reached, floored
+from eloleague.engine.formulas import cap_reached, expected_capped, floored
 from eloleague.engine.ledger import CAP, FLOOR, ROUNDING, LedgerEntry
 from eloleague.engine.maths import exact, expected, round_decimal, snap
 from eloleague.engine.methods.base import Batch, Lookup, Rated, Shape, pool_key
@@ -55,6 +55,8 @@ class EloMethod:
         return PoolState(rules.start_rating, 0)
 
     def expected(self, rules: RuleSet, a: PoolState, b: PoolState) -> float:
+        if rules.lead_cap is not None:  # the difference capped, as the duel method rates
+            return expected_capped(a.rating, b.rating, rules.scale, rules.lead_cap)
         return expected(a.rating, b.rating, rules.scale)
 
     def settle(
