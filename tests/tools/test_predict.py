@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from eloleague.engine import replay
 from eloleague.errors import InputError
-from eloleague.records import Participant, PoolKey, PoolState
+from eloleague.i18n import render
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
 from eloleague.rules import load_rules
 from eloleague.tools.players import ToolError
-from eloleague.tools.predict import predict
+from eloleague.tools.predict import home_side, predict
 from tests.conftest import DATA, run_cli
-from tests.tools.helpers import write_initial
+from tests.tools.helpers import write_games, write_initial
 
 SEED_000 = {PoolKey("A"): PoolState(1000, 0), PoolKey("B"): PoolState(1200, 20)}
 # RULES §5 / seed 000: A's and B's change for each of their own results.
@@ -139,3 +144,106 @@ def test_cli_json_and_unknown_names(tmp_path: Path) -> None:
         "predict", "Zoé", "B", "--new", "--rules", "adlg", "--initial", str(initial), "--json"
     )
     assert json.loads(new.stdout)["players"][0]["rating"] == 1000
+
+
+# The venue (docs/rule-sets.md, "Home advantage and margins") ---------------------------------
+
+HOME_RULES = DATA / "rules" / "home-club.toml"
+HISTORY = [
+    {"id": "g1", "date": "2025-01-04", "home": 0,
+     "sides": [{"players": ["Ana"], "outcome": "win"}, {"players": ["Ben"], "outcome": "loss"}]},
+    {"id": "g2", "date": "2025-01-11", "home": 1,
+     "sides": [{"players": ["Ana"], "outcome": "draw"}, {"players": ["Chloé"], "outcome": "draw"}]},
+    {"id": "g3", "date": "2025-01-18", "neutral": True,
+     "sides": [{"players": ["Ben"], "outcome": "win"}, {"players": ["Chloé"], "outcome": "loss"}]},
+]  # fmt: skip
+
+
+def _home_league(tmp_path: Path) -> League:
+    league = League.create(str(tmp_path / "home.db"), "Home", str(HOME_RULES))
+    league.import_file(write_games(tmp_path / "history.jsonl", HISTORY))
+    return league
+
+
+def test_a_home_game_is_predicted_as_the_league_records_it(tmp_path: Path) -> None:
+    """Ana at home against Ben: every outcome's changes are those of the replayed game with that
+    venue, and the game imported into the league records the predicted changes."""
+    league = _home_league(tmp_path)
+    rules, pools = league.rules, league.current_pools()
+    day = dt.date(2025, 2, 1)
+    at_home = predict(rules, pools, _duel("Ana", "Ben"), date=day, home=0)
+    neutral = predict(rules, pools, _duel("Ana", "Ben"), date=day, home=0, neutral=True)
+    ana, ben = at_home.players
+    history = league.games()
+    for label in rules.outcomes:
+        other = rules.outcomes[label].against[0]
+        game = GameRecord(
+            day,
+            (Side((Participant("Ana"),), label), Side((Participant("Ben"),), other)),
+            id="next",
+            home=0,
+        )
+        entries = [e for e in replay(rules, [*history, game]).ledger if e.game == "next"]
+        assert [e.delta for e in entries] == [ana.change(label).delta, ben.change(other).delta]
+        assert [e.expected for e in entries] == [ana.expected, ben.expected]
+    win = neutral.players[0].change("win").delta
+    assert ana.change("win").delta < win  # expected to win at home: a win is worth less
+    assert ana.expected > neutral.players[0].expected
+
+    next_game = {
+        "id": "next", "date": "2025-02-01", "home": 0,
+        "sides": [{"players": ["Ana"], "outcome": "win"}, {"players": ["Ben"], "outcome": "loss"}],
+    }  # fmt: skip
+    league.import_file(write_games(tmp_path / "next.jsonl", [next_game]))
+    recorded = {e.key.player: e for e in league.ledger(game="next")}
+    assert recorded["Ana"].delta == ana.change("win").delta
+    assert recorded["Ben"].delta == ben.change("loss").delta
+    assert recorded["Ana"].expected == ana.expected
+
+
+def test_the_sides_expected_scores_count_the_home_advantage() -> None:
+    rules = load_rules(HOME_RULES)
+    pools = {PoolKey("A"): PoolState(1500, 20), PoolKey("B"): PoolState(1500, 20)}
+    plain = predict(rules, pools, _duel())
+    assert [s.expected for s in plain.sides] == [0.5, 0.5]
+    first = predict(rules, pools, _duel(), home=0)
+    second = predict(rules, pools, _duel(), home=1)
+    assert [s.expected for s in first.sides] == [0.64, 0.36]  # E(+100) at scale 400
+    assert [s.advantage for s in first.sides] == [100, 0]
+    assert [s.expected for s in second.sides] == [0.36, 0.64]
+    assert [p.expected for p in first.players] == [0.64, 0.36]  # the engine's own P
+    assert first.players[0].change("win").delta == 7 and plain.players[0].change("win").delta == 10
+    assert predict(rules, pools, _duel(), home=1, neutral=True).sides == plain.sides
+    data = second.to_json()
+    assert (data["home"], data["neutral"]) == (2, False)
+    assert data["sides"][1]["advantage"] == 100
+
+
+def test_the_venue_changes_nothing_without_a_home_advantage() -> None:
+    rules = load_rules("bataille-empire")
+    assert predict(rules, SEED_000, _duel(), home=1) == replace(
+        predict(rules, SEED_000, _duel()), home=1
+    )
+    diplomacy = load_rules("diplomacy")
+    sides = [[Participant(f"P{i}", role)] for i, role in enumerate(diplomacy.roles)]
+    ffa = predict(diplomacy, {}, sides, mode="classic", home=0)
+    assert ffa.players[0].change("rank 1").delta == pytest.approx(204.912, abs=1e-3)
+
+
+@pytest.mark.parametrize(
+    ("value", "index"), [(None, None), ("", None), (" ", None), ("1", 0), (" 2", 1), (1, 0), (2, 1)]
+)
+def test_home_side_reads_the_side_s_number(value: str | int | None, index: int | None) -> None:
+    assert home_side(value) == index
+
+
+@pytest.mark.parametrize("value", ["3", "0", "x", 3, 0, True, "1.0"])
+def test_home_side_refuses_anything_but_1_or_2(value: str | int) -> None:
+    with pytest.raises(ToolError) as caught:
+        home_side(value)
+    assert render(caught.value.text, "en", "tools") == (
+        f'the side at home is 1 or 2, not "{value}"'
+    )
+    assert render(caught.value.text, "fr", "tools") == (
+        f"le camp qui reçoit est 1 ou 2, pas «\u202f{value}\u202f»"
+    )

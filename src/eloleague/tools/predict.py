@@ -5,6 +5,10 @@ one-game stream starting from the players' current pools, so the table is exactl
 would record (rounding of P and of deltas, K tiers, gain cap, floor: docs/rule-sets.md). Seed 000's
 "EXEMPLE" table is the model: A (1000, 0 games) against B (1200, 20 games) under bataille-empire
 gives A -8/+7/+22/+29/+37 and B -43/-13/+17/+32/+47, with P 0.28 and 0.72.
+
+The venue (which side plays at home, a neutral site) is part of that one-game record, so a rule
+set's ``home_advantage`` counts as the league would count it (docs/rule-sets.md, "Home advantage
+and margins"); people give the side at home by its number, 1 or 2 (:func:`home_side`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from dataclasses import dataclass
 from eloleague.engine import check_game, pool_key, replay, unrated_reason
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.maths import round_probability
-from eloleague.engine.methods import expected_score, ranked
+from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
@@ -60,13 +64,15 @@ class SideOdds:
     """A side: its players, mean pre-game rating and expected score against the other side.
 
     ``expected`` is P of the side mean against the other side's mean (docs/rule-sets.md, E with the rule
-    set's scale), rounded as the rule set rounds P; for free-for-all games the sum of the
-    players' E_i (each player is his own side).
+    set's scale), each mean with the side's ``advantage`` (the rating points the venue gives it:
+    the rule set's ``home_advantage`` at home, else 0), rounded as the rule set rounds P; for
+    free-for-all games the sum of the players' E_i (each player is his own side).
     """
 
     players: tuple[str, ...]
     mean: float
     expected: float
+    advantage: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +81,8 @@ class Prediction:
 
     Scenarios are the rule set's outcome labels (the player's own side carries the label), or,
     for free-for-all rule sets, ``rank 1`` .. ``rank N`` (alone at that place with a positive
-    score) and ``score 0``.
+    score) and ``score 0``. ``home`` (the index of the side at home, 0 or 1, or ``None``) and
+    ``neutral`` are the venue of the predicted game, as in a game record (docs/formats.md).
     """
 
     rules: RuleSet
@@ -83,15 +90,25 @@ class Prediction:
     sides: tuple[SideOdds, ...]
     players: tuple[PlayerOdds, ...]
     scenarios: tuple[str, ...]
+    home: int | None = None
+    neutral: bool = False
 
     def to_json(self) -> dict[str, object]:
-        """Plain JSON data (what ``predict --json`` prints and the API can return)."""
+        """Plain JSON data (what ``predict --json`` prints and the API can return); ``home`` is the
+        side's number, 1 or 2, as ``side`` is."""
         return {
             "rules": self.rules.name,
             "date": self.date.isoformat(),
+            "home": None if self.home is None else self.home + 1,
+            "neutral": self.neutral,
             "scenarios": list(self.scenarios),
             "sides": [
-                {"players": list(s.players), "mean": s.mean, "expected": s.expected}
+                {
+                    "players": list(s.players),
+                    "mean": s.mean,
+                    "advantage": s.advantage,
+                    "expected": s.expected,
+                }
                 for s in self.sides
             ],
             "players": [
@@ -119,12 +136,26 @@ class Prediction:
         }
 
 
+def home_side(value: str | int | None) -> int | None:
+    """The side at home as people give it (``--home``, the web form, the API): its number, 1 or 2
+    (the numbering of the CSV's ``home`` column, docs/formats.md), as the index a game record
+    keeps (0 or 1); nothing (``None`` or an empty text): no side at home. Anything else raises
+    :class:`ToolError`."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    text = value.strip() if isinstance(value, str) else value
+    if not isinstance(text, bool) and text in (1, 2, "1", "2"):
+        return int(text) - 1
+    raise ToolError(Text.of('the side at home is 1 or 2, not "{value}"', value=value))
+
+
 def _game(
     sides: Sequence[Sequence[Participant]],
     date: dt.date,
     mode: str,
     outcomes: Sequence[str | None],
     scores: Sequence[float | None],
+    venue: tuple[int | None, bool],
 ) -> GameRecord:
     return GameRecord(
         date=date,
@@ -134,6 +165,8 @@ def _game(
         ),
         id="prediction",
         mode=mode,
+        home=venue[0],
+        neutral=venue[1],
     )
 
 
@@ -168,13 +201,21 @@ def predict(
     *,
     mode: str = "",
     date: dt.date | None = None,
+    home: int | None = None,
+    neutral: bool = False,
 ) -> Prediction:
     """Predict a game between ``sides`` (lists of participants) from the current ``pools``.
 
-    Players absent from ``pools`` are newcomers at the rule set's start rating. The game is first
-    checked like any imported game (team sizes, a player twice, roles...): a game the league
+    Players absent from ``pools`` are newcomers at the rule set's start rating. ``home`` (the
+    index of the side at home, 0 or 1, as :attr:`GameRecord.home`) and ``neutral`` are the
+    game's venue: they go into the game the engine rates, and into the sides' expected scores
+    (a rule set without ``home_advantage``, or whose method has none, ignores them). The game is
+    first checked like any imported game (team sizes, a player twice, roles...): a game the league
     would refuse or not rate raises :class:`InputError`.
     """
+    if home not in (None, 0, 1):
+        raise ValueError(f"home is the index of the side at home (0 or 1) or None, not {home!r}")
+    venue = (home, neutral)
     day = date or dt.date.today()
     if len(sides) < 2:
         raise ToolError(Text.of("a prediction needs at least two sides"))
@@ -185,10 +226,11 @@ def predict(
             Text.of("a game under these rules has exactly two sides, not {count}", count=n)
         )
     if ffa:
-        probe = _game(sides, day, mode, [None] * n, [float(n - i) for i in range(n)])
+        probe = _game(sides, day, mode, [None] * n, [float(n - i) for i in range(n)], venue)
     else:
         first = next(iter(rules.outcomes))
-        probe = _game(sides, day, mode, [first, rules.outcomes[first].against[0]], [None, None])
+        outcomes = [first, rules.outcomes[first].against[0]]
+        probe = _game(sides, day, mode, outcomes, [None, None], venue)
     _check(rules, probe)
     keys = [pool_key(rules, probe, p) for p in probe.participants]
     start = {k: pools[k] for k in keys if k in pools}
@@ -201,10 +243,10 @@ def predict(
         by_rank: dict[tuple[int, int], LedgerEntry] = {}
         for offset in range(n):
             ranks = [(i + offset) % n + 1 for i in range(n)]
-            game = _game(sides, day, mode, [None] * n, [float(n + 1 - r) for r in ranks])
+            game = _game(sides, day, mode, [None] * n, [float(n + 1 - r) for r in ranks], venue)
             for i, entry in enumerate(_run(rules, game, start)):
                 by_rank[i, ranks[i]] = entry
-        zero = _run(rules, _game(sides, day, mode, [None] * n, [0.0] * n), start)
+        zero = _run(rules, _game(sides, day, mode, [None] * n, [0.0] * n, venue), start)
         base = zero
         for i in range(n):
             for r in range(1, n + 1):
@@ -216,7 +258,8 @@ def predict(
             other = rules.outcomes[label].against[0]
             for s in (0, 1):
                 outcomes = [label, other] if s == 0 else [other, label]
-                entries = _run(rules, _game(sides, day, mode, outcomes, [None, None]), start)
+                game = _game(sides, day, mode, outcomes, [None, None], venue)
+                entries = _run(rules, game, start)
                 if not base:
                     base = entries
                 for i, entry in enumerate(entries):
@@ -246,15 +289,19 @@ def predict(
             for s in range(n)
         )
     else:
+        points = venue_points(rules, home, neutral)  # what the engine adds for this venue
         side_odds = tuple(
             SideOdds(
                 tuple(p.name for p in sides[s]),
                 means[s],
-                _rounded_p(rules, expected_score(rules, means[s], means[1 - s])),
+                _rounded_p(
+                    rules, expected_score(rules, means[s] + points[s], means[1 - s] + points[1 - s])
+                ),
+                points[s],
             )
             for s in range(2)
         )
-    return Prediction(rules, day, side_odds, players, tuple(scenarios))
+    return Prediction(rules, day, side_odds, players, tuple(scenarios), home, neutral)
 
 
 def _change(scenario: str, entry: LedgerEntry) -> Change:

@@ -21,7 +21,7 @@ from eloleague.engine.methods.base import (
     Shape,
     pool_key,
 )
-from eloleague.engine.methods.duel import DUEL
+from eloleague.engine.methods.duel import DUEL, venue_points
 from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances
 from eloleague.engine.methods.glicko2 import GLICKO2
 from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
@@ -47,6 +47,7 @@ __all__ = [
     "register",
     "shown_values",
     "unregister",
+    "venue_points",
     "with_shown",
 ]
 
@@ -83,7 +84,9 @@ def method_of(rules: RuleSet) -> RatingMethod:
 
 def expected_score(rules: RuleSet, a: float, b: float) -> float:
     """The rule set's expected score of a player (or a side's mean) rated ``a`` against one
-    rated ``b``, other pool fields as a new pool has them (``balance``, ``predict``)."""
+    rated ``b``, other pool fields as a new pool has them (``balance``, ``predict``). For a game
+    with a venue, add each side's :func:`venue_points` to ``a`` and ``b`` first, as the duel
+    method does (docs/rule-sets.md, "Home advantage and margins")."""
     method = method_of(rules)
     new = method.new_pool(rules)
     return method.expected(rules, replace(new, rating=a), replace(new, rating=b))

@@ -17,12 +17,19 @@ from eloleague.records import GameRecord, Side
 from eloleague.rules.model import RuleSet
 
 
-def advantages(rules: RuleSet, game: GameRecord) -> tuple[float, float]:
-    """The rating points each side gets in the expectation: ``home_advantage`` for the home
-    side, none on a neutral site or when no side is at home."""
-    if not rules.home_advantage or game.neutral or game.home is None:
+def venue_points(rules: RuleSet, home: int | None, neutral: bool = False) -> tuple[float, float]:
+    """The rating points each of two sides gets in the expectation for a venue: ``home_advantage``
+    for the side at home (``home``: its index, 0 or 1, as in a game record), none on a neutral
+    site or when no side is at home (docs/rule-sets.md, "Home advantage and margins")."""
+    if not rules.home_advantage or neutral or home is None:
         return 0.0, 0.0
-    return (rules.home_advantage, 0.0) if game.home == 0 else (0.0, rules.home_advantage)
+    return (rules.home_advantage, 0.0) if home == 0 else (0.0, rules.home_advantage)
+
+
+def advantages(rules: RuleSet, game: GameRecord) -> tuple[float, float]:
+    """The rating points each side of ``game`` gets in the expectation (:func:`venue_points` of
+    its venue)."""
+    return venue_points(rules, game.home, game.neutral)
 
 
 def rate_duel(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> list[LedgerEntry]:
