@@ -247,3 +247,45 @@ def test_home_side_refuses_anything_but_1_or_2(value: str | int) -> None:
     assert render(caught.value.text, "fr", "tools") == (
         f"le camp qui reçoit est 1 ou 2, pas «\u202f{value}\u202f»"
     )
+
+
+def test_cli_home_and_neutral(tmp_path: Path) -> None:
+    initial = write_initial(tmp_path / "r.csv", {"A": (1500, 20), "B": (1500, 20)})
+    common = ["predict", "A", "B", "--rules", str(HOME_RULES), "--initial", str(initial)]
+    rules = load_rules(HOME_RULES)
+    pools = {PoolKey("A"): PoolState(1500, 20), PoolKey("B"): PoolState(1500, 20)}
+    for number, index in (("1", 0), ("2", 1)):
+        out = run_cli(*common, "--home", number, "--json")
+        assert out.returncode == 0, out.stderr
+        data = json.loads(out.stdout)
+        want = predict(rules, pools, _duel(), home=index)
+        assert data["home"] == int(number)
+        assert [s["expected"] for s in data["sides"]] == [s.expected for s in want.sides]
+        for got, player in zip(data["players"], want.players, strict=True):
+            assert {k: v["delta"] for k, v in got["changes"].items()} == {
+                c.scenario: c.delta for c in player.changes
+            }
+    away = json.loads(run_cli(*common, "--home", "2", "--json").stdout)
+    assert away["players"][0]["changes"]["win"]["delta"] == 13  # 10 on a neutral site
+    table = run_cli(*common, "--home", "1")
+    assert "side 1: A (mean 1500, at home +100) — expected score 64 %" in table.stdout
+    fr = run_cli(*common, "--home", "1", "--neutral", "--lang", "fr")
+    assert fr.returncode == 0, fr.stderr
+    assert "terrain neutre : aucun camp n'a l'avantage du terrain" in fr.stdout.replace(
+        "\u202f", " "
+    )
+    assert "score attendu 50\u202f%" in fr.stdout
+    plain = run_cli(*common[:4], "bataille-empire", "--initial", str(initial), "--home", "2")
+    assert plain.returncode == 0 and "at home" not in plain.stdout  # no home advantage: no effect
+
+
+def test_cli_refuses_a_side_at_home_that_is_not_1_or_2(tmp_path: Path) -> None:
+    initial = write_initial(tmp_path / "r.csv", {"A": (1500, 20), "B": (1500, 20)})
+    common = ["predict", "A", "B", "--rules", str(HOME_RULES), "--initial", str(initial)]
+    en = run_cli(*common, "--home", "3")
+    assert en.returncode == 2 and en.stdout == ""
+    assert '--home: the side at home is 1 or 2, not "3"' in en.stderr
+    fr = run_cli(*common, "--home", "0", "--lang", "fr")
+    assert fr.returncode == 2
+    assert "--home\u202f: le camp qui reçoit est 1 ou 2, pas «\u202f0\u202f»" in fr.stderr
+    assert "Traceback" not in en.stderr + fr.stderr

@@ -40,7 +40,7 @@ from eloleague.tools.balance import Balance, balance
 from eloleague.tools.compare import Comparison, compare_results
 from eloleague.tools.evaluate import Evaluation, evaluate_result
 from eloleague.tools.players import ToolError, known_players, player_ratings, resolve_player
-from eloleague.tools.predict import Prediction, predict
+from eloleague.tools.predict import Prediction, home_side, predict
 from eloleague.tools.report import comparison_svg, evaluation_html
 from eloleague.tools.source import Source, open_source
 
@@ -115,6 +115,14 @@ def _check_games(rules: RuleSet, src: Source) -> None:
 # predict -------------------------------------------------------------------------------------
 
 
+def _home(value: str | None) -> int | None:
+    """``--home``'s side number (1 or 2) as a game record's index (0 or 1)."""
+    try:
+        return home_side(value)
+    except ToolError as exc:
+        raise ToolError(Text.of("--home: {problem}", problem=exc.text)) from None
+
+
 def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     rules = pred.rules
@@ -122,11 +130,17 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     for s, side in enumerate(pred.sides, start=1):
         label = _("expected score") if not ranked(rules) else _("expected share")
         decimals = 1 if rules.probability_decimals is None else 0
+        venue = ""
+        if side.advantage:
+            points = number(format_number(side.advantage, _shown(rules)), lang)
+            venue = f", {_('at home')} +{points}"
         console.print(
             f"{_('side')} {s}{sep}[bold]{', '.join(side.players)}[/] "
-            f"({_('mean')} {number(format_number(side.mean, _shown(rules)), lang)}) — {label} "
-            f"[bold]{percent(side.expected, lang, decimals)}[/]"
+            f"({_('mean')} {number(format_number(side.mean, _shown(rules)), lang)}{venue}) — "
+            f"{label} [bold]{percent(side.expected, lang, decimals)}[/]"
         )
+    if rules.home_advantage and pred.neutral:
+        console.print(_("neutral site: no side gets the home advantage"))
     table = Table(title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left")
     table.add_column(_("result"))
     for p in pred.players:
@@ -167,6 +181,17 @@ def predict_cmd(
     mode: Annotated[
         str, typer.Option("--mode", help="Rating mode (Diplomacy: classic, blitz).")
     ] = "",
+    home: Annotated[
+        str | None,
+        typer.Option(
+            "--home",
+            metavar="1|2",
+            help="The side at home: 1 or 2 (rule sets with a home advantage count it).",
+        ),
+    ] = None,
+    neutral: Annotated[
+        bool, typer.Option("--neutral", help="A neutral site: no side gets the home advantage.")
+    ] = False,
     new: Annotated[bool, typer.Option("--new", help="Accept unknown names as newcomers.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
     db: Db = None,
@@ -189,6 +214,7 @@ def predict_cmd(
     """
     language = pick_language(lang)
     try:
+        home_index = _home(home)
         src = _source(db, league, games, rules, initial)
         rule_set = src.rules
         if team:
@@ -216,7 +242,13 @@ def predict_cmd(
             for s in sides
         ]
         pred = predict(
-            rule_set, result.pools, sides, mode=mode, date=result.as_of or dt.date.today()
+            rule_set,
+            result.pools,
+            sides,
+            mode=mode,
+            date=result.as_of or dt.date.today(),
+            home=home_index,
+            neutral=neutral,
         )
     except EloleagueError as exc:
         raise _fail(exc, language) from None
