@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
 from fastapi.testclient import TestClient
 
+from eloleague.league import League
+from eloleague.records import Participant
+from eloleague.tools.predict import predict
+from eloleague.web import Settings, create_app
 from tests.web.conftest import BE, DIPLO
 
 
@@ -75,3 +84,115 @@ def test_predict_refuses_three_sides_in_a_two_sided_game(read_client: TestClient
     assert "exactement deux camps, pas 3" in fr.json()["error"]["message"]
     huge = read_client.post(f"/api/v1/leagues/{BE}/predict", json={"sides": [[a]] * 65})
     assert huge.status_code == 422 and huge.json()["error"]["code"] == "invalid_request"
+
+
+# The venue: a league whose rule set has a home advantage (tests/data/rules/home-club.toml) ------
+
+HOME_RULES = Path(__file__).parents[1] / "data" / "rules" / "home-club.toml"
+HISTORY = [
+    {"id": "g1", "date": "2025-01-04", "home": 0,
+     "sides": [{"players": ["Ana"], "outcome": "win"}, {"players": ["Ben"], "outcome": "loss"}]},
+    {"id": "g2", "date": "2025-01-11", "home": 1,
+     "sides": [{"players": ["Ana"], "outcome": "draw"}, {"players": ["Ben"], "outcome": "draw"}]},
+]  # fmt: skip
+PREDICT = "/api/v1/leagues/Club/predict"
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> tuple[TestClient, League]:
+    db = tmp_path / "club.db"
+    source = tmp_path / "games.jsonl"
+    source.write_text("".join(json.dumps(g) + "\n" for g in HISTORY), "utf-8")
+    league = League.create(str(db), "Club", str(HOME_RULES))
+    league.import_file(source)
+    app = create_app(Settings(db=str(db), secret="test-secret-" + "x" * 32))
+    return TestClient(app, raise_server_exceptions=False), league
+
+
+def _deltas(body: dict[str, Any]) -> list[dict[str, float]]:
+    return [{s: c["delta"] for s, c in p["changes"].items()} for p in body["players"]]
+
+
+def test_predict_endpoint_takes_the_venue(club: tuple[TestClient, League]) -> None:
+    web, league = club
+    sides = [["Ana"], ["Ben"]]
+    pools = league.current_pools()
+    bare = web.post(PREDICT, json={"sides": sides}).json()
+    for home in (1, 2):
+        got = web.post(PREDICT, json={"sides": sides, "home": home})
+        assert got.status_code == 200, got.text
+        body = got.json()
+        want = predict(
+            league.rules, pools, [[Participant("Ana")], [Participant("Ben")]], home=home - 1
+        )
+        assert body["home"] == home and body["neutral"] is False
+        assert [s["advantage"] for s in body["sides"]] == [s.advantage for s in want.sides]
+        assert [s["expected"] for s in body["sides"]] == [s.expected for s in want.sides]
+        assert [p["expected"] for p in body["players"]] == [p.expected for p in want.players]
+        assert _deltas(body) == [{c.scenario: c.delta for c in p.changes} for p in want.players]
+        assert _deltas(body) != _deltas(bare)
+    at_home = web.post(PREDICT, json={"sides": sides, "home": 1}).json()
+    assert at_home["sides"][0]["expected"] > bare["sides"][0]["expected"]
+    neutral = web.post(PREDICT, json={"sides": sides, "home": 1, "neutral": True}).json()
+    assert _deltas(neutral) == _deltas(bare) and neutral["neutral"] is True
+
+
+@pytest.mark.parametrize("home", [3, 0, -1])
+def test_predict_endpoint_refuses_a_side_at_home_other_than_1_or_2(
+    club: tuple[TestClient, League], home: int
+) -> None:
+    web, _ = club
+    body = {"sides": [["Ana"], ["Ben"]], "home": home}
+    en = web.post(PREDICT, json=body, headers={"Accept-Language": "en"})
+    assert en.status_code == 422, en.text
+    error = en.json()["error"]
+    assert error["code"] == "invalid_request"
+    assert error["problems"] == [
+        {"location": "home", "message": f'the side at home is 1 or 2, not "{home}"'}
+    ]
+    fr = web.post(PREDICT, json=body, headers={"Accept-Language": "fr"}).json()["error"]
+    assert (
+        fr["problems"][0]["message"] == f"le camp qui reçoit est 1 ou 2, pas «\u202f{home}\u202f»"
+    )
+    text = web.post(PREDICT, json={**body, "home": "1"})  # a number, as the schema says
+    assert text.status_code == 422 and text.json()["error"]["code"] == "invalid_request"
+
+
+def test_the_openapi_says_the_venue(read_client: TestClient) -> None:
+    schema = read_client.get("/api/v1/openapi.json").json()["components"]["schemas"]["OddsIn"]
+    home = schema["properties"]["home"]
+    assert home["enum"] == [1, 2, None] and "side at home" in home["description"]
+    assert "neutral" in schema["properties"]
+
+
+def test_player_page_asks_the_venue_and_shows_its_odds(club: tuple[TestClient, League]) -> None:
+    web, _ = club
+    api = web.post(PREDICT, json={"sides": [["Ana"], ["Ben"]], "home": 2}).json()
+    page = web.get(
+        "/leagues/Club/players/Ana", params={"against": "Ben", "home": "2", "lang": "fr"}
+    )
+    assert page.status_code == 200
+    assert '<select name="home">' in page.text and '<option value="2" selected>' in page.text
+    assert "Ana reçoit" in page.text and "L&#39;adversaire reçoit" in page.text
+    assert "Ben reçoit\u202f: 100 points de classement de plus dans le score attendu." in page.text
+    loss = api["players"][0]["changes"]["loss"]["delta"]
+    assert f'<td>Défaite</td><td class="n delta down">{loss}</td>' in page.text
+    neutral = web.get("/leagues/Club/players/Ana", params={"against": "Ben", "lang": "en"})
+    assert "plays at home" not in neutral.text
+    assert f'<td>Loss</td><td class="n delta down">{loss}</td>' not in neutral.text
+    bad = web.get("/leagues/Club/players/Ana", params={"against": "Ben", "home": "3", "lang": "fr"})
+    assert bad.status_code == 200 and 'role="alert"' in bad.text
+    assert "le camp qui reçoit est 1 ou 2, pas «\u202f3\u202f»" in bad.text
+
+
+def test_without_a_home_advantage_the_venue_changes_nothing(read_client: TestClient) -> None:
+    a, b = _two(read_client)
+    bare = read_client.post(f"/api/v1/leagues/{BE}/predict", json={"sides": [[a], [b]]}).json()
+    home = read_client.post(
+        f"/api/v1/leagues/{BE}/predict", json={"sides": [[a], [b]], "home": 2, "neutral": False}
+    )
+    assert home.status_code == 200, home.text
+    assert _deltas(home.json()) == _deltas(bare)
+    assert home.json()["sides"] == bare["sides"]
+    page = read_client.get(f"/leagues/{BE}/players/{a}", params={"against": b, "home": "2"})
+    assert page.status_code == 200 and '<select name="home">' not in page.text

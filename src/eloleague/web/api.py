@@ -248,7 +248,7 @@ def titles(request: Request, league: str) -> dict[str, Any]:
 
 
 class OddsIn(BaseModel):
-    """A game to predict: two or more sides of player names, and the mode."""
+    """A game to predict: two or more sides of player names, the mode, and the venue."""
 
     model_config = ConfigDict(strict=True)
 
@@ -256,6 +256,16 @@ class OddsIn(BaseModel):
         max_length=64, description="The sides, each a list of player names."
     )
     mode: str = Field("", max_length=200, description="The rating mode, for rule sets with modes.")
+    home: int | None = Field(
+        None,
+        description=(
+            "The side at home: 1 (the first of sides) or 2 (the second); null: neither. With the "
+            "rule set's home_advantage, the side at home counts that many more rating points in "
+            "the expected score; rule sets without it ignore the venue. Any other number: 422."
+        ),
+        json_schema_extra={"enum": [1, 2, None]},
+    )
+    neutral: bool = Field(False, description="A neutral site: no side gets the home advantage.")
 
 
 @router.post(
@@ -265,7 +275,7 @@ class OddsIn(BaseModel):
 )
 def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
-    return views.odds(found, game.sides, game.mode)
+    return views.odds(found, game.sides, game.mode, home=game.home, neutral=game.neutral)
 
 
 # Writes -----------------------------------------------------------------------------------------

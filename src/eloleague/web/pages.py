@@ -354,9 +354,12 @@ def player_page(request: Request, league: str, name: str) -> Response:
     context["titled"] = bool(found.rules.titles)
     context["all_changes"] = every
     against = (request.query_params.get("against") or "").strip()
+    home = (request.query_params.get("home") or "").strip()
+    context["venue"] = bool(found.rules.home_advantage)  # the form asks for it only then
+    context["home"] = home
     if against and context["two_sided"]:
         try:
-            context["odds"] = views.odds(found, [[context["player"]], [against]])
+            context["odds"] = views.odds(found, [[context["player"]], [against]], home=home)
         except WebError as exc:
             context["odds_error"] = error_body(exc, page_lang(request))["error"]
         context["against"] = against

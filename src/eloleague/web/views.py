@@ -19,7 +19,7 @@ from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.standings import competition_ranks
-from eloleague.errors import EloleagueError, InputError
+from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io.limits import storable
 from eloleague.league import League, PlayerReport
@@ -29,8 +29,8 @@ from eloleague.store.faces import league_rows
 from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
 from eloleague.store.reports import STARTING
-from eloleague.tools.players import known_players, resolve_player
-from eloleague.tools.predict import predict
+from eloleague.tools.players import ToolError, known_players, resolve_player
+from eloleague.tools.predict import home_side, predict
 from eloleague.web import event_facts
 from eloleague.web import player_facts as facts
 from eloleague.web.errors import WebError, not_found, translate
@@ -648,11 +648,33 @@ def titles(league: League, limit: int = 200) -> Context:
     }
 
 
-def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
+def venue_of(home: str | int | None) -> int | None:
+    """The side at home as a page or a request gives it (1 or 2, or nothing), as a game record's
+    index (:func:`eloleague.tools.predict.home_side`); anything else is a 422 located at
+    ``home``."""
+    try:
+        return home_side(home)
+    except ToolError as exc:
+        raise WebError(
+            422, "invalid_request", Text.of("the request is not valid"), [Problem("home", exc.text)]
+        ) from None
+
+
+def odds(
+    league: League,
+    sides: list[list[str]],
+    mode: str = "",
+    *,
+    home: str | int | None = None,
+    neutral: bool = False,
+) -> Context:
     """What a game between ``sides`` would put at stake (:func:`eloleague.tools.predict`):
     each player's P and K, and the change under every result. Names resolve as the league's
-    (a close name is suggested); newcomers are not accepted, so a typo is never a new player."""
+    (a close name is suggested); newcomers are not accepted, so a typo is never a new player.
+    ``home`` (the side at home, 1 or 2) and ``neutral`` are the game's venue: the league's
+    ``home_advantage`` counts as it would for that game (docs/rule-sets.md)."""
     rules = league.rules
+    index = venue_of(home)
     if ranked(rules):
         raise WebError(
             400,
@@ -667,7 +689,12 @@ def odds(league: League, sides: list[list[str]], mode: str = "") -> Context:
         aliases = league.aliases()
         resolved = [[resolve_player(n, known, aliases=aliases) for n in side] for side in sides]
         found = predict(
-            rules, pools, [[Participant(n) for n in side] for side in resolved], mode=mode
+            rules,
+            pools,
+            [[Participant(n) for n in side] for side in resolved],
+            mode=mode,
+            home=index,
+            neutral=neutral,
         )
     except InputError:
         raise
