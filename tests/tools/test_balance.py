@@ -37,9 +37,14 @@ def _splits(items: Sequence[str], sizes: Sequence[int]) -> Iterator[list[tuple[s
             yield [combo, *tail]
 
 
-def _spread(ratings: dict[str, float], teams: Sequence[Sequence[str]]) -> float:
-    means = [sum(ratings[p] for p in t) / len(t) for t in teams]
-    return max(means) - min(means)
+def _spread(
+    ratings: dict[str, float], teams: Sequence[Sequence[str]], bonus: Sequence[float] = ()
+) -> float:
+    points = bonus or [0.0] * len(teams)
+    strengths = [
+        sum(ratings[p] for p in t) / len(t) + b for t, b in zip(teams, points, strict=True)
+    ]
+    return max(strengths) - min(strengths)
 
 
 def brute_force(
@@ -47,6 +52,7 @@ def brute_force(
     sizes: Sequence[int],
     together: Sequence[Sequence[str]] = (),
     apart: Sequence[Sequence[str]] = (),
+    bonus: Sequence[float] = (),
 ) -> float:
     best = float("inf")
     for split in _splits(sorted(ratings), sizes):
@@ -55,7 +61,7 @@ def brute_force(
             continue
         if any(len({team_of[p] for p in g}) != len(g) for g in apart):
             continue
-        best = min(best, _spread(ratings, split))
+        best = min(best, _spread(ratings, split, bonus))
     return best
 
 
@@ -128,6 +134,73 @@ def test_beyond_the_exact_limit_the_bound_holds() -> None:
         # Dealt by sorted blocks: the spread is within the stated bound of zero, hence of the optimum.
         assert 0 <= result.spread <= result.bound + 1e-9
         assert result.bound < 40
+
+
+# The venue: a team at home counts the rule set's home advantage (docs/tools.md) ----------------
+
+
+def test_the_team_at_home_gets_the_weaker_players() -> None:
+    ratings = {"A": 1650.0, "B": 1550.0, "C": 1450.0, "D": 1350.0}
+    plain = balance(ratings, expected_score=ELO)
+    assert plain.spread == 0 and plain.expected == 0.5 and plain.bonus == ()
+    assert {frozenset(t.players) for t in plain.teams} == {frozenset("AD"), frozenset("BC")}
+    home = balance(ratings, expected_score=ELO, bonus=(100, 0))
+    assert home.exact and home.spread == 0 and home.expected == 0.5
+    assert set(home.teams[0].players) == {"B", "D"}  # 1450 + 100 against 1550
+    assert home.bonus == (100, 0) and home.strengths == (1550, 1550)
+    away = balance(ratings, expected_score=ELO, bonus=(0, 100))
+    assert set(away.teams[0].players) == {"A", "C"}
+    assert balance(ratings, expected_score=ELO, bonus=(0, 0)) == plain
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_two_teams_with_a_home_team_match_brute_force(seed: int) -> None:
+    rng = random.Random(200 + seed)
+    n = rng.randint(6, 13)
+    ratings = _league(rng, n, whole=seed % 2 == 0)
+    sizes = default_sizes(n, 2) if seed % 3 else [n - n // 3, n // 3]
+    bonus = rng.choice([(100.0, 0.0), (0.0, 65.0), (37.5, 0.0), (0.0, 400.0)])
+    names = sorted(ratings)
+    apart = [names[:2]] if seed % 4 == 0 else []
+    together = [names[2:4]] if seed % 4 == 1 else []
+    result = balance(
+        ratings, sizes=sizes, together=together, apart=apart, expected_score=ELO, bonus=bonus
+    )
+    assert result.exact
+    best = brute_force(ratings, sizes, together, apart, bonus)
+    assert result.spread == pytest.approx(best, abs=1e-9)
+    teams = [t.players for t in result.teams]
+    assert result.spread == pytest.approx(_spread(ratings, teams, bonus), abs=1e-9)
+    means = [t.mean for t in result.teams]
+    assert result.expected == pytest.approx(ELO(means[0] + bonus[0], means[1] + bonus[1]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_more_teams_with_bonus_match_brute_force(seed: int) -> None:
+    rng = random.Random(300 + seed)
+    n = rng.randint(7, 10)
+    ratings = _league(rng, n, whole=True)
+    bonus = (100.0, 0.0, 50.0)
+    result = balance(ratings, teams=3, expected_score=ELO, bonus=bonus)
+    assert result.exact
+    best = brute_force(ratings, default_sizes(n, 3), bonus=bonus)
+    assert result.spread == pytest.approx(best, abs=1e-9)
+
+
+def test_beyond_the_exact_limit_a_home_team_is_dealt_weaker_players() -> None:
+    ratings = _league(random.Random(5), 30, whole=False)
+    result = balance(ratings, teams=2, expected_score=ELO, bonus=(100, 0))
+    assert result.method == "heuristic" and sorted(
+        p for t in result.teams for p in t.players
+    ) == sorted(ratings)
+    assert result.teams[1].mean - result.teams[0].mean == pytest.approx(100, abs=result.spread)
+    assert result.spread < 5
+
+
+def test_a_home_team_needs_two_teams() -> None:
+    ratings = {f"P{i:02d}": 1000.0 + i for i in range(6)}
+    with pytest.raises(ToolError, match="one of the two teams of a game, but there are 3 teams"):
+        balance(ratings, teams=3, expected_score=ELO, bonus=(100, 0))
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,12 @@ The objective is the *spread*: the strongest team's mean minus the weakest team'
 teams, minimising it makes the expected score of team 1 against team 2 as close to one half as
 possible, since E is increasing in the difference of the means.
 
+The venue: when a team will play at home under a rule set with a ``home_advantage``, its rating
+counts that many more points in the expected score (docs/rule-sets.md, "Home advantage and
+margins"). ``bonus`` gives each team those points; a team's *strength* is then its mean plus its
+bonus, and the spread is that of the strengths: the split that evens the game as it will be played
+gives the home team the weaker players (docs/tools.md, "balance").
+
 Search:
 
 - two teams, up to ``exact_limit`` players (default 24): exact, by meet-in-the-middle over the
@@ -43,11 +49,13 @@ class Team:
 
 @dataclass(frozen=True, slots=True)
 class Balance:
-    """A split: the teams (as sized), the spread of their means, and how sure we are of it.
+    """A split: the teams (as sized), the spread of their strengths, and how sure we are of it.
 
-    ``expected`` is the expected score of team 1 against team 2 (two teams) or of the strongest
-    team against the weakest (more teams), as the rule set's method computes it. ``exact`` says the spread is
-    proven minimal; otherwise the optimum is at least ``spread - bound``.
+    A team's strength is its mean plus its ``bonus`` (the venue's points; all 0 without one, when
+    the spread is that of the means). ``expected`` is the expected score of team 1 against team 2
+    (two teams) or of the strongest team against the weakest (more teams), as the rule set's
+    method computes it from the strengths. ``exact`` says the spread is proven minimal;
+    otherwise the optimum is at least ``spread - bound``.
     """
 
     teams: tuple[Team, ...]
@@ -56,6 +64,13 @@ class Balance:
     exact: bool
     bound: float
     method: str
+    bonus: tuple[float, ...] = ()
+
+    @property
+    def strengths(self) -> tuple[float, ...]:
+        """Each team's mean plus its bonus."""
+        bonus = self.bonus or (0.0,) * len(self.teams)
+        return tuple(t.mean + b for t, b in zip(self.teams, bonus, strict=True))
 
 
 @dataclass
@@ -120,9 +135,9 @@ def _units(
     return units, index
 
 
-def _spread(sums: Sequence[float], sizes: Sequence[int]) -> float:
-    means = [s / n for s, n in zip(sums, sizes, strict=True)]
-    return max(means) - min(means)
+def _spread(sums: Sequence[float], sizes: Sequence[int], bonus: Sequence[float]) -> float:
+    strengths = [s / n + b for s, n, b in zip(sums, sizes, bonus, strict=True)]
+    return max(strengths) - min(strengths)
 
 
 def balance(
@@ -133,6 +148,7 @@ def balance(
     together: Iterable[Sequence[str]] = (),
     apart: Iterable[Sequence[str]] = (),
     expected_score: Callable[[float, float], float],
+    bonus: Sequence[float] = (),
     exact_limit: int = 24,
     budget: int = 400_000,
 ) -> Balance:
@@ -141,7 +157,9 @@ def balance(
     ``expected_score(a, b)`` is the expected score of a team of mean rating ``a`` against one
     of mean ``b`` (the rule set's method's). ``sizes`` fixes each team's size (default: as even as possible); every group of
     ``together`` plays in one team; the players of each group of ``apart`` play in different
-    teams. Impossible requests raise :class:`ToolError` saying why.
+    teams. ``bonus``: the rating points each team adds to its mean in the expected score (the
+    venue's, :func:`eloleague.engine.methods.venue_points`; empty: none), one per team.
+    Impossible requests raise :class:`ToolError` saying why.
     """
     names = set(ratings)
     n = len(ratings)
@@ -179,6 +197,14 @@ def balance(
                     n=n,
                 )
             )
+    if bonus and len(bonus) != teams:
+        raise ToolError(
+            Text.of(
+                "the team at home is one of the two teams of a game, but there are {t} teams",
+                t=teams,
+            )
+        )
+    points = [float(b) for b in bonus] if bonus else [0.0] * teams
     together_g = _groups(together, names, "together")
     apart_g = _groups(apart, names, "apart")
     units, index = _units(ratings, together_g)
@@ -214,9 +240,9 @@ def balance(
                 )
             conflicts.add((min(ua, ub), max(ua, ub)))
 
-    search = _Search(units, sizes, conflicts, budget)
+    search = _Search(units, sizes, conflicts, budget, points)
     if n <= exact_limit and teams == 2:
-        assignment = _two_teams(units, sizes, conflicts)
+        assignment = _two_teams(units, sizes, conflicts, points[0] - points[1])
         exact, method = True, "meet-in-the-middle"
         bound = 0.0
     else:
@@ -232,7 +258,8 @@ def balance(
             if exact:
                 bound = 0.0
             elif assignment is not None:
-                bound = min(bound, _spread_of(assignment, units, sizes) - search.root_bound())
+                spread = _spread_of(assignment, units, sizes, points)
+                bound = min(bound, spread - search.root_bound())
     if assignment is None:
         raise ToolError(
             Text.of(
@@ -241,15 +268,20 @@ def balance(
             )
         )
     return _result(
-        assignment, units, sizes, ratings, expected_score, exact, max(bound, 0.0), method
+        assignment, units, sizes, ratings, expected_score, exact, max(bound, 0.0), method, points
     )
 
 
-def _spread_of(assignment: Sequence[int], units: Sequence[_Unit], sizes: Sequence[int]) -> float:
+def _spread_of(
+    assignment: Sequence[int],
+    units: Sequence[_Unit],
+    sizes: Sequence[int],
+    bonus: Sequence[float],
+) -> float:
     sums = [0.0] * len(sizes)
     for u, t in zip(units, assignment, strict=True):
         sums[t] += u.total
-    return _spread(sums, sizes)
+    return _spread(sums, sizes, bonus)
 
 
 def _result(
@@ -261,6 +293,7 @@ def _result(
     exact: bool,
     bound: float,
     method: str,
+    bonus: Sequence[float],
 ) -> Balance:
     members: list[list[str]] = [[] for _ in sizes]
     for u, t in zip(units, assignment, strict=True):
@@ -271,28 +304,32 @@ def _result(
         out.append(
             Team(tuple(m), tuple(ratings[p] for p in m), sum(ratings[p] for p in m) / len(m))
         )
-    means = [t.mean for t in out]
+    strengths = [t.mean + b for t, b in zip(out, bonus, strict=True)]
     if len(out) == 2:
-        p = expected_score(means[0], means[1])
+        p = expected_score(strengths[0], strengths[1])
     else:
-        p = expected_score(max(means), min(means))
-    return Balance(tuple(out), max(means) - min(means), p, exact, bound, method)
+        p = expected_score(max(strengths), min(strengths))
+    shown = tuple(bonus) if any(bonus) else ()
+    spread = max(strengths) - min(strengths)
+    return Balance(tuple(out), spread, p, exact, bound, method, shown)
 
 
 # Two teams: exact by meet-in-the-middle ---------------------------------------------------
 
 
 def _two_teams(
-    units: Sequence[_Unit], sizes: Sequence[int], conflicts: set[tuple[int, int]]
+    units: Sequence[_Unit], sizes: Sequence[int], conflicts: set[tuple[int, int]], lead: float
 ) -> list[int] | None:
     """Each chain of "apart" units is two-coloured: it has two ways to sit, a free unit two
     (team 1 or not). Choose one option per component so that team 1 has ``sizes[0]`` players
     and a sum as close as possible to its fair share: every combination of each half of the
-    components is listed, the other half is searched by bisection."""
+    components is listed, the other half is searched by bisection. ``lead`` is team 1's bonus
+    minus team 2's: team 1's strength minus team 2's is (sum1 - target) (1/n1 + 1/n2), so the
+    fair share is lowered by ``lead`` n1 n2 / (n1 + n2)."""
     n1 = sizes[0]
     total = sum(u.total for u in units)
     count = sum(u.count for u in units)
-    target = n1 * total / count
+    target = n1 * total / count - lead * n1 * sizes[1] / count
     adj: dict[int, list[int]] = {i: [] for i in range(len(units))}
     for a, b in conflicts:
         adj[a].append(b)
@@ -327,7 +364,7 @@ def _two_teams(
         comp_members.append(comp)
         # colour 0 in team 1 is option 0; colour 1 in team 1 is option 1.
 
-    symmetric = sizes[0] == sizes[1]
+    symmetric = sizes[0] == sizes[1] and lead == 0  # then the two teams can be swapped
     half = len(options) // 2
     left, right = options[:half], options[half:]
 
@@ -389,11 +426,13 @@ class _Search:
         sizes: Sequence[int],
         conflicts: set[tuple[int, int]],
         budget: int,
+        bonus: Sequence[float],
     ) -> None:
         self.units = list(units)
         self.sizes = list(sizes)
         self.k = len(sizes)
         self.budget = budget
+        self.bonus = list(bonus)
         self.apart: list[set[int]] = [set() for _ in units]
         for a, b in conflicts:
             self.apart[a].add(b)
@@ -418,19 +457,19 @@ class _Search:
         lo_max, hi_min = -float("inf"), float("inf")
         for t in range(self.k):
             r = self.sizes[t] - counts[t]
-            lo = (sums[t] + acc[r]) / self.sizes[t]
-            hi = (sums[t] + total - acc[m - r]) / self.sizes[t]
+            lo = (sums[t] + acc[r]) / self.sizes[t] + self.bonus[t]
+            hi = (sums[t] + total - acc[m - r]) / self.sizes[t] + self.bonus[t]
             lo_max = max(lo_max, lo)
             hi_min = min(hi_min, hi)
         return max(0.0, lo_max - hi_min)
 
     def root_bound(self) -> float:
         """A lower bound on the optimum: the relaxation at the root and, when every rating is a
-        whole number and the teams have one size, the fact that team sums are whole numbers
-        (the spread is 0 only if the total divides evenly)."""
+        whole number and the teams have one size and no bonus, the fact that team sums are whole
+        numbers (the spread is 0 only if the total divides evenly)."""
         value = self.bound(0, [0.0] * self.k, [0] * self.k)
         totals = [u.total for u in self.units]
-        whole = all(float(t).is_integer() for t in totals)
+        whole = all(float(t).is_integer() for t in totals) and not any(self.bonus)
         if len(set(self.sizes)) == 1 and whole and round(sum(totals)) % self.k:
             value = max(value, 1.0 / self.sizes[0])
         return value
@@ -443,7 +482,7 @@ class _Search:
     def branch_and_bound(self, start: list[int] | None) -> tuple[list[int] | None, bool]:
         """The exact optimum, starting from a known split; ``False`` if the budget ran out."""
         n_units = len(self.units)
-        best = [_spread_of(start, self.units, self.sizes) if start else float("inf")]
+        best = [_spread_of(start, self.units, self.sizes, self.bonus) if start else float("inf")]
         best_assign = [list(start) if start else None]
         sums = [0.0] * self.k
         counts = [0] * self.k
@@ -456,7 +495,7 @@ class _Search:
             if nodes[0] > self.budget:
                 return False
             if d == n_units:
-                value = _spread(sums, self.sizes)
+                value = _spread(sums, self.sizes, self.bonus)
                 if value < best[0] - EPS:
                     best[0] = value
                     best_assign[0] = list(placed)
@@ -464,13 +503,14 @@ class _Search:
             if best[0] <= floor + EPS or self.bound(d, sums, counts) >= best[0] - EPS:
                 return True
             unit = self.units[d]
-            seen_empty: set[int] = set()
-            order = sorted(range(self.k), key=lambda t: sums[t] / self.sizes[t])
+            seen_empty: set[tuple[int, float]] = set()
+            order = sorted(range(self.k), key=lambda t: sums[t] / self.sizes[t] + self.bonus[t])
             for t in order:
                 if counts[t] == 0:
-                    if self.sizes[t] in seen_empty:
-                        continue  # an empty team of the same size was already tried
-                    seen_empty.add(self.sizes[t])
+                    kind = (self.sizes[t], self.bonus[t])
+                    if kind in seen_empty:
+                        continue  # an empty team of the same size and bonus was already tried
+                    seen_empty.add(kind)
                 if not self._fits(d, t, counts, placed):
                     continue
                 sums[t] += unit.total
@@ -497,7 +537,7 @@ class _Search:
             key=lambda i: (-self.units[i].count, -self.units[i].total / self.units[i].count),
         )
         singles = all(u.count == 1 for u in self.units) and not any(self.apart)
-        equal = len(set(self.sizes)) == 1
+        equal = len(set(self.sizes)) == 1 and not any(self.bonus)
         sums = [0.0] * self.k
         counts = [0] * self.k
         placed = [-1] * n_units
@@ -521,7 +561,13 @@ class _Search:
                 choices = [t for t in range(self.k) if self._fits_any(i, t, counts, placed)]
                 if not choices:
                     return None, float("inf")
-                t = min(choices, key=lambda t: (sums[t] / self.sizes[t], counts[t] - self.sizes[t]))
+                t = min(
+                    choices,
+                    key=lambda t: (
+                        sums[t] / self.sizes[t] + self.bonus[t],
+                        counts[t] - self.sizes[t],
+                    ),
+                )
                 placed[i] = t
                 sums[t] += self.units[i].total
                 counts[t] += self.units[i].count
@@ -535,7 +581,7 @@ class _Search:
 
     def _improve(self, placed: list[int], sums: list[float]) -> None:
         n_units = len(self.units)
-        current = _spread(sums, self.sizes)
+        current = _spread(sums, self.sizes, self.bonus)
         improved = True
         while improved and current > EPS:
             improved = False
@@ -551,7 +597,7 @@ class _Search:
                         continue
                     sums[ti] += uj.total - ui.total
                     sums[tj] += ui.total - uj.total
-                    value = _spread(sums, self.sizes)
+                    value = _spread(sums, self.sizes, self.bonus)
                     if value < current - EPS:
                         placed[i], placed[j] = tj, ti
                         current = value
