@@ -17,7 +17,7 @@ from eloleague.engine.methods import expected_score
 from eloleague.rules import load_rules
 from eloleague.tools.balance import balance, default_sizes
 from eloleague.tools.players import ToolError
-from tests.conftest import REPLAY, run_cli
+from tests.conftest import DATA, REPLAY, run_cli
 from tests.tools.helpers import write_initial
 
 ELO = partial(expected_score, load_rules("bataille-empire"))  # the duel method, divisor 400
@@ -304,3 +304,31 @@ def test_ratings_in_a_mode_nobody_played_are_refused_not_all_at_the_start() -> N
     assert set(player_ratings(rules, pools, ["Ana", "Ben"], mode="classic")) == {"Ana", "Ben"}
     with pytest.raises(ToolError, match="has no modes"):
         player_ratings(load_rules("adlg"), {}, ["Ana"], mode="classic", allow_new=True)
+
+
+HOME_RULES = DATA / "rules" / "home-club.toml"  # home_advantage = 100
+
+
+def test_cli_balance_with_a_team_at_home(tmp_path: Path) -> None:
+    initial = write_initial(
+        tmp_path / "r.csv", {"A": (1650, 20), "B": (1550, 20), "C": (1450, 20), "D": (1350, 20)}
+    )
+    common = ["balance", "A", "B", "C", "D", "--rules", str(HOME_RULES), "--initial", str(initial)]
+    out = run_cli(*common, "--home", "1")
+    assert out.returncode == 0, out.stderr
+    assert "team 1 — mean 1450.0, at home +100: B (1550), D (1350)" in out.stdout
+    assert "spread of the team strengths (mean + home advantage): 0.00" in out.stdout
+    assert "expected score of team 1 against team 2: 50.0 %" in out.stdout
+    fr = run_cli(*common, "--home", "2", "--lang", "fr")
+    assert fr.returncode == 0, fr.stderr
+    assert "équipe 2 — moyenne 1450,0, à domicile +100\u202f: B (1550), D (1350)" in fr.stdout
+    plain = run_cli(*common)
+    assert "team 1 — mean 1500.0: A (1650), D (1350)" in plain.stdout
+    no_advantage = run_cli(*common[:6], "bataille-empire", "--initial", str(initial), "--home", "1")
+    assert no_advantage.returncode == 0 and "at home" not in no_advantage.stdout
+    bad = run_cli(*common, "--home", "x")
+    assert bad.returncode == 2 and '--home: the side at home is 1 or 2, not "x"' in bad.stderr
+    three = run_cli(*common, "--home", "1", "--teams", "3", "--lang", "fr")
+    assert three.returncode == 2
+    assert "l'équipe qui reçoit est l'une des deux équipes d'une partie" in three.stderr
+    assert "Traceback" not in bad.stderr + three.stderr

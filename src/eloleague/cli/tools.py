@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.cli import app
-from eloleague.engine.methods import expected_score, ranked
+from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import (
     Text,
@@ -264,13 +264,17 @@ def predict_cmd(
 def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     c = i18n_colon(lang)
-    for i, t in enumerate(b.teams, start=1):
+    bonus = b.bonus or (0.0,) * len(b.teams)
+    for i, (t, points) in enumerate(zip(b.teams, bonus, strict=True), start=1):
         members = ", ".join(
             f"{p} ({number(format_number(r, _shown(rules)), lang)})"
             for p, r in zip(t.players, t.ratings, strict=True)
         )
         mean = decimal(t.mean, 1, lang)
-        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{mean}[/]{c}{members}")
+        venue = ""
+        if points:
+            venue = f", {_('at home')} +{number(format_number(points, _shown(rules)), lang)}"
+        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{mean}[/]{venue}{c}{members}")
     if len(b.teams) == 2:
         console.print(
             f"{_('expected score of team 1 against team 2')}{c}[bold]{percent(b.expected, lang)}[/]"
@@ -280,7 +284,8 @@ def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> N
             f"{_('expected score of the strongest team against the weakest')}{c}"
             f"[bold]{percent(b.expected, lang)}[/]"
         )
-    console.print(f"{_('spread of the team means')}{c}{decimal(b.spread, 2, lang)}")
+    spread = _("spread of the team strengths (mean + home advantage)") if b.bonus else None
+    console.print(f"{spread or _('spread of the team means')}{c}{decimal(b.spread, 2, lang)}")
     method = _(b.method)
     if b.exact:
         console.print(_("This split is the most even possible ({method}).").format(method=method))
@@ -313,6 +318,14 @@ def balance_cmd(
         list[str] | None,
         typer.Option("--apart", help="Players who play in different teams: C,D (repeatable)."),
     ] = None,
+    home: Annotated[
+        str | None,
+        typer.Option(
+            "--home",
+            metavar="1|2",
+            help="The team at home: 1 or 2 (with a home advantage, it gets the weaker players).",
+        ),
+    ] = None,
     mode: Annotated[str, typer.Option("--mode", help="Rating mode.")] = "",
     new: Annotated[bool, typer.Option("--new", help="Accept unknown names as newcomers.")] = False,
     db: Db = None,
@@ -333,6 +346,7 @@ def balance_cmd(
     """
     language = pick_language(lang)
     try:
+        home_index = _home(home)
         src = _source(db, league, games, rules, initial)
         if ranked(src.rules):
             raise ToolError(
@@ -367,6 +381,7 @@ def balance_cmd(
             together=groups_t,
             apart=groups_a,
             expected_score=partial(expected_score, src.rules),
+            bonus=() if home_index is None else venue_points(src.rules, home_index),
         )
     except EloleagueError as exc:
         raise _fail(exc, language) from None
