@@ -7,17 +7,20 @@ from __future__ import annotations
 import math
 import re
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from eloleague.engine.methods import expected_score
-from eloleague.league import League
+from eloleague import accounts
+from eloleague.engine.methods import expected_score, venue_points
+from eloleague.league import League, engine_for
 from eloleague.rules import load_rules
 from eloleague.tools.balance import balance
 from eloleague.tools.evaluate import evaluate
 from eloleague.tools.players import player_ratings
+from eloleague.web import Settings, create_app
 from tests.web.conftest import BE, DIPLO, PASSWORD, Site
 
 BALANCE = f"/leagues/{BE}/tools/balance"
@@ -385,3 +388,110 @@ def test_the_tools_are_linked_and_documented(read_client: TestClient) -> None:
         operation = spec["paths"][f"/api/v1/leagues/{{league}}/tools/{tool}"]["post"]
         assert operation["requestBody"]["required"] is True
         assert "401" in operation["responses"]
+
+
+# balance with a team at home (tests/data/rules/home-club.toml: home_advantage = 100) ----------
+
+HOME_RULES = Path(__file__).parents[1] / "data" / "rules" / "home-club.toml"
+CLUB_BALANCE = "/leagues/Club/tools/balance"
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> tuple[TestClient, League, str]:
+    """A league starting from published ratings (A 1650, B 1550, C 1450, D 1350), an officer
+    and the officer's API token."""
+    db = tmp_path / "club.db"
+    initial = tmp_path / "ratings.csv"
+    rows = ["player,mode,role,rating,games,title"]
+    rows += [f"{p},,,{r},20," for p, r in (("A", 1650), ("B", 1550), ("C", 1450), ("D", 1350))]
+    initial.write_text("\n".join(rows) + "\n", "utf-8")
+    league = League.create(str(db), "Club", str(HOME_RULES), initial=initial)
+    engine = engine_for(str(db))
+    accounts.add_user(engine, "Claire", PASSWORD, "officer")
+    token = accounts.create_token(engine, "Claire")
+    app = create_app(Settings(db=str(db), secret="test-secret-" + "x" * 32))
+    return TestClient(app, raise_server_exceptions=False), league, token
+
+
+def test_balance_api_evens_the_teams_with_the_team_at_home(
+    club: tuple[TestClient, League, str],
+) -> None:
+    web, league, token = club
+    players = ["A", "B", "C", "D"]
+    ratings = player_ratings(league.rules, league.current_pools(), players)
+    score = partial(expected_score, league.rules)
+    for home in (1, 2):
+        got = web.post(
+            f"/api/v1{CLUB_BALANCE}",
+            json={"players": players, "home": home},
+            headers=_bearer(token),
+        )
+        assert got.status_code == 200, got.text
+        body = got.json()
+        want = balance(ratings, expected_score=score, bonus=venue_points(league.rules, home - 1))
+        assert _teams(body) == [t.players for t in want.teams]
+        assert body["home"] == home and body["spread"] == want.spread == 0
+        assert [t["advantage"] for t in body["teams"]] == list(want.bonus)
+        assert body["expected"] == pytest.approx(want.expected)
+    at_home = web.post(
+        f"/api/v1{CLUB_BALANCE}", json={"players": players, "home": 1}, headers=_bearer(token)
+    ).json()
+    assert set(_teams(at_home)[0]) == {"B", "D"}  # 1450 + 100 against 1550
+    plain = web.post(f"/api/v1{CLUB_BALANCE}", json={"players": players}, headers=_bearer(token))
+    assert set(_teams(plain.json())[0]) == {"A", "D"} and plain.json()["home"] is None
+
+    for lang, message in (
+        ("en", 'the side at home is 1 or 2, not "3"'),
+        ("fr", "le camp qui reçoit est 1 ou 2, pas «\u202f3\u202f»"),
+    ):
+        bad = web.post(
+            f"/api/v1{CLUB_BALANCE}?lang={lang}",
+            json={"players": players, "home": 3},
+            headers=_bearer(token),
+        )
+        assert bad.status_code == 422, bad.text
+        assert bad.json()["error"]["problems"] == [{"location": "home", "message": message}]
+
+
+def test_balance_page_asks_the_team_at_home(club: tuple[TestClient, League, str]) -> None:
+    web, _, _ = club
+    csrf = _login(web)
+    form = web.get(CLUB_BALANCE + "?lang=fr")
+    assert form.status_code == 200 and '<select name="home">' in form.text
+    assert "Équipe qui reçoit (deux équipes)" in form.text
+    page = web.post(
+        CLUB_BALANCE + "?lang=fr",
+        data={"csrf_token": csrf, "players": "A\nB\nC\nD", "teams": "2", "home": "2"},
+    )
+    assert page.status_code == 200, page.text
+    assert [set(t) for t in _page_teams(page.text)] == [{"A", "C"}, {"B", "D"}]
+    assert "reçoit\u202f: +100" in page.text and '<option value="2" selected>' in page.text
+    assert "Écart entre les forces des équipes (moyenne + avantage du terrain)" in page.text
+    bad = web.post(
+        CLUB_BALANCE + "?lang=en",
+        data={"csrf_token": csrf, "players": "A\nB\nC\nD", "teams": "2", "home": "5"},
+    )
+    assert bad.status_code == 422 and 'role="alert"' in bad.text
+    assert "the side at home is 1 or 2, not &#34;5&#34;" in bad.text
+    three = web.post(
+        CLUB_BALANCE + "?lang=en",
+        data={"csrf_token": csrf, "players": "A\nB\nC\nD", "teams": "3", "home": "1"},
+    )
+    assert three.status_code == 400
+    assert "the team at home is one of the two teams of a game, but there are 3 teams" in three.text
+
+
+def test_balance_without_a_home_advantage_ignores_the_team_at_home(
+    read_client: TestClient, built_site: Site
+) -> None:
+    names = _players(read_client, 6)
+    headers = _bearer(built_site.officer_token)
+    plain = read_client.post(f"/api/v1{BALANCE}", json={"players": names}, headers=headers)
+    home = read_client.post(
+        f"/api/v1{BALANCE}", json={"players": names, "home": 2}, headers=headers
+    )
+    assert home.status_code == 200, home.text
+    assert _teams(home.json()) == _teams(plain.json())
+    assert home.json()["spread"] == plain.json()["spread"]
+    _login(read_client)
+    assert '<select name="home">' not in read_client.get(BALANCE).text

@@ -55,6 +55,16 @@ class BalanceIn(BaseModel):
     together: list[list[str]] = Field([], description="Groups of players who play in one team.")
     apart: list[list[str]] = Field([], description="Groups of players who play in different teams.")
     mode: str = Field("", description="The rating mode, for rule sets with modes.")
+    home: int | None = Field(
+        None,
+        description=(
+            "The team at home: 1 or 2 (two teams); null: neither. With the rule set's "
+            "home_advantage its mean counts that many more points, and the teams are evened with "
+            "it (the team at home gets the weaker players); rule sets without it ignore the "
+            "venue. Any other number: 422."
+        ),
+        json_schema_extra={"enum": [1, 2, None]},
+    )
 
 
 class RulesIn(BaseModel):
@@ -96,6 +106,7 @@ def balance(request: Request, league: str, body: BalanceIn) -> dict[str, Any]:
         together=body.together,
         apart=body.apart,
         mode=body.mode,
+        home=body.home,
     )
 
 

@@ -83,7 +83,7 @@ def tools_index(request: Request, league: str) -> Response:
 
 # balance -------------------------------------------------------------------------------------
 
-_BALANCE_FIELDS = ("players", "teams", "sizes", "together", "apart", "mode")
+_BALANCE_FIELDS = ("players", "teams", "sizes", "together", "apart", "mode", "home")
 
 
 def _balance_context(found: League, fields: dict[str, str]) -> Context:
@@ -93,6 +93,7 @@ def _balance_context(found: League, fields: dict[str, str]) -> Context:
         "known": found.players()[:MAX_DATALIST],
         "modes": [m for m in views.pool_choices(found)["modes"] if m],
         "two_sided": not ranked(found.rules),
+        "venue": bool(found.rules.home_advantage),  # the form asks for the team at home only then
     }
 
 
@@ -126,6 +127,7 @@ def balance_run(request: Request, league: str, user: Member, form: Form) -> Resp
             together=tools_views.groups_of(fields["together"]),
             apart=tools_views.groups_of(fields["apart"]),
             mode=fields["mode"],
+            home=fields["home"],
         )
 
     return _show(request, "balance.html", context, run)

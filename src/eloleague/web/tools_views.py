@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from eloleague.engine.methods import expected_score, ranked
+from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import EloleagueError, InputError, Problem, RuleSetError
 from eloleague.i18n import Text
 from eloleague.league import League
@@ -27,7 +27,7 @@ from eloleague.tools.evaluate import Evaluation, Metrics, evaluate_result
 from eloleague.tools.players import ToolError, player_ratings, resolve_player
 from eloleague.web.errors import WebError, as_web_error
 from eloleague.web.numbers import plain, shown
-from eloleague.web.views import Context
+from eloleague.web.views import Context, venue_of
 
 MAX_NAMES = 500  # players in one balance request (the search itself is bounded by the tool)
 
@@ -223,11 +223,15 @@ def split_teams(
     together: Sequence[Sequence[str]] = (),
     apart: Sequence[Sequence[str]] = (),
     mode: str = "",
+    home: str | int | None = None,
 ) -> Context:
     """Split ``players`` into even teams (:func:`eloleague.tools.balance.balance`) from their
     current ratings in ``mode``: each team's players and mean rating, the expected score, the
-    spread of the means, and whether the split is proven the most even (or its bound)."""
+    spread of the means, and whether the split is proven the most even (or its bound). ``home``
+    (1 or 2) is the team at home: with the rule set's ``home_advantage`` it counts those points,
+    and the spread is that of the strengths (docs/tools.md, "balance")."""
     rules = league.rules
+    index = venue_of(home)
     if ranked(rules):
         raise WebError(
             400,
@@ -258,34 +262,44 @@ def split_teams(
             together=groups_t,
             apart=groups_a,
             expected_score=partial(expected_score, rules),
+            bonus=() if index is None else venue_points(rules, index),
         )
     except EloleagueError as exc:
         raise tool_error(exc) from None
-    return balance_dict(league, found, mode)
+    return balance_dict(league, found, mode, index)
 
 
-def balance_dict(league: League, found: Balance, mode: str = "") -> Context:
-    """A :class:`Balance` as the page and the API show it."""
+def balance_dict(
+    league: League, found: Balance, mode: str = "", home: int | None = None
+) -> Context:
+    """A :class:`Balance` as the page and the API show it (``home``: the index of the team at
+    home, shown as its number)."""
     rules = league.rules
-    means = [t.mean for t in found.teams]
+    strengths = list(found.strengths)
+    bonus = found.bonus or (0.0,) * len(found.teams)
     if len(found.teams) == 2:
         between = [1, 2]
     else:
-        between = [means.index(max(means)) + 1, means.index(min(means)) + 1]
+        between = [strengths.index(max(strengths)) + 1, strengths.index(min(strengths)) + 1]
     return {
         "league": league.name,
         "rules": rules.name,
         "mode": mode,
+        "home": None if home is None else home + 1,
         "teams": [
             {
                 "team": i,
                 "mean": t.mean,
+                "advantage": points,
+                "strength": strength,
                 "players": [
                     {"player": p, "rating": shown(rules, r)}
                     for p, r in zip(t.players, t.ratings, strict=True)
                 ],
             }
-            for i, t in enumerate(found.teams, start=1)
+            for i, (t, points, strength) in enumerate(
+                zip(found.teams, bonus, strengths, strict=True), start=1
+            )
         ],
         "expected": found.expected,
         "expected_between": between,
