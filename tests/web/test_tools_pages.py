@@ -459,6 +459,10 @@ def test_balance_page_asks_the_team_at_home(club: tuple[TestClient, League, str]
     form = web.get(CLUB_BALANCE + "?lang=fr")
     assert form.status_code == 200 and '<select name="home">' in form.text
     assert "Équipe qui reçoit (deux équipes)" in form.text
+    # The intro says what a team at home adds (home-club.toml: 100 points).
+    assert "Une équipe qui reçoit ajoute à sa moyenne l’avantage du terrain (100 points)." in (
+        form.text
+    )
     page = web.post(
         CLUB_BALANCE + "?lang=fr",
         data={"csrf_token": csrf, "players": "A\nB\nC\nD", "teams": "2", "home": "2"},
@@ -494,4 +498,6 @@ def test_balance_without_a_home_advantage_ignores_the_team_at_home(
     assert _teams(home.json()) == _teams(plain.json())
     assert home.json()["spread"] == plain.json()["spread"]
     _login(read_client)
-    assert '<select name="home">' not in read_client.get(BALANCE).text
+    form = read_client.get(BALANCE).text
+    assert '<select name="home">' not in form
+    assert "A team at home adds" not in form and "Une équipe qui reçoit ajoute" not in form

@@ -93,7 +93,8 @@ def _balance_context(found: League, fields: dict[str, str]) -> Context:
         "known": found.players()[:MAX_DATALIST],
         "modes": [m for m in views.pool_choices(found)["modes"] if m],
         "two_sided": not ranked(found.rules),
-        "venue": bool(found.rules.home_advantage),  # the form asks for the team at home only then
+        # The home advantage's points: the form asks for the team at home only when there are.
+        "venue": found.rules.home_advantage,
     }
 
 
