@@ -264,8 +264,7 @@ def predict_cmd(
 def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     c = i18n_colon(lang)
-    bonus = b.bonus or (0.0,) * len(b.teams)
-    for i, (t, points) in enumerate(zip(b.teams, bonus, strict=True), start=1):
+    for i, (t, points) in enumerate(zip(b.teams, b.advantages, strict=True), start=1):
         members = ", ".join(
             f"{p} ({number(format_number(r, _shown(rules)), lang)})"
             for p, r in zip(t.players, t.ratings, strict=True)

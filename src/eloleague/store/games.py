@@ -151,7 +151,6 @@ def insert_games(
         )
         for g in new
     ]
-    players_written = False
     if conn.dialect.name == "sqlite":
         ((last,),) = run(conn, "SELECT max(id) FROM games")
         first = (last or 0) + 1
@@ -163,18 +162,21 @@ def insert_games(
         params = [x for row in rows for x in (league_id, batch_id, *row)]
         params.extend(x for side in sides for x in side)
         by_seq = dict(run(conn, _few_games_sql(len(rows), len(sides)), params))
-        pk_list = [by_seq[g.seq] for g in new]
-        players_written = True
+        return _stored(new, [by_seq[g.seq] for g in new])
     else:
         insert_rows(conn, games, GAME_COLUMNS, rows, fixed)
         pk_list = _row_ids(conn, league_id, [g.seq for g in new])
+    insert_rows(conn, side_players, PLAYER_COLUMNS, _player_rows(new, pk_list, player_ids))
+    return _stored(new, pk_list)
+
+
+def _stored(new: Sequence[NewGame], pks: Sequence[int]) -> list[StoredGame]:
+    """The games just written, as stored: row ids, labels."""
     stored = []
-    for g, pk in zip(new, pk_list, strict=True):
+    for g, pk in zip(new, pks, strict=True):
         name = label(g.record.id, g.seq)
         record = g.record if g.record.id == name else replace(g.record, id=name)
         stored.append(StoredGame(pk, g.seq, g.record.id, record))
-    if not players_written:
-        insert_rows(conn, side_players, PLAYER_COLUMNS, _player_rows(new, pk_list, player_ids))
     return stored
 
 

@@ -67,10 +67,14 @@ class Balance:
     bonus: tuple[float, ...] = ()
 
     @property
+    def advantages(self) -> tuple[float, ...]:
+        """Each team's bonus (0 for every team when there is none)."""
+        return self.bonus or (0.0,) * len(self.teams)
+
+    @property
     def strengths(self) -> tuple[float, ...]:
         """Each team's mean plus its bonus."""
-        bonus = self.bonus or (0.0,) * len(self.teams)
-        return tuple(t.mean + b for t, b in zip(self.teams, bonus, strict=True))
+        return tuple(t.mean + b for t, b in zip(self.teams, self.advantages, strict=True))
 
 
 @dataclass

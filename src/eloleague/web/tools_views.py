@@ -276,7 +276,6 @@ def balance_dict(
     home, shown as its number)."""
     rules = league.rules
     strengths = list(found.strengths)
-    bonus = found.bonus or (0.0,) * len(found.teams)
     if len(found.teams) == 2:
         between = [1, 2]
     else:
@@ -298,7 +297,7 @@ def balance_dict(
                 ],
             }
             for i, (t, points, strength) in enumerate(
-                zip(found.teams, bonus, strengths, strict=True), start=1
+                zip(found.teams, found.advantages, strengths, strict=True), start=1
             )
         ],
         "expected": found.expected,
