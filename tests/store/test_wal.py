@@ -98,8 +98,18 @@ def test_the_thread_restarts_the_log_in_the_process_turn_to_write(
 ) -> None:
     """The log's restart waits for the process's write under way to end, and a write queued
     meanwhile waits for the restart in that same queue (woken when it ends, not sleeping in
-    SQLite's busy handler). Here the test holds the turn, as a write would."""
+    SQLite's busy handler). The database file is synced before the turn is taken, beside the
+    writes (the restart then flushes only what it copied itself). Here the test holds the turn,
+    as a write would."""
     monkeypatch.setattr(wal, "RESTART_WAIT", 60.0)  # however slow the machine, it waits
+    synced = threading.Event()
+    sync = wal._sync
+
+    def sync_and_tell(path: str) -> None:
+        sync(path)
+        synced.set()
+
+    monkeypatch.setattr(wal, "_sync", sync_and_tell)
     db = tmp_path / "league.db"
     league = League.create(str(db), "Live", "bataille-empire")
     league.import_games([_game(n) for n in range(50)], source="api")
@@ -115,6 +125,7 @@ def test_the_thread_restarts_the_log_in_the_process_turn_to_write(
             while _games_in_the_file_alone(db, tmp_path) != 50:  # the passive copy, done
                 assert time.monotonic() < deadline, "the log was never copied"
                 time.sleep(0.05)
+            assert synced.wait(30)  # the file synced while a write held the turn
             assert copying.is_alive()  # the restart waits for the turn
         finally:
             gate.release()
