@@ -15,8 +15,9 @@ import datetime as dt
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, TypeVar, get_args
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -33,6 +34,7 @@ from eloleague.store.tables import api_tokens, users
 
 Role = Literal["officer", "referee"]
 ROLES: tuple[str, ...] = get_args(Role)
+T = TypeVar("T")
 
 
 def _t(template: str, /, **params: object) -> Text:
@@ -212,18 +214,30 @@ def create_token(engine: Engine, user_name: str, label: str = "") -> str:
 
 def user_for_token(engine: Engine, token: str) -> User | None:
     """The account a bearer token belongs to (and note when it was used), or ``None``."""
-    if not token.startswith(TOKEN_PREFIX):
-        return None
-    digest = _digest(token)
+    return user_for_token_and(engine, token, _nothing)[0]
+
+
+def user_for_token_and(
+    engine: Engine, token: str, also: Callable[[Connection], T]
+) -> tuple[User | None, T]:
+    """:func:`user_for_token`, and ``also(conn)`` read in the same transaction: a game server
+    posts a result with its token to a league, and both are looked up in one transaction
+    instead of two (docs/benchmarks.md, "Live results")."""
+    digest = _digest(token) if token.startswith(TOKEN_PREFIX) else None
     with read(engine) as conn:  # plain SQL: a game server asks on every post
-        rows = run(
-            conn,
-            "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
-            "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?",
-            (digest,),
+        rows = (
+            run(
+                conn,
+                "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
+                "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?",
+                (digest,),
+            )
+            if digest is not None
+            else []
         )
-    if not rows or not hmac.compare_digest(rows[0][1], digest):
-        return None
+        found = also(conn)
+    if digest is None or not rows or not hmac.compare_digest(rows[0][1], digest):
+        return None, found
     token_id, _, user_id, name, role, used = rows[0]
     now = dt.datetime.now(dt.UTC)
     if used is None or now - to_stamp(used) >= TOKEN_USE_EVERY:
@@ -234,7 +248,11 @@ def user_for_token(engine: Engine, token: str) -> User | None:
                 )
         except BusyError:
             pass
-    return User(user_id, name, role)
+    return User(user_id, name, role), found
+
+
+def _nothing(_conn: Connection) -> None:
+    return None
 
 
 # A token's last use is written at most this often (a game server posting every few

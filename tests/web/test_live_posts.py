@@ -135,3 +135,24 @@ def test_the_upload_limit_holds_on_the_lean_path(site: Site) -> None:
             # the token first, on either path: a stranger learns nothing of the limit
             status, answer, _ = _post(small_limit, body, None, lean=lean)
             assert status == 401 and answer["error"]["code"] == "unauthorized"
+
+
+@pytest.mark.parametrize("lean", [True, False])
+def test_the_token_is_checked_before_the_league_on_either_path(
+    client: TestClient, site: Site, lean: bool
+) -> None:
+    """The lean path reads the token and the league in one transaction: a stranger still gets
+    401 whatever league he names (none, or one no league can have), an officer a located 404."""
+    body = json.dumps(_game(94)).encode()
+    for league in ("no-such-league", "nul\x00name"):
+        url = "/api/v1/leagues/" + league.replace("\x00", "%00") + "/games"
+        for token, expected in ((None, 401), ("elo_not-a-token", 401), (site.referee_token, 404)):
+            headers = {"Accept-Language": "fr"}
+            if token is not None:
+                headers["Authorization"] = f"Bearer {token}"
+            answer = client.post(url, content=body if lean else _chunked(body), headers=headers)
+            assert answer.status_code == expected, (league, token, answer.text)
+            code = answer.json()["error"]["code"]
+            assert code == ("unauthorized" if expected == 401 else "not_found")
+    status, answer, _ = _post(client, body, site.officer_token, lean=lean)
+    assert (status, answer["added"]) == (201, 1)  # the same token, the right league

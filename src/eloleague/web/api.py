@@ -319,7 +319,8 @@ def preview(request: Request, league: str, user: TokenMember, body: Body) -> dic
 def post_games(request: Request, league: str, user: TokenMember, body: Body) -> Response:
     # Posts of a few games are answered by the lean path before FastAPI (web/live_posts.py);
     # larger ones come here: the token is checked before the body is read.
-    return live_posts.answer_post(request, league, user, body)
+    found = views.open_league(request.app.state.engine, league)
+    return live_posts.answer_post(request, found, user, body)
 
 
 @router.put(

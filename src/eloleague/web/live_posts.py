@@ -26,12 +26,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from eloleague.accounts import User
 from eloleague.errors import Problem
 from eloleague.i18n import Text
-from eloleague.league import ImportReport
+from eloleague.league import ImportReport, League
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, respond
 from eloleague.web.inputs import too_large
 from eloleague.web.pages import page_lang
-from eloleague.web.security import bearer_user
+from eloleague.web.security import bearer_token
 
 SMALL_BODY = 64 * 1024
 """Posts declaring at most this many bytes take the lean path; a stranger's body is read before
@@ -40,12 +40,11 @@ its token is refused, so the bound keeps that cheap (larger posts: token first, 
 _PATH = re.compile(r"/api/v1/leagues/([^/]+)/games")
 
 
-def answer_post(request: Request, league: str, user: User, body: bytes) -> Response:
-    """The answer to a post of results: an officer's games are imported at once (``201``, or
-    ``200`` when every game was there already; a retry of a stored post gets the answer the post
-    got), a referee's are held for an officer's review (``202``). Raises what the visitor sees
-    as an error (:func:`eloleague.web.errors.as_web_error`)."""
-    found = views.open_league(request.app.state.engine, league)
+def answer_post(request: Request, found: League, user: User, body: bytes) -> Response:
+    """The answer to a post of results to the league ``found``: an officer's games are imported
+    at once (``201``, or ``200`` when every game was there already; a retry of a stored post gets
+    the answer the post got), a referee's are held for an officer's review (``202``). Raises what
+    the visitor sees as an error (:func:`eloleague.web.errors.as_web_error`)."""
     records = uploads.games_from_body(found, body)
     lang = page_lang(request)
     if not user.is_officer:
@@ -158,10 +157,11 @@ def _small_post(scope: Scope) -> str | None:
 
 
 def _answer(request: Request, league: str, body: bytes) -> Response:
-    """In a worker thread: who posts, the site's upload limit, then the post (in the order of
-    the route's checks: a stranger gets 401 whatever he sent)."""
-    user = bearer_user(request)
+    """In a worker thread: who posts and to which league (one read), the site's upload limit,
+    then the post (in the order of the route's checks: a stranger gets 401 whatever he sent)."""
+    engine = request.app.state.engine
+    user, found = views.open_league_for_token(engine, league, bearer_token(request))
     limit = request.app.state.settings.max_upload_bytes
     if len(body) > limit:
         raise too_large(limit)
-    return answer_post(request, league, user, body)
+    return answer_post(request, found, user, body)

@@ -201,11 +201,20 @@ def require_user(request: Request, *, officer: bool = False) -> User:
 
 def bearer_user(request: Request, *, officer: bool = False) -> User:
     """The user whose API token is in ``Authorization: Bearer``, or 401/403."""
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    user = None
-    if scheme.lower() == "bearer" and token.strip():
-        user = accounts.user_for_token(request.app.state.engine, token.strip())
+    token = bearer_token(request)
+    user = accounts.user_for_token(request.app.state.engine, token) if token else None
+    return token_holder(user, officer=officer)
+
+
+def bearer_token(request: Request) -> str:
+    """The token of ``Authorization: Bearer <token>`` ('' when there is none)."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def token_holder(user: User | None, *, officer: bool = False) -> User:
+    """The user a bearer token belongs to (:func:`eloleague.accounts.user_for_token`), or
+    401/403."""
     if user is None:
         raise WebError(
             401,

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
@@ -35,6 +36,7 @@ from eloleague.web import event_facts
 from eloleague.web import player_facts as facts
 from eloleague.web.errors import WebError, not_found, translate
 from eloleague.web.numbers import plain, shown
+from eloleague.web.security import token_holder
 
 Context = dict[str, Any]
 
@@ -75,6 +77,20 @@ def open_league(engine: Engine, name: str) -> League:
     league = _league(engine, *rows[0])
     league.write_wait = WRITE_WAIT
     return league
+
+
+def open_league_for_token(engine: Engine, name: str, token: str) -> tuple[User, League]:
+    """The user a bearer token belongs to (or 401) and the league ``name`` (or 404), read in one
+    transaction: a game server's post asks for both (docs/benchmarks.md, "Live results")."""
+    user, rows = user_for_token_and(
+        engine, token, lambda conn: league_rows(conn, name) if storable(name) else []
+    )
+    holder = token_holder(user)  # a stranger gets 401 whatever league he names
+    if not rows:
+        raise not_found("no league named {name}", name=name)
+    league = _league(engine, *rows[0])
+    league.write_wait = WRITE_WAIT
+    return holder, league
 
 
 def _lookup(call: Any, *args: Any) -> Any:
