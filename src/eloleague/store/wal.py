@@ -30,8 +30,10 @@ from eloleague.store.group_commit import group_of
 
 log = logging.getLogger("eloleague.store")
 
-COPY_EVERY_COMMITS = 64
-"""The thread copies the log after this many commits (a few thousand pages of single games)…"""
+COPY_EVERY_COMMITS = 256
+"""The thread copies the log after this many commits (about 5,000 pages of single games, 20 MB;
+a page rewritten by many of them, a player's rating, the league's row, is copied once: 256 gave
+about 5 % more posts a second than 64, docs/benchmarks.md "Live results")…"""
 COPY_EVERY_SECONDS = 1.0
 """…or this long after the first commit it has not copied yet."""
 RESTART_WAIT = 1.0
@@ -115,8 +117,8 @@ class LogCopier:
         Between the two, the thread syncs the database file itself. The ``RESTART`` syncs it
         before the log starts again (what was copied must be on disk first); a ``PASSIVE`` copy
         that writes went on beside does not, so that sync flushed every page of both copies
-        while the writes waited: about 4 ms of a restart's 5, every 64 commits (about 80 µs a
-        game, docs/benchmarks.md "Live results"). Synced beside the writes, the restart flushes
+        while the writes waited: about 4 ms of a restart's 5 (every 64 commits then: about 80 µs a
+        game; docs/benchmarks.md "Live results"). Synced beside the writes, the restart flushes
         only what it copied itself."""
         try:
             conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
