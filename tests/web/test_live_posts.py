@@ -142,7 +142,7 @@ def test_the_token_is_checked_before_the_league_on_either_path(
     client: TestClient, site: Site, lean: bool
 ) -> None:
     """The lean path reads the token and the league in one transaction: a stranger still gets
-    401 whatever league he names (none, or one no league can have), an officer a located 404."""
+    401 whatever league he names (none, or one no league can have), a member of the site 404."""
     body = json.dumps(_game(94)).encode()
     for league in ("no-such-league", "nul\x00name"):
         url = "/api/v1/leagues/" + league.replace("\x00", "%00") + "/games"

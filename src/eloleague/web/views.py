@@ -71,7 +71,11 @@ WRITE_WAIT = 10.0
 
 def open_league(engine: Engine, name: str) -> League:
     """The league ``name``, or a 404."""
-    rows = _league_rows(engine, name)
+    return _found(engine, name, _league_rows(engine, name))
+
+
+def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> League:
+    """The league of ``rows`` (:func:`eloleague.store.faces.league_rows`), or a 404."""
     if not rows:
         raise not_found("no league named {name}", name=name)
     league = _league(engine, *rows[0])
@@ -86,11 +90,7 @@ def open_league_for_token(engine: Engine, name: str, token: str) -> tuple[User, 
         engine, token, lambda conn: league_rows(conn, name) if storable(name) else []
     )
     holder = token_holder(user)  # a stranger gets 401 whatever league he names
-    if not rows:
-        raise not_found("no league named {name}", name=name)
-    league = _league(engine, *rows[0])
-    league.write_wait = WRITE_WAIT
-    return holder, league
+    return holder, _found(engine, name, rows)
 
 
 def _lookup(call: Any, *args: Any) -> Any:
