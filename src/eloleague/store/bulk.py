@@ -88,6 +88,12 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
     PostgreSQL), without SQLAlchemy's per-statement work: the append path runs a dozen small
     statements per game, and that work was most of its time. ``many``: ``params`` is a list of
     rows. Returns the rows of a query (plain tuples), else ``None``."""
+    ahead = conn.info.get(_AHEAD)
+    if ahead and not many:
+        for i, (statement, rows) in enumerate(ahead):
+            if statement == (sql, tuple(params)):
+                del ahead[i]
+                return rows
     if conn.dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
     cur = cursor(conn)
@@ -122,6 +128,31 @@ def run_together(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]
     finally:
         for cur in cursors:
             cur.close()
+
+
+_AHEAD = "eloleague.read_ahead"
+
+
+@contextmanager
+def read_ahead(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> Iterator[None]:
+    """On PostgreSQL, the reads ``statements`` (each ``(sql with ? marks, parameters)``) run at
+    once, in one round trip (:func:`run_together`); within the block, :func:`run` given one of
+    them (same SQL, same parameters) returns its rows instead of asking again, once. For reads
+    the caller is about to make one after the other with nothing written in between that they
+    read (an import's names and stored ids, docs/benchmarks.md "Live results"); a read the block
+    does not make is dropped at its end. Elsewhere (SQLite's reads cost no round trip): nothing.
+    """
+    if conn.dialect.name != "postgresql" or not statements:
+        yield
+        return
+    found = run_together(conn, statements)
+    conn.info[_AHEAD] = [
+        ((sql, tuple(params)), rows) for (sql, params), rows in zip(statements, found, strict=True)
+    ]
+    try:
+        yield
+    finally:
+        conn.info.pop(_AHEAD, None)
 
 
 @contextmanager

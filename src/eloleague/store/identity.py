@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection, and_, insert, select, update
 
@@ -133,12 +134,31 @@ def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict
     them followed by ``" (their id)"``, found through the names' index, so that a game's check
     costs the same in a league of a hundred licensed players and in one of a hundred thousand."""
     wanted = sorted(set(names))
-    if len(wanted) >= SCAN_FROM:
+    reads = namesakes_reads(conn, league_id, wanted)
+    if reads is None:
         shared = namesakes(conn, league_id)
         return {name: shared[name] for name in wanted if name in shared}
-    if not wanted:
-        return {}
     asked = set(wanted)
+    out: dict[str, set[str]] = {}
+    for sql, params in reads:
+        for name, fid in run(conn, sql, params):
+            base = base_name(name, fid)
+            if base != name and base in asked:  # "A (B) (FR-1)" begins with "A (" too
+                out.setdefault(base, set()).add(name)
+    return {base: sorted(found) for base, found in out.items()}
+
+
+def namesakes_reads(
+    conn: Connection, league_id: int, names: Iterable[str]
+) -> list[tuple[str, list[Any]]] | None:
+    """The statements :func:`namesakes_of` runs for ``names`` (``None``: it reads every
+    player's name instead), for a caller that sends them ahead (:func:`~eloleague.store.bulk.
+    read_ahead`)."""
+    wanted = sorted(set(names))
+    if len(wanted) >= SCAN_FROM:
+        return None
+    if not wanted:
+        return []
     if names_sort_by_code_point(conn):  # a prefix is a range of the names' index
         one = (
             "SELECT name, federation_id FROM players WHERE league_id = ? AND name >= ? AND name < ?"
@@ -150,18 +170,13 @@ def namesakes_of(conn: Connection, league_id: int, names: Iterable[str]) -> dict
             "AND name LIKE ?"
         )
         bounds = [(_like_prefix(n + " ("),) for n in wanted]
-    out: dict[str, set[str]] = {}
-    for start in range(0, len(wanted), 100):
-        part = bounds[start : start + 100]
-        for name, fid in run(
-            conn,
-            " UNION ALL ".join([one] * len(part)),
-            [x for b in part for x in (league_id, *b)],
-        ):
-            base = base_name(name, fid)
-            if base != name and base in asked:  # "A (B) (FR-1)" begins with "A (" too
-                out.setdefault(base, set()).add(name)
-    return {base: sorted(found) for base, found in out.items()}
+    return [
+        (
+            " UNION ALL ".join([one] * len(bounds[start : start + 100])),
+            [x for b in bounds[start : start + 100] for x in (league_id, *b)],
+        )
+        for start in range(0, len(wanted), 100)
+    ]
 
 
 _CODE_POINT_ORDER: dict[str, bool] = {}

@@ -13,6 +13,7 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy
 from numpy.typing import NDArray
@@ -91,16 +92,8 @@ def lookup_names(
     :func:`name_index`, reading only those names: an import of one game reads two players)."""
     found: dict[str, int] = {}
     aliases: dict[str, int] = {}
-    size = list_size(conn)
-    for i in range(0, len(names), size):
-        listed, values = one_of(conn, names[i : i + size])
-        for name, pk, is_alias in run(
-            conn,
-            f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name {listed} "
-            "UNION ALL SELECT alias, player_id, 1 FROM player_aliases "
-            f"WHERE league_id = ? AND alias {listed}",
-            (league_id, *values, league_id, *values),
-        ):
+    for sql, params in lookup_reads(conn, league_id, names):
+        for name, pk, is_alias in run(conn, sql, params):
             (aliases if is_alias else found)[name] = pk
     for alias, pk in aliases.items():
         if alias not in found:
@@ -108,6 +101,26 @@ def lookup_names(
             if aliased is not None:  # the names that are another player's alias
                 aliased.add(alias)
     return found
+
+
+def lookup_reads(
+    conn: Connection, league_id: int, names: Sequence[str]
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The statements :func:`lookup_names` runs for ``names``, for a caller that sends them
+    ahead (:func:`~eloleague.store.bulk.read_ahead`)."""
+    size = list_size(conn)
+    reads = []
+    for i in range(0, len(names), size):
+        listed, values = one_of(conn, names[i : i + size])
+        reads.append(
+            (
+                f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name {listed} "
+                "UNION ALL SELECT alias, player_id, 1 FROM player_aliases "
+                f"WHERE league_id = ? AND alias {listed}",
+                (league_id, *values, league_id, *values),
+            )
+        )
+    return reads
 
 
 def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, str]:
