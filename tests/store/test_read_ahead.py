@@ -14,6 +14,7 @@ from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.bulk import read_ahead, run
 from eloleague.store.db import write
+from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 
 DAY = dt.date(2025, 1, 4)
 NAMES = "SELECT name FROM players WHERE league_id = ? AND name = ?"
@@ -88,3 +89,27 @@ def test_an_import_reads_ahead_only_what_no_registration_can_change(db_url: str)
     assert licensed.added == 1 and licensed.new_players == ["Zoé"]
     assert league.identity("Zoé").federation_id == "FR-9"
     assert_is_a_fresh_replay(league)
+
+
+@pytest.mark.pg
+def test_an_imports_first_reads_each_reach_postgresql_once(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Read ahead, then answered from there: each of a post's first reads (whether the request
+    was stored, the namesakes, the names, the stored ids) reaches the server once. A read
+    ahead that the import then asked again (its statement no longer the same) would be sent
+    twice: a round trip more, not fewer."""
+    league = _league(pg_server.new_database())
+    sent = _count_statements(monkeypatch)
+    report = league.import_games(
+        [_duel("x9", Participant("P1"), Participant("P3"))], source="post", content_hash="h9"
+    )
+    assert report.added == 1
+    firsts = (
+        "FROM import_batches WHERE league_id = %s AND content_hash",
+        "SELECT name, federation_id FROM players",
+        "UNION ALL SELECT alias, player_id, 1 FROM player_aliases",
+        "SELECT ext_id, id, seq, date, content_hash FROM games",
+    )
+    assert [sum(first in s for s in sent) for first in firsts] == [1, 1, 1, 1]

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
@@ -47,10 +47,14 @@ _OPENED: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], League]] = (
 
 
 def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
+    with read(engine) as conn:
+        return _named(conn, name)
+
+
+def _named(conn: Connection, name: str | None) -> list[tuple[int, str, str]]:
     if name is not None and not storable(name):  # no league has it (NUL: a PostgreSQL error)
         return []
-    with read(engine) as conn:
-        return league_rows(conn, name)
+    return league_rows(conn, name)
 
 
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
@@ -86,9 +90,7 @@ def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> Leagu
 def open_league_for_token(engine: Engine, name: str, token: str) -> tuple[User, League]:
     """The user a bearer token belongs to (or 401) and the league ``name`` (or 404), read in one
     transaction: a game server's post asks for both (docs/benchmarks.md, "Live results")."""
-    user, rows = user_for_token_and(
-        engine, token, lambda conn: league_rows(conn, name) if storable(name) else []
-    )
+    user, rows = user_for_token_and(engine, token, lambda conn: _named(conn, name))
     holder = token_holder(user)  # a stranger gets 401 whatever league he names
     return holder, _found(engine, name, rows)
 
