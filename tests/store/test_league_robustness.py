@@ -134,3 +134,28 @@ def test_indexes_rebuilt_after_a_large_load_are_all_back_even_after_a_failure(
     assert len(league_indexes) == len(expected) - 4
     assert rebuilt == [len(league_indexes) - 1, len(league_indexes) - 1, 2]
     assert_equals_full_replay(league)
+
+
+def test_indexes_are_sorted_in_a_large_cache_and_the_connection_goes_back_to_its_own(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # A connection keeps a small page cache (a write that splits a page looks through all of it
+    # at its end: bulk.CACHE_KB); the index builds after a large load sort in a large one, and
+    # the connection has its small one again for what follows.
+    monkeypatch.setattr(bulk, "REBUILD_FROM", 10)
+    during: list[int] = []
+    real_rebuild = bulk._rebuild
+
+    def rebuild(conn: Any, statements: Any) -> None:
+        during.append(conn.exec_driver_sql("PRAGMA cache_size").scalar())
+        real_rebuild(conn, statements)
+
+    monkeypatch.setattr(bulk, "_rebuild", rebuild)
+    league = League.create(str(tmp_path / "league.db"), "adlg", "adlg")
+    lines = read_lines(replay_file("adlg"))
+    for part, games in (("first", lines[:400]), ("more", lines[400:])):
+        league.import_file(write_lines(tmp_path / f"{part}.jsonl", games))
+        with league.engine.connect() as conn:  # the pool's one connection, the import's own
+            assert conn.exec_driver_sql("PRAGMA cache_size").scalar() == -bulk.CACHE_KB
+    assert during and set(during) == {-bulk.SORT_CACHE_KB}
+    assert_equals_full_replay(league)

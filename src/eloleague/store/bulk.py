@@ -223,6 +223,22 @@ def to_date(value: Any) -> dt.date:
 # as the database holds: one sort beats a million random index inserts.
 REBUILD_FROM = 50_000
 
+CACHE_KB = 16_384
+"""SQLite's page cache of each connection (``PRAGMA cache_size``, in KiB: 4,096 pages).
+
+Not larger, because of what a write that splits a page costs at its end. SQLite's B-tree numbers
+a split's new pages in order by moving one of them, for a moment, to the page number of the lock
+byte (262,145 with 4 KiB pages, far past a database under 1 GB); at the end of the transaction
+the cache forgets the pages past the end of the database, and, with one so far past it, looks at
+every page it holds to find them. With 256 MB of cache (65,536 pages) that took 300 to 650 µs,
+in one live game's commit out of three on the million-game league; with 16 MB, a few dozen
+(docs/benchmarks.md, "Live results"). Pages missing from the cache are read from the operating
+system's."""
+
+SORT_CACHE_KB = 262_144
+"""The page cache while :func:`deferred_indexes` builds indexes again: SQLite sorts an index's
+entries in as much memory as the cache may hold, and merges fewer runs with more."""
+
 
 @contextmanager
 def deferred_indexes(conn: Connection, tables: Sequence[str], games: int) -> Iterator[None]:
@@ -249,7 +265,11 @@ def deferred_indexes(conn: Connection, tables: Sequence[str], games: int) -> Ite
             conn.exec_driver_sql(f'DROP INDEX "{name}"')
             saved.append(sql)
     yield
-    _rebuild(conn, saved)
+    conn.exec_driver_sql(f"PRAGMA cache_size = -{SORT_CACHE_KB}")
+    try:
+        _rebuild(conn, saved)
+    finally:
+        conn.exec_driver_sql(f"PRAGMA cache_size = -{CACHE_KB}")
 
 
 def _rebuild(conn: Connection, statements: Sequence[str]) -> None:

@@ -24,7 +24,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
 from eloleague.errors import BusyError, EloleagueError
 from eloleague.store import after_commit
-from eloleague.store.bulk import run_together
+from eloleague.store.bulk import CACHE_KB, run_together
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
 
@@ -126,7 +126,7 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
         # "Live results": about 12 % of an appended game's time).
         cursor.execute("PRAGMA wal_autocheckpoint = 10000")
         cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute("PRAGMA cache_size = -262144")  # 256 MB of pages: bulk index inserts
+        cursor.execute(f"PRAGMA cache_size = -{CACHE_KB}")  # not more: see CACHE_KB
         cursor.execute("PRAGMA temp_store = MEMORY")
         cursor.close()
 
