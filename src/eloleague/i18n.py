@@ -34,6 +34,7 @@ _BEFORE_MARK = re.compile(rf"([^\s:;!?«]){_SPACES}([:;!?])(?=[\s»)\]\"']|$)")
 # "%" after a number or a placeholder ("50 %", "{p} %"), not "%(name)s".
 _BEFORE_PERCENT = re.compile(rf"([\d}}]){_SPACES}%(?![(\w])")
 _IN_QUOTES = (re.compile(rf"«{_SPACES}"), re.compile(rf"{_SPACES}»"))
+_CODE = re.compile(r"(`[^`]*`)")  # a command or a header quoted in a message: typed as it is
 
 
 def french_typography(text: str) -> str:
@@ -41,12 +42,17 @@ def french_typography(text: str) -> str:
     ``%`` and inside « », whatever space (or none) was typed there.
 
     Applied to every French message when its catalogue is read (:func:`translator`), and to the
-    numbers of :func:`decimal`; values put into messages (names, files) are left alone.
+    numbers of :func:`decimal`; values put into messages (names, files) are left alone, and so is
+    what a message quotes between backquotes: a command, an HTTP header (```Authorization:
+    Bearer <jeton>```) is typed as it is written.
     """
-    text = _BEFORE_MARK.sub(rf"\1{NARROW_NBSP}\2", text)
-    text = _BEFORE_PERCENT.sub(rf"\1{NARROW_NBSP}%", text)
-    text = _IN_QUOTES[0].sub(f"«{NARROW_NBSP}", text)
-    return _IN_QUOTES[1].sub(f"{NARROW_NBSP}»", text)
+    parts = _CODE.split(text)  # the even parts are prose, the odd ones `code`
+    for i in range(0, len(parts), 2):
+        prose = _BEFORE_MARK.sub(rf"\1{NARROW_NBSP}\2", parts[i])
+        prose = _BEFORE_PERCENT.sub(rf"\1{NARROW_NBSP}%", prose)
+        prose = _IN_QUOTES[0].sub(f"«{NARROW_NBSP}", prose)
+        parts[i] = _IN_QUOTES[1].sub(f"{NARROW_NBSP}»", prose)
+    return "".join(parts)
 
 
 def colon(lang: str) -> str:

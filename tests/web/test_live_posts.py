@@ -154,5 +154,9 @@ def test_the_token_is_checked_before_the_league_on_either_path(
             assert answer.status_code == expected, (league, token, answer.text)
             code = answer.json()["error"]["code"]
             assert code == ("unauthorized" if expected == 401 else "not_found")
+            if expected == 401:  # the header to send, typed as the client must send it
+                message = answer.json()["error"]["message"]
+                assert message.startswith("un jeton d'API valide est nécessaire\u202f: ")
+                assert "`Authorization: Bearer <jeton>`" in message
     status, answer, _ = _post(client, body, site.officer_token, lean=lean)
     assert (status, answer["added"]) == (201, 1)  # the same token, the right league

@@ -155,7 +155,7 @@ def token_create(
     label: Annotated[str, typer.Option(help="What the token is for (shown in lists).")] = "",
     db: DbOption = None,
 ) -> None:
-    """Create an API token and print it once (send it as 'Authorization: Bearer TOKEN').
+    """Create an API token and print it once (send it as `Authorization: Bearer TOKEN`).
 
     Example: [bold]eloleague token create "Claire" --label "game server" --db club.db[/]
     """

@@ -220,7 +220,7 @@ def token_holder(user: User | None, *, officer: bool = False) -> User:
             401,
             "unauthorized",
             Text.of(
-                "a valid API token is needed: send 'Authorization: Bearer <token>' "
+                "a valid API token is needed: send `Authorization: Bearer <token>` "
                 "(create one with `eloleague token create USER`)"
             ),
             headers={"WWW-Authenticate": "Bearer"},
