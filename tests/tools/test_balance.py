@@ -326,6 +326,8 @@ def test_cli_balance_with_a_team_at_home(tmp_path: Path) -> None:
     assert "team 1 — mean 1500.0: A (1650), D (1350)" in plain.stdout
     no_advantage = run_cli(*common[:6], "bataille-empire", "--initial", str(initial), "--home", "1")
     assert no_advantage.returncode == 0 and "at home" not in no_advantage.stdout
+    assert "rule set bataille-empire has no home advantage" in no_advantage.stdout
+    assert "has no home advantage" not in out.stdout + plain.stdout
     bad = run_cli(*common, "--home", "x")
     assert bad.returncode == 2 and '--home: the side at home is 1 or 2, not "x"' in bad.stderr
     three = run_cli(*common, "--home", "1", "--teams", "3", "--lang", "fr")

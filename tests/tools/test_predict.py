@@ -127,6 +127,28 @@ def test_cli_prints_the_seed_table(tmp_path: Path) -> None:
         "predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial), "--lang", "fr"
     )
     assert "Victoire écrasante" in fr.stdout
+    assert "home advantage" not in out.stdout and "avantage du terrain" not in fr.stdout
+
+
+def test_cli_says_when_the_venue_changes_nothing(tmp_path: Path) -> None:
+    """A rule set without a home advantage: --home and --neutral are accepted (a game may say
+    where it was played) and the command says they change nothing, the figures being those of
+    a game without them; with one, no such note."""
+    initial = write_initial(tmp_path / "r.csv", {"A": (1000, 0), "B": (1200, 20)})
+    common = ["predict", "A", "B", "--initial", str(initial), "--json"]
+    plain = json.loads(run_cli(*common, "--rules", "bataille-empire").stdout)
+    common = common[:-1]
+    for venue in (["--home", "1"], ["--neutral"]):
+        out = run_cli(*common, "--rules", "bataille-empire", *venue)
+        assert out.returncode == 0, out.stderr
+        assert "rule set bataille-empire has no home advantage: where the game" in out.stdout
+        fr = run_cli(*common, "--rules", "bataille-empire", *venue, "--lang", "fr")
+        assert "le jeu de règles bataille-empire n'a pas d'avantage du terrain\u202f:" in fr.stdout
+        same = json.loads(run_cli(*common, "--rules", "bataille-empire", *venue, "--json").stdout)
+        assert same["players"] == plain["players"]
+    at_home = run_cli(*common, "--rules", str(HOME_RULES), "--home", "1")
+    assert at_home.returncode == 0 and "at home +100" in at_home.stdout
+    assert "has no home advantage" not in at_home.stdout
 
 
 def test_cli_json_and_unknown_names(tmp_path: Path) -> None:

@@ -141,6 +141,7 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
         )
     if rules.home_advantage and pred.neutral:
         console.print(_("neutral site: no side gets the home advantage"))
+    _venue_ignored(rules, pred.home is not None or pred.neutral, lang, console)
     table = Table(title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left")
     table.add_column(_("result"))
     for p in pred.players:
@@ -261,7 +262,21 @@ def predict_cmd(
 # balance -------------------------------------------------------------------------------------
 
 
-def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> None:
+def _venue_ignored(rules: RuleSet, given: bool, lang: str, console: Console) -> None:
+    """Say that ``--home``/``--neutral`` change nothing when the rule set has no home advantage
+    (rather than leave the user to guess why the figures did not move)."""
+    if given and not rules.home_advantage:
+        _ = translator(lang, "tools")
+        console.print(
+            _(
+                "rule set {name} has no home advantage: where the game is played changes nothing"
+            ).format(name=rules.name)
+        )
+
+
+def _print_balance(
+    b: Balance, rules: RuleSet, lang: str, console: Console, home: int | None = None
+) -> None:
     _ = translator(lang, "tools")
     c = i18n_colon(lang)
     for i, (t, points) in enumerate(zip(b.teams, b.advantages, strict=True), start=1):
@@ -283,6 +298,7 @@ def _print_balance(b: Balance, rules: RuleSet, lang: str, console: Console) -> N
             f"{_('expected score of the strongest team against the weakest')}{c}"
             f"[bold]{percent(b.expected, lang)}[/]"
         )
+    _venue_ignored(rules, home is not None, lang, console)
     spread = _("spread of the team strengths (mean + home advantage)") if b.bonus else None
     console.print(f"{spread or _('spread of the team means')}{c}{decimal(b.spread, 2, lang)}")
     method = _(b.method)
@@ -384,7 +400,7 @@ def balance_cmd(
         )
     except EloleagueError as exc:
         raise _fail(exc, language) from None
-    _print_balance(b, src.rules, language, Console())
+    _print_balance(b, src.rules, language, Console(), home_index)
 
 
 # compare -------------------------------------------------------------------------------------
