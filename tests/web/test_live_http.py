@@ -53,3 +53,7 @@ def test_serve_says_clearly_when_the_port_is_taken(live: LiveServer, site: Site)
     assert done.returncode == 2
     assert f"cannot listen on 127.0.0.1:{live.port}" in done.stderr
     assert "Traceback" not in done.stderr
+    french = run_cli("serve", "--db", str(site.db), "--port", str(live.port), "--lang", "fr")
+    assert french.returncode == 2
+    assert f"impossible d’écouter sur 127.0.0.1:{live.port}\u202f: " in french.stderr
+    assert "choisissez un autre --port" in french.stderr

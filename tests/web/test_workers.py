@@ -40,6 +40,8 @@ def test_two_workers_share_sessions_and_sign_out(site: Site, tmp_path: Path) -> 
             str(port),
             "--workers",
             "2",
+            "--lang",
+            "en",
         ],
         env=env,
         stdout=subprocess.DEVNULL,
@@ -78,10 +80,12 @@ def test_two_workers_share_sessions_and_sign_out(site: Site, tmp_path: Path) -> 
             for _ in range(20):
                 got = replay.get("/admin", follow_redirects=False)
                 assert got.status_code == 303, got.status_code  # to the sign-in page
-        # The site answers on every worker: the ranking, many times over new connections.
+        # The site answers on every worker: the ranking, many times over new connections; each
+        # worker speaks the language given to serve to a browser that asks for none.
         with httpx.Client(base_url=base, limits=fresh, timeout=30) as reader:
             for _ in range(20):
                 assert reader.get(f"/api/v1/leagues/{BE}").status_code == 200
+                assert '<html lang="en"' in reader.get(f"/leagues/{BE}").text
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -96,3 +100,44 @@ def _cmd(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_text()
     except OSError:
         return ""
+
+
+def _serve(db: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "eloleague",
+            "serve",
+            "--db",
+            str(db),
+            "--port",
+            str(port),
+            *options,
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def test_serve_lang_is_the_sites_language_for_a_browser_that_asks_for_none(site: Site) -> None:
+    for options, lang in (((), "fr"), (("--lang", "en"), "en")):
+        port = free_port()
+        server = _serve(site.db, port, *options)
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    page = httpx.get(f"http://127.0.0.1:{port}/leagues/{BE}", timeout=2)
+                    break
+                except httpx.HTTPError:
+                    assert time.monotonic() < deadline, "the server did not start"
+                    time.sleep(0.2)
+            assert f'<html lang="{lang}"' in page.text
+            asked = httpx.get(
+                f"http://127.0.0.1:{port}/leagues/{BE}", headers={"Accept-Language": "fr"}
+            )
+            assert '<html lang="fr"' in asked.text  # the browser's choice still comes first
+        finally:
+            server.terminate()
+            server.wait(timeout=20)

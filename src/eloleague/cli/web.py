@@ -61,6 +61,14 @@ def serve(
             "kept in the database, so they hold across processes).",
         ),
     ] = 1,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The site's language for visitors whose browser asks for neither French nor "
+            "English, and this command's (fr or en; default: fr).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the ranking site and the JSON API of the database's leagues.
 
@@ -71,8 +79,12 @@ def serve(
     from eloleague.league import League
     from eloleague.web import serve as run
 
-    League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
-    run(db, host, port, workers)
+    language = pick_language(lang)
+    try:
+        League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
+        run(db, host, port, workers, default_lang=language if lang else None)
+    except EloleagueError as exc:
+        raise EloleagueError(render(exc.message, language)) from None
 
 
 @user_app.command("add")

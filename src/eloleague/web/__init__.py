@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from eloleague.web.app import create_app
@@ -22,28 +23,41 @@ SWITCH_INTERVAL = 0.001  # seconds
 
 
 def serve(
-    db: str | None = None, host: str = "127.0.0.1", port: int = 8000, workers: int = 1
+    db: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 1,
+    default_lang: str | None = None,
 ) -> None:
     """Serve the site of the database ``db`` with Uvicorn until interrupted, in ``workers``
-    processes (docs/web.md, "Several workers")."""
+    processes (docs/web.md, "Several workers"). ``default_lang``: the site's language for
+    visitors who ask for none (:attr:`Settings.default_lang`; else ``ELOLEAGUE_SITE_LANG``, else
+    French)."""
     import os
     import socket
 
     import uvicorn
 
     from eloleague.errors import EloleagueError
+    from eloleague.i18n import Text
     from eloleague.league import engine_for
-    from eloleague.web.settings import SECRET_ENV
+    from eloleague.web.settings import SECRET_ENV, SITE_LANG_ENV
 
     settings = Settings.from_env(db=db, helper_process=True)
+    if default_lang is not None:
+        settings = replace(settings, default_lang=default_lang)
     try:
         with socket.create_server((host, port)):
             pass
     except OSError as exc:
         raise EloleagueError(
-            f"cannot listen on {host}:{port}: {os.strerror(exc.errno) if exc.errno else exc} "
-            "(is another server running there? "
-            "choose another --port)"
+            Text.in_domain(
+                "web",
+                "cannot listen on {address}: {reason} (is another server running there? choose "
+                "another --port)",
+                address=f"{host}:{port}",
+                reason=os.strerror(exc.errno) if exc.errno else str(exc),
+            )
         ) from None
     if workers <= 1:
         app = create_app(settings)
@@ -57,6 +71,7 @@ def serve(
     engine_for(settings.url).dispose()
     os.environ["ELOLEAGUE_DB"] = settings.url
     os.environ[SECRET_ENV] = settings.session_secret()
+    os.environ[SITE_LANG_ENV] = settings.default_lang
     uvicorn.run(
         "eloleague.web:app_from_environment",
         factory=True,

@@ -14,11 +14,13 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
+from eloleague.i18n import LANGUAGES
 from eloleague.store.db import database_url
 
 log = logging.getLogger("eloleague.web")
 
 SECRET_ENV = "ELOLEAGUE_SECRET"
+SITE_LANG_ENV = "ELOLEAGUE_SITE_LANG"  # the site's language for visitors who ask for none
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,12 @@ class Settings:
 
     @classmethod
     def from_env(cls, db: str | None = None, **overrides: object) -> Settings:
-        """Settings from the environment (``ELOLEAGUE_DB``, ``ELOLEAGUE_SECRET``), then ``overrides``."""
+        """Settings from the environment (``ELOLEAGUE_DB``, ``ELOLEAGUE_SECRET``,
+        ``ELOLEAGUE_SITE_LANG``: fr or en, anything else is ignored), then ``overrides``."""
         base = cls(db=db or os.environ.get("ELOLEAGUE_DB"), secret=os.environ.get(SECRET_ENV))
+        lang = os.environ.get(SITE_LANG_ENV, "").strip().lower()
+        if lang in LANGUAGES:
+            base = replace(base, default_lang=lang)
         return replace(base, **overrides)  # type: ignore[arg-type]
 
     @property
