@@ -1,0 +1,42 @@
+"""The published list's PDF writes every name as it is spelt (docs/web.md, "Published list")."""
+
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+
+from eloleague.io.published import ListPage, list_pdf
+
+NAMES = ["Paweł Żak", "Antonín Dvořák", "Łukasz Wiśniewski", "Ömer Şahin", "Zoë Lefèvre"]
+
+
+def _text(data: bytes) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def _page(rows: list[list[str]]) -> ListPage:
+    return ListPage(
+        title="Ligue d’Europe",
+        subtitle="Classement au 31\u202fdécembre 2024",
+        headings=["Rang", "Joueur", "Cote", "Parties", "Titre"],
+        rows=rows,
+        numeric=[True, False, True, True, False],
+        widths=[15, 80, 25, 20, 40],
+        footer="Titres\u202f: Maître, Grand maître",
+    )
+
+
+def test_names_of_an_international_league_keep_their_letters() -> None:
+    rows = [[str(i), name, "1500", "12", ""] for i, name in enumerate(NAMES, start=1)]
+    text = _text(list_pdf(_page(rows)))
+    for name in NAMES:  # Windows-1252's standard fonts gave "Pawe? Zak", "Antonin Dvorak"...
+        assert name in text
+    assert "Ligue d’Europe" in text and "décembre 2024" in text and "Grand maître" in text
+
+
+def test_a_letter_the_font_lacks_shows_as_a_question_mark_never_as_nothing() -> None:
+    rows = [["1", "李娜", "1500", "12", ""], ["2", "Ｊｏｈｎ", "1490", "3", ""]]
+    text = _text(list_pdf(_page(rows)))
+    assert "1 ?? 1500" in text  # not "1 1500": a reader sees that a name is there
+    assert "John" in text  # full-width letters written as their plain form
