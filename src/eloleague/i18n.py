@@ -43,8 +43,8 @@ def french_typography(text: str) -> str:
 
     Applied to every French message when its catalogue is read (:func:`translator`), and to the
     numbers of :func:`decimal`; values put into messages (names, files) are left alone, and so is
-    what a message quotes between backquotes: a command, an HTTP header (```Authorization:
-    Bearer <jeton>```) is typed as it is written.
+    what a message quotes between backquotes (a command, the HTTP header ``Authorization: Bearer
+    <jeton>``): the reader types it as it is written.
     """
     parts = _CODE.split(text)  # the even parts are prose, the odd ones `code`
     for i in range(0, len(parts), 2):

@@ -231,7 +231,7 @@ a split's new pages in order by moving one of them, for a moment, to the page nu
 byte (262,145 with 4 KiB pages, far past a database under 1 GB); at the end of the transaction
 the cache forgets the pages past the end of the database, and, with one so far past it, looks at
 every page it holds to find them. With 256 MB of cache (65,536 pages) that took 300 to 650 µs,
-in one live game's commit out of three on the million-game league; with 16 MB, a few dozen
+in one live game's commit out of three on the million-game league; with 16 MB, some tens of µs
 (docs/benchmarks.md, "Live results"). Pages missing from the cache are read from the operating
 system's."""
 
