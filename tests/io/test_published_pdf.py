@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from pypdf import PdfReader
 
@@ -40,3 +41,19 @@ def test_a_letter_the_font_lacks_shows_as_a_question_mark_never_as_nothing() -> 
     text = _text(list_pdf(_page(rows)))
     assert "1 ?? 1500" in text  # not "1 1500": a reader sees that a name is there
     assert "John" in text  # full-width letters written as their plain form
+
+
+def test_a_long_list_repeats_its_headings_on_each_page_and_keeps_every_row() -> None:
+    long = "Jean-Baptiste Alexandre Maximilien de La Rochefoucauld-Montmorency-Laval le Grand"
+    rows = [[str(i), f"Joueur {i}", "1 400", "3", ""] for i in range(1, 131)]
+    rows[2][1] = long  # wider than its column: set on two lines, the row kept whole
+    pages = PdfReader(io.BytesIO(list_pdf(_page(rows)))).pages
+    texts = [page.extract_text() for page in pages]
+    assert len(texts) >= 3
+    for text in texts:
+        assert "Rang Joueur Cote Parties Titre" in text
+    lines = [line for text in texts for line in text.splitlines()]
+    ranks = [int(m[1]) for m in map(re.compile(r"(\d+) [^\d\s]").match, lines) if m]
+    assert ranks == list(range(1, 131))  # every row once, in order, none lost at a page break
+    assert " ".join(long.split()) in " ".join(" ".join(texts).split())
+    assert "Grand maître" in texts[-1] and "Grand maître" not in texts[0]

@@ -12,7 +12,7 @@ written as ``?``.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
 from functools import cache
@@ -20,7 +20,6 @@ from importlib import resources
 
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]  # fontTools ships no hints
 from fpdf import FPDF
-from fpdf.fonts import FontFace
 
 FONT = "DejaVu"
 _FONTS = resources.files("eloleague.io") / "fonts"
@@ -73,8 +72,26 @@ def list_pdf(page: ListPage) -> bytes:
         return _pdf(page, str(regular), str(bold))
 
 
+LINE = 5.0  # mm: the height of a table line
+HEADING_FILL = (229, 231, 235)
+
+
+class _ListPDF(FPDF):
+    """An FPDF whose pages after the first start with the table's headings (:meth:`header` is
+    called by every page break)."""
+
+    headings: Callable[[], None] | None = None
+
+    def header(self) -> None:
+        if self.headings is not None:
+            self.headings()
+
+
 def _pdf(page: ListPage, regular: str, bold: str) -> bytes:
-    pdf = FPDF(orientation="portrait", unit="mm", format="A4")
+    """The layout, cell by cell: fpdf2's ``table()`` took about 11 s for 10,000 rows, these
+    plain cells about 2.3 (docs/benchmarks.md, "Web site"). A row whose text is wider than its
+    column is set on several lines, and moved whole to the next page when it would not fit."""
+    pdf = _ListPDF(orientation="portrait", unit="mm", format="A4")
     pdf.add_font(FONT, "", regular)
     pdf.add_font(FONT, "B", bold)
     pdf.set_title(_drawable(page.title))
@@ -86,26 +103,55 @@ def _pdf(page: ListPage, regular: str, bold: str) -> bytes:
     pdf.set_font(FONT, size=11)
     pdf.multi_cell(0, 6, _drawable(page.subtitle), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(3)
-    pdf.set_font(FONT, size=9)
-    aligns = tuple("RIGHT" if n else "LEFT" for n in page.numeric)
-    heading = FontFace(emphasis="BOLD", fill_color=(229, 231, 235))
-    with pdf.table(
-        col_widths=tuple(page.widths),
-        text_align=aligns,
-        headings_style=heading,
-        line_height=5,
-        repeat_headings=1,
-        borders_layout="HORIZONTAL_LINES",
-    ) as table:
-        row = table.row()
-        for text in page.headings:
-            row.cell(_drawable(text))
-        for cells in page.rows:
-            row = table.row()
-            for text in cells:
-                row.cell(_drawable(text))
+    scale = pdf.epw / sum(page.widths)
+    widths = [w * scale for w in page.widths]
+    aligns = ["R" if n else "L" for n in page.numeric]
+
+    def rule() -> None:  # the line under a row
+        pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + pdf.epw, pdf.get_y())
+
+    def row(cells: Sequence[str]) -> None:
+        texts = [_drawable(t) for t in cells]
+        room = [w - 2 * pdf.c_margin for w in widths]
+        if all(pdf.get_string_width(t) <= r for t, r in zip(texts, room, strict=True)):
+            if pdf.will_page_break(LINE):
+                pdf.add_page()
+            for w, t, a in zip(widths, texts, aligns, strict=True):
+                pdf.cell(w, LINE, t, align=a)
+            pdf.ln(LINE)
+        else:  # a long name (or title) on several lines, the row kept whole
+            height = LINE * max(_lines(pdf, w, t) for w, t in zip(widths, texts, strict=True))
+            if pdf.will_page_break(height):
+                pdf.add_page()
+            top = pdf.get_y()
+            for w, t, a in zip(widths, texts, aligns, strict=True):
+                pdf.multi_cell(w, LINE, t, align=a, new_x="RIGHT", new_y="TOP")
+            pdf.set_xy(pdf.l_margin, top + height)
+        rule()
+
+    def headings() -> None:
+        pdf.set_font(FONT, style="B", size=9)
+        pdf.set_fill_color(*HEADING_FILL)
+        for w, t, a in zip(widths, page.headings, aligns, strict=True):
+            pdf.cell(w, LINE, _drawable(t), align=a, fill=True)
+        pdf.ln(LINE)
+        rule()
+        pdf.set_font(FONT, size=9)
+
+    headings()
+    pdf.headings = headings  # repeated on each new page
+    for cells in page.rows:
+        row(cells)
+    pdf.headings = None
     if page.footer:
         pdf.ln(3)
         pdf.set_font(FONT, size=8)
         pdf.multi_cell(0, 4, _drawable(page.footer), new_x="LMARGIN", new_y="NEXT")
     return bytes(pdf.output())
+
+
+def _lines(pdf: FPDF, width: float, text: str) -> int:
+    """The lines ``text`` takes in a column ``width`` wide."""
+    lines = pdf.multi_cell(width, LINE, text, dry_run=True, output="LINES")
+    assert isinstance(lines, list)
+    return len(lines)
