@@ -196,3 +196,35 @@ def test_without_a_home_advantage_the_venue_changes_nothing(read_client: TestCli
     assert home.json()["sides"] == bare["sides"]
     page = read_client.get(f"/leagues/{BE}/players/{a}", params={"against": b, "home": "2"})
     assert page.status_code == 200 and '<select name="home">' not in page.text
+
+
+@pytest.mark.parametrize(
+    ("body", "location", "english", "french"),
+    [
+        ({"sides": "x"}, "body.sides", "expected a list", "attendu\u202f: une liste"),
+        ({}, "body.sides", "required", "obligatoire"),
+        ({"sides": [[1], ["B"]]}, "body.sides.0.0", "expected a text", "attendu\u202f: un texte"),
+        (
+            {"sides": [["A"]] * 65},
+            "body.sides",
+            "expected at most 64 items, not 65",
+            "attendu\u202f: 64 éléments au plus, pas 65",
+        ),
+        (
+            {"sides": [["A"], ["B"]], "neutral": "maybe"},
+            "body.neutral",
+            "expected true or false",
+            "attendu\u202f: true ou false",
+        ),
+    ],
+)
+def test_a_malformed_body_is_told_in_the_readers_language(
+    read_client: TestClient, body: dict[str, Any], location: str, english: str, french: str
+) -> None:
+    """pydantic says its problems in English only: the site says them in its own words."""
+    for lang, message in (("en", english), ("fr", french)):
+        got = read_client.post(
+            f"/api/v1/leagues/{BE}/predict", json=body, headers={"Accept-Language": lang}
+        )
+        assert got.status_code == 422 and got.json()["error"]["code"] == "invalid_request"
+        assert got.json()["error"]["problems"] == [{"location": location, "message": message}]

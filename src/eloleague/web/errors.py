@@ -10,6 +10,7 @@ error outside every middleware.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI
@@ -97,10 +98,7 @@ def as_web_error(exc: Exception) -> WebError:
     if isinstance(exc, EloleagueError):
         return WebError(400, "bad_request", exc.message)
     if isinstance(exc, RequestValidationError):
-        problems = [
-            Problem(".".join(str(x) for x in e.get("loc", ())), str(e.get("msg", "")))
-            for e in exc.errors()
-        ]
+        problems = [_request_problem(e) for e in exc.errors()]
         return WebError(422, "invalid_request", Text.of("the request is not valid"), problems)
     if isinstance(exc, StarletteHTTPException):
         codes = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
@@ -118,6 +116,64 @@ def as_web_error(exc: Exception) -> WebError:
         )
     log.exception("internal error", exc_info=exc)
     return WebError(500, "internal_error", Text.of("internal error: the site could not answer"))
+
+
+def _request_problem(error: Mapping[str, Any]) -> Problem:
+    """One of pydantic's problems with a request's body, in words the site translates (its own
+    are English only); a kind of problem not listed keeps pydantic's words."""
+    location = ".".join(str(x) for x in error.get("loc", ()))
+    words = _WORDS.get(str(error.get("type")))
+    if words is not None:
+        try:
+            return Problem(location, words(error.get("ctx") or {}))
+        except (KeyError, TypeError):  # a context other than the one expected
+            pass
+    return Problem(location, str(error.get("msg", "")))
+
+
+Context = Mapping[str, Any]
+
+# pydantic's kinds of problem (its ``type``), each with the words the site says it in.
+_KINDS: tuple[tuple[tuple[str, ...], Callable[[Context], Text]], ...] = (
+    (("missing",), lambda c: Text.of("required")),
+    (("extra_forbidden",), lambda c: Text.of("not expected here")),
+    (("int_type", "int_parsing", "int_from_float"), lambda c: Text.of("expected a whole number")),
+    (("float_type", "float_parsing"), lambda c: Text.of("expected a number")),
+    (("bool_type", "bool_parsing"), lambda c: Text.of("expected true or false")),
+    (("string_type",), lambda c: Text.of("expected a text")),
+    (("list_type", "tuple_type"), lambda c: Text.of("expected a list")),
+    (("dict_type", "model_type", "model_attributes_type"), lambda c: Text.of("expected an object")),
+    (
+        ("date_type", "date_parsing", "date_from_datetime_parsing", "date_from_datetime_inexact"),
+        lambda c: Text.of("expected a date (YYYY-MM-DD)"),
+    ),
+    (("greater_than_equal",), lambda c: Text.of("expected {low} or more", low=c["ge"])),
+    (("less_than_equal",), lambda c: Text.of("expected {le} or less", le=c["le"])),
+    (("greater_than",), lambda c: Text.of("expected more than {gt}", gt=c["gt"])),
+    (("less_than",), lambda c: Text.of("expected less than {lt}", lt=c["lt"])),
+    (
+        ("too_long",),
+        lambda c: Text.of(
+            "expected at most {most} items, not {count}",
+            most=c["max_length"],
+            count=c["actual_length"],
+        ),
+    ),
+    (
+        ("too_short",),
+        lambda c: Text.of("expected at least {least} item(s)", least=c["min_length"]),
+    ),
+    (
+        ("string_too_long",),
+        lambda c: Text.of("expected at most {most} characters", most=c["max_length"]),
+    ),
+    (
+        ("string_too_short",),
+        lambda c: Text.of("expected at least {least} character(s)", least=c["min_length"]),
+    ),
+    (("json_invalid",), lambda c: Text.of("not valid JSON: {error}", error=c["error"])),
+)
+_WORDS = {kind: words for kinds, words in _KINDS for kind in kinds}
 
 
 def wants_json(request: Request) -> bool:
