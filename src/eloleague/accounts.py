@@ -1,6 +1,6 @@
 """Officers' and referees' accounts and the API tokens of programs ("officers and referees").
 
-The schema belongs to the store (``users``, ``api_tokens`` in :mod:`eloleague.store.tables`); the
+The rows belong to the store (``users``, ``api_tokens``: :mod:`eloleague.store.accounts`); the
 logic is here. Passwords are hashed with argon2id (argon2-cffi); API tokens are random 256-bit
 strings shown once and stored as their SHA-256 digest (a token is as strong as a key, so a fast
 digest is enough and lets a request find its token by an indexed lookup).
@@ -21,16 +21,16 @@ from typing import Literal, TypeVar, get_args
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Connection, Engine, delete, insert, select, update
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from eloleague.errors import BusyError, EloleagueError
 from eloleague.i18n import Text
 from eloleague.io.limits import NAME_MAX, storable
+from eloleague.store import accounts as account_rows
 from eloleague.store import sessions
-from eloleague.store.bulk import run, to_stamp
+from eloleague.store.bulk import to_stamp
 from eloleague.store.db import read, write
-from eloleague.store.tables import api_tokens, users
 
 Role = Literal["officer", "referee"]
 ROLES: tuple[str, ...] = get_args(Role)
@@ -101,18 +101,12 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
     check_password_rules(password)
     try:
         with write(engine) as conn:
-            pk = conn.execute(
-                insert(users).values(
-                    name=name,
-                    password_hash=hash_password(password),
-                    role=role,
-                    created_at=dt.datetime.now(dt.UTC),
-                )
-            ).inserted_primary_key
+            pk = account_rows.insert_user(
+                conn, name, hash_password(password), role, dt.datetime.now(dt.UTC)
+            )
     except IntegrityError:
         raise EloleagueError(_t("a user named {name} already exists", name=repr(name))) from None
-    assert pk is not None
-    return User(int(pk[0]), name, role)
+    return User(pk, name, role)
 
 
 def set_password(engine: Engine, name: str, password: str) -> None:
@@ -120,9 +114,7 @@ def set_password(engine: Engine, name: str, password: str) -> None:
     check_password_rules(password)
     with write(engine) as conn:
         uid = _user_id(conn, name)
-        conn.execute(
-            update(users).where(users.c.id == uid).values(password_hash=hash_password(password))
-        )
+        account_rows.set_password_hash(conn, uid, hash_password(password))
         sessions.end_user_sessions(conn, uid)
 
 
@@ -134,14 +126,11 @@ def sign_out_everywhere(engine: Engine, name: str) -> int:
 
 def _user_id(conn: Connection, name: str) -> int:
     """The id of the account ``name`` (or :class:`EloleagueError`)."""
-    uid = (
-        conn.execute(select(users.c.id).where(users.c.name == name)).scalar()
-        if storable(name)  # a name no account can have is not looked for (NUL on PostgreSQL)
-        else None
-    )
+    # A name no account can have is not looked for (NUL: an error on PostgreSQL).
+    uid = account_rows.user_id(conn, name) if storable(name) else None
     if uid is None:
         raise EloleagueError(_t("no user named {name}", name=repr(name)))
-    return int(uid)
+    return uid
 
 
 def find_user(engine: Engine, name: str) -> User | None:
@@ -149,40 +138,34 @@ def find_user(engine: Engine, name: str) -> User | None:
     if not storable(name.strip()):
         return None
     with read(engine) as conn:
-        row = conn.execute(
-            select(users.c.id, users.c.name, users.c.role).where(users.c.name == name.strip())
-        ).first()
-    return User(row.id, row.name, row.role) if row else None
+        row = account_rows.user_row(conn, name.strip())
+    return User(*row) if row else None
 
 
 def list_users(engine: Engine) -> list[User]:
     """Every account, by name."""
     with read(engine) as conn:
-        rows = conn.execute(select(users.c.id, users.c.name, users.c.role).order_by(users.c.name))
-        return [User(r.id, r.name, r.role) for r in rows]
+        return [User(*row) for row in account_rows.all_users(conn)]
 
 
 def authenticate(engine: Engine, name: str, password: str) -> User | None:
     """The account if ``password`` is right, else ``None`` (same work whether the name exists)."""
-    row = None
+    found = None
     if storable(name.strip()):  # else no account has it: the same work, no database error
         with read(engine) as conn:
-            row = conn.execute(select(users).where(users.c.name == name.strip())).first()
-    stored = row.password_hash if row else _DUMMY_HASH
+            found = account_rows.user_and_hash(conn, name.strip())
+    stored = found[1] if found else _DUMMY_HASH
     try:
         _hasher.verify(stored, password)
     except (VerifyMismatchError, VerificationError, InvalidHashError):
         return None
-    if row is None:
+    if found is None:
         return None
+    user = User(*found[0])
     if _hasher.check_needs_rehash(stored):
         with write(engine) as conn:
-            conn.execute(
-                update(users)
-                .where(users.c.id == row.id)
-                .values(password_hash=hash_password(password))
-            )
-    return User(row.id, row.name, row.role)
+            account_rows.set_password_hash(conn, user.id, hash_password(password))
+    return user
 
 
 # API tokens -------------------------------------------------------------------------------------
@@ -201,14 +184,7 @@ def create_token(engine: Engine, user_name: str, label: str = "") -> str:
         )
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with write(engine) as conn:
-        conn.execute(
-            insert(api_tokens).values(
-                user_id=user.id,
-                token_hash=_digest(token),
-                label=label,
-                created_at=dt.datetime.now(dt.UTC),
-            )
-        )
+        account_rows.insert_token(conn, user.id, _digest(token), label, dt.datetime.now(dt.UTC))
     return token
 
 
@@ -224,28 +200,17 @@ def user_for_token_and(
     posts a result with its token to a league, and both are looked up in one transaction
     instead of two (docs/benchmarks.md, "Live results")."""
     digest = _digest(token) if token.startswith(TOKEN_PREFIX) else None
-    with read(engine) as conn:  # plain SQL: a game server asks on every post
-        rows = (
-            run(
-                conn,
-                "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
-                "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?",
-                (digest,),
-            )
-            if digest is not None
-            else []
-        )
+    with read(engine) as conn:
+        holder = account_rows.token_holder(conn, digest) if digest is not None else None
         found = also(conn)
-    if digest is None or not rows or not hmac.compare_digest(rows[0][1], digest):
+    if digest is None or holder is None or not hmac.compare_digest(holder[1], digest):
         return None, found
-    token_id, _, user_id, name, role, used = rows[0]
+    token_id, _, user_id, name, role, used = holder
     now = dt.datetime.now(dt.UTC)
     if used is None or now - to_stamp(used) >= TOKEN_USE_EVERY:
         try:  # bookkeeping only: never make a game server wait behind a league's writes
             with write(engine, wait=TOKEN_USE_WAIT) as conn:
-                conn.execute(
-                    update(api_tokens).where(api_tokens.c.id == token_id).values(last_used_at=now)
-                )
+                account_rows.note_token_use(conn, token_id, now)
         except BusyError:
             pass
     return User(user_id, name, role), found
@@ -267,4 +232,4 @@ def revoke_tokens(engine: Engine, user_name: str) -> int:
     if user is None:
         raise EloleagueError(_t("no user named {name}", name=repr(user_name)))
     with write(engine) as conn:
-        return int(conn.execute(delete(api_tokens).where(api_tokens.c.user_id == user.id)).rowcount)
+        return account_rows.delete_tokens(conn, user.id)
