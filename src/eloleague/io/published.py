@@ -106,13 +106,13 @@ def _pdf(page: ListPage, regular: str, bold: str) -> bytes:
     scale = pdf.epw / sum(page.widths)
     widths = [w * scale for w in page.widths]
     aligns = ["R" if n else "L" for n in page.numeric]
+    room = [w - 2 * pdf.c_margin for w in widths]  # the text's width in each column
 
     def rule() -> None:  # the line under a row
         pdf.line(pdf.l_margin, pdf.get_y(), pdf.l_margin + pdf.epw, pdf.get_y())
 
     def row(cells: Sequence[str]) -> None:
         texts = [_drawable(t) for t in cells]
-        room = [w - 2 * pdf.c_margin for w in widths]
         if all(pdf.get_string_width(t) <= r for t, r in zip(texts, room, strict=True)):
             if pdf.will_page_break(LINE):
                 pdf.add_page()
