@@ -90,3 +90,14 @@ class BusyError(EloleagueError):
     """Another write to the same league held its lock longer than the caller would wait: nothing
     was changed, and the same request can be sent again (the site answers 503 with
     ``Retry-After``)."""
+
+
+class UnavailableError(BusyError):
+    """The database could not be reached (a PostgreSQL server restarting, a connection cut):
+    nothing was changed, and the same request can be sent again once it is back (the site
+    answers 503 with ``Retry-After``). ``detail``: the driver's words, for the operator's eyes
+    only (a log, the command line): they name hosts and ports."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail

@@ -39,10 +39,29 @@ def _free_port() -> int:
 
 
 class PgServer:
-    """A running server: :meth:`new_database` gives the URL of a fresh, empty database."""
+    """A running server: :meth:`new_database` gives the URL of a fresh, empty database; a server
+    the tests started themselves can be stopped and started again (:meth:`stop`, :meth:`start`)."""
 
-    def __init__(self, admin_url: str) -> None:
+    def __init__(self, admin_url: str, control: list[str] | None = None) -> None:
         self.admin_url = admin_url
+        self._control = control  # pg_ctl and its options, when the tests run the server
+
+    @property
+    def controlled(self) -> bool:
+        """Whether :meth:`stop` and :meth:`start` can be used (not with ELOLEAGUE_TEST_PG_URL)."""
+        return self._control is not None
+
+    def stop(self) -> None:
+        """Stop the server (connections are cut, as when it restarts for maintenance)."""
+        assert self._control is not None
+        subprocess.run(_as_postgres([*self._control, "-m", "fast", "-w", "stop"]), check=True)
+
+    def start(self) -> None:
+        """Start it again, same port and data."""
+        assert self._control is not None
+        subprocess.run(
+            _as_postgres([*self._control, "-w", "start"]), check=True, capture_output=True
+        )
 
     def new_database(self) -> str:
         import psycopg
@@ -95,15 +114,10 @@ def start_server() -> Iterator[PgServer]:
         capture_output=True,
     )
     options = f"-p {port} -k {sock} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        _as_postgres(
-            [str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options, "-w", "start"]
-        ),
-        check=True,
-        capture_output=True,
-    )
+    control = [str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log), "-o", options]
+    subprocess.run(_as_postgres([*control, "-w", "start"]), check=True, capture_output=True)
     try:
-        yield PgServer(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres")
+        yield PgServer(f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", control)
     finally:
         from eloleague import league
 

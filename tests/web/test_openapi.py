@@ -23,17 +23,17 @@ def _documented(client: TestClient, path: str, method: str) -> set[str]:
 @pytest.mark.parametrize(
     ("method", "path", "statuses"),
     [
-        ("get", API, {"200", "404", "422"}),
-        ("get", API + "/events", {"200", "404", "422"}),
-        ("get", API + "/players/{name}", {"200", "404", "422"}),  # FastAPI: 422 everywhere
-        ("post", API + "/predict", {"200", "400", "404", "422"}),
-        ("post", API + "/games", {"200", "201", "202", "400", "401", "404", "413", "422"}),
-        ("post", API + "/games/preview", {"200", "400", "401", "404", "413", "422"}),
-        ("put", API + "/games/{game}", {"200", "400", "401", "403", "404", "413", "422"}),
-        ("delete", API + "/games/{game}", {"200", "400", "401", "403", "404", "422"}),
-        ("post", API + "/seasons/close", {"200", "400", "401", "403", "404", "413", "422"}),
-        ("post", API + "/seasons/reopen", {"200", "400", "401", "403", "404", "413", "422"}),
-        ("get", API + "/journal", {"200", "401", "403", "404", "422"}),
+        ("get", API, {"200", "404", "422", "503"}),
+        ("get", API + "/events", {"200", "404", "422", "503"}),
+        ("get", API + "/players/{name}", {"200", "404", "422", "503"}),  # FastAPI: 422 everywhere
+        ("post", API + "/predict", {"200", "400", "404", "422", "503"}),
+        ("post", API + "/games", {"200", "201", "202", "400", "401", "404", "413", "422", "503"}),
+        ("post", API + "/games/preview", {"200", "400", "401", "404", "413", "422", "503"}),
+        ("put", API + "/games/{game}", {"200", "400", "401", "403", "404", "413", "422", "503"}),
+        ("delete", API + "/games/{game}", {"200", "400", "401", "403", "404", "422", "503"}),
+        ("post", API + "/seasons/close", {"200", "400", "401", "403", "404", "413", "422", "503"}),
+        ("post", API + "/seasons/reopen", {"200", "400", "401", "403", "404", "413", "422", "503"}),
+        ("get", API + "/journal", {"200", "401", "403", "404", "422", "503"}),
     ],
 )
 def test_every_status_an_operation_answers_is_documented(

@@ -14,7 +14,7 @@ import sys
 import typer
 
 from eloleague.cli.help import Typer
-from eloleague.errors import EloleagueError, InputError
+from eloleague.errors import EloleagueError, InputError, UnavailableError
 from eloleague.i18n import LANGUAGES, Text, pick_language, render
 
 app = Typer(
@@ -83,6 +83,8 @@ def main() -> None:
         app()
     except InputError as exc:
         fail(exc.render(pick_language()))
+    except UnavailableError as exc:  # the operator needs the driver's words (host, port)
+        fail(render(exc.message, pick_language()) + (f"\n{exc.detail}" if exc.detail else ""))
     except EloleagueError as exc:
         fail(render(exc.message, pick_language()))
     except OSError as exc:  # a file that cannot be read or written: say which, and why

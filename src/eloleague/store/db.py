@@ -22,7 +22,7 @@ from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
 
-from eloleague.errors import BusyError, EloleagueError
+from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
 from eloleague.store.bulk import CACHE_KB, run_together
 from eloleague.store.group_commit import busy_text, group_of
@@ -276,7 +276,38 @@ def _busy_or_raise(exc: OperationalError | sqlite3.OperationalError) -> Exceptio
     text = str(orig) if orig is not None else str(exc)
     if "locked" in text or "busy" in text or "lock timeout" in text:
         return BusyError(busy_text())
+    if unreachable(exc):
+        return UnavailableError(unavailable_text(), text.strip())
     return EloleagueError(msg("database error: {detail}", detail=text.strip()))
+
+
+# PostgreSQL's SQLSTATEs of a server that cut or refused the connection: its connection exceptions
+# (class 08) and its shutting down or starting up (57P01-57P03).
+_GONE = ("08", "57P01", "57P02", "57P03")
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` (SQLAlchemy's, or the driver's) says that PostgreSQL could not be reached
+    or cut the connection, rather than refusing a statement: what a restart of the server or a
+    network cut gives, and sending the request again later cures."""
+    if getattr(exc, "connection_invalidated", False):  # SQLAlchemy saw the connection die
+        return True
+    orig = getattr(exc, "orig", exc)
+    if not type(orig).__module__.startswith("psycopg"):  # SQLite: a file, never unreachable
+        return False
+    import psycopg  # only once PostgreSQL is in use
+
+    if not isinstance(orig, psycopg.OperationalError):
+        return False
+    return orig.sqlstate is None or orig.sqlstate.startswith(_GONE)
+
+
+def unavailable_text() -> str:
+    """What a request is told when the database cannot be reached."""
+    return msg(
+        "the database cannot be reached at the moment; nothing was changed: send the request "
+        "again in a moment"
+    )
 
 
 # Migrations -------------------------------------------------------------------------------------

@@ -126,12 +126,18 @@ _MEANINGS = {
     404: "No such league, player, game or event.",
     413: "The body is larger than the site's upload limit.",
     422: "The request or its games are not valid: every problem, located.",
+    503: (
+        "Nothing was done: another write held the league too long (code busy) or the database "
+        "cannot be reached (code unavailable); send the same request again after Retry-After "
+        "seconds."
+    ),
 }
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """The error answers an operation gives (one shape: :class:`ErrorOut`), for its OpenAPI."""
-    return {code: {"model": ErrorOut, "description": _MEANINGS[code]} for code in codes}
+    """The error answers an operation gives (one shape: :class:`ErrorOut`), for its OpenAPI;
+    every operation may answer 503 (its database restarting, or, for a write, a busy league)."""
+    return {code: {"model": ErrorOut, "description": _MEANINGS[code]} for code in (*codes, 503)}
 
 
 _READ = _errors(404)

@@ -20,12 +20,21 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Match
 
-from eloleague.errors import BusyError, EloleagueError, InputError, Problem, in_source
+from eloleague.errors import (
+    BusyError,
+    EloleagueError,
+    InputError,
+    Problem,
+    UnavailableError,
+    in_source,
+)
 from eloleague.i18n import Text, render
+from eloleague.store.db import unavailable_text, unreachable
 
 log = logging.getLogger("eloleague.web")
 
 RETRY_AFTER = 1  # seconds a client waits before sending again a write refused as busy (503)
+UNAVAILABLE_RETRY_AFTER = 5  # the same when the database cannot be reached (a server restarting)
 
 
 class WebError(Exception):
@@ -93,6 +102,15 @@ def as_web_error(exc: Exception) -> WebError:
         )
         located = [in_source(exc.source, p) if exc.source else p for p in exc.problems]
         return WebError(422, "invalid_input", message, located)
+    if isinstance(exc, UnavailableError) or unreachable(exc):  # a database restarting
+        detail = exc.detail if isinstance(exc, UnavailableError) else str(exc)
+        log.warning("the database cannot be reached: %s", detail)  # hosts: never to a visitor
+        return WebError(
+            503,
+            "unavailable",
+            unavailable_text(),
+            headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
+        )
     if isinstance(exc, BusyError):  # nothing was stored: the client sends it again later
         return WebError(503, "busy", exc.message, headers={"Retry-After": str(RETRY_AFTER)})
     if isinstance(exc, EloleagueError):
