@@ -274,10 +274,10 @@ def read(engine: Engine) -> Iterator[Connection]:
 def _busy_or_raise(exc: OperationalError | sqlite3.OperationalError) -> Exception:
     orig = getattr(exc, "orig", None)
     text = str(orig) if orig is not None else str(exc)
+    if unreachable(exc):  # by its kind, before the words below
+        return UnavailableError(unavailable_text(), text.strip())
     if "locked" in text or "busy" in text or "lock timeout" in text:
         return BusyError(busy_text())
-    if unreachable(exc):
-        return UnavailableError(unavailable_text(), text.strip())
     return EloleagueError(msg("database error: {detail}", detail=text.strip()))
 
 
