@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import httpx
 
@@ -102,22 +103,26 @@ def _cmd(pid: int) -> str:
         return ""
 
 
-def _serve(db: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
+def _serve(db: Path, port: int, *options: str, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """``eloleague serve`` in its own process, what it prints into ``log`` when given."""
+    command = ["serve", "--db", str(db), "--port", str(port), *options]
+    out = subprocess.DEVNULL if log is None else log.open("wb")
     return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "eloleague",
-            "serve",
-            "--db",
-            str(db),
-            "--port",
-            str(port),
-            *options,
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        [sys.executable, "-m", "eloleague", *command],
+        stdout=out,
+        stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
     )
+
+
+def _get(port: int, path: str, **headers: str) -> httpx.Response:
+    """``path`` from the server on ``port``, once it answers (it may still be starting)."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}{path}", headers=headers, timeout=2)
+        except httpx.HTTPError:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
 
 
 def test_serve_lang_is_the_sites_language_for_a_browser_that_asks_for_none(site: Site) -> None:
@@ -125,19 +130,25 @@ def test_serve_lang_is_the_sites_language_for_a_browser_that_asks_for_none(site:
         port = free_port()
         server = _serve(site.db, port, *options)
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    page = httpx.get(f"http://127.0.0.1:{port}/leagues/{BE}", timeout=2)
-                    break
-                except httpx.HTTPError:
-                    assert time.monotonic() < deadline, "the server did not start"
-                    time.sleep(0.2)
-            assert f'<html lang="{lang}"' in page.text
-            asked = httpx.get(
-                f"http://127.0.0.1:{port}/leagues/{BE}", headers={"Accept-Language": "fr"}
-            )
+            assert f'<html lang="{lang}"' in _get(port, f"/leagues/{BE}").text
+            asked = _get(port, f"/leagues/{BE}", **{"Accept-Language": "fr"})
             assert '<html lang="fr"' in asked.text  # the browser's choice still comes first
         finally:
             server.terminate()
             server.wait(timeout=20)
+
+
+def test_the_access_log_can_be_turned_off(site: Site, tmp_path: Path) -> None:
+    """A busy results API may go without Uvicorn's line per request; the default keeps it."""
+    for options, logged in (((), True), (("--no-access-log",), False)):
+        port = free_port()
+        log = tmp_path / f"serve-{logged}.log"
+        server = _serve(site.db, port, *options, log=log)
+        try:
+            assert _get(port, f"/api/v1/leagues/{BE}").status_code == 200
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+        text = log.read_text("utf-8")
+        assert "Application startup complete" in text  # the server's own lines stay
+        assert (f'"GET /api/v1/leagues/{quote(BE)} HTTP/1.1" 200' in text) is logged

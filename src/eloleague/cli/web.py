@@ -69,6 +69,14 @@ def serve(
             "English, and this command's (fr or en; default: fr).",
         ),
     ] = None,
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log/--no-access-log",
+            help="A line on standard output for each request (Uvicorn's access log); a busy "
+            "results API saves about 0.1 ms of CPU a request without it.",
+        ),
+    ] = True,
 ) -> None:
     """Serve the ranking site and the JSON API of the database's leagues.
 
@@ -82,7 +90,14 @@ def serve(
     language = pick_language(lang)
     try:
         League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
-        run(db, host, port, workers, default_lang=language if lang else None)
+        run(
+            db,
+            host,
+            port,
+            workers,
+            default_lang=language if lang else None,
+            access_log=access_log,
+        )
     except EloleagueError as exc:
         raise EloleagueError(render(exc.message, language)) from None
 

@@ -28,11 +28,13 @@ def serve(
     port: int = 8000,
     workers: int = 1,
     default_lang: str | None = None,
+    access_log: bool = True,
 ) -> None:
     """Serve the site of the database ``db`` with Uvicorn until interrupted, in ``workers``
     processes (docs/web.md, "Several workers"). ``default_lang``: the site's language for
     visitors who ask for none (:attr:`Settings.default_lang`; else ``ELOLEAGUE_SITE_LANG``, else
-    French)."""
+    French). ``access_log``: Uvicorn's line per request (about 0.1 ms of CPU each:
+    docs/benchmarks.md, "Live results")."""
     import os
     import socket
 
@@ -62,7 +64,14 @@ def serve(
     if workers <= 1:
         app = create_app(settings)
         _share_the_interpreter()
-        uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=False)
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="info",
+            proxy_headers=False,
+            access_log=access_log,
+        )
         return
     # The schema is brought up to date once, here, before the workers start; each worker then
     # builds its own application from the environment, with the same database and the same
@@ -80,6 +89,7 @@ def serve(
         port=port,
         log_level="info",
         proxy_headers=False,
+        access_log=access_log,
     )
 
 
