@@ -5,6 +5,7 @@ stored, and the site serves again as soon as the server is back (docs/web.md, "E
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator
 
@@ -13,9 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from eloleague import accounts
+from eloleague.errors import UnavailableError
 from eloleague.league import League
 from eloleague.store.db import unreachable
-from eloleague.web import Settings, create_app
+from eloleague.web import Settings, create_app, errors
 from tests.conftest import run_cli
 from tests.pg.server import PgServer, start_server
 from tests.store.helpers import assert_equals_full_replay
@@ -83,3 +85,19 @@ def test_only_a_lost_connection_counts_as_unreachable() -> None:
     assert not unreachable(psycopg.errors.UniqueViolation())  # the statement's own fault
     assert not unreachable(psycopg.errors.LockNotAvailable())  # busy: the league's lock
     assert not unreachable(sqlite3.OperationalError("database is locked"))
+
+
+def test_an_outage_is_logged_once_in_a_while_with_the_count_of_refused_requests(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(errors, "_unreachable", {"logged": float("-inf"), "refused": 0.0})
+    down = UnavailableError("unavailable", "connection refused on db.example:5432")
+    with caplog.at_level(logging.WARNING, logger="eloleague.web"):
+        answers = [errors.as_web_error(down) for _ in range(50)]
+        assert {(a.status, a.code) for a in answers} == {(503, "unavailable")}
+        assert len(caplog.records) == 1  # not fifty identical lines
+        assert "db.example:5432" in caplog.text  # the operator sees why
+        monkeypatch.setattr(errors, "UNREACHABLE_LOG_EVERY", 0.0)  # the next line is due
+        errors.as_web_error(down)
+    assert len(caplog.records) == 2
+    assert "(50 request(s) refused since the last such line)" in caplog.records[1].getMessage()

@@ -10,6 +10,8 @@ error outside every middleware.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -104,7 +106,7 @@ def as_web_error(exc: Exception) -> WebError:
         return WebError(422, "invalid_input", message, located)
     if isinstance(exc, UnavailableError) or unreachable(exc):  # a database restarting
         detail = exc.detail if isinstance(exc, UnavailableError) else str(exc)
-        log.warning("the database cannot be reached: %s", detail)  # hosts: never to a visitor
+        _note_unreachable(detail)  # the driver's words name hosts: never to a visitor
         return WebError(
             503,
             "unavailable",
@@ -134,6 +136,29 @@ def as_web_error(exc: Exception) -> WebError:
         )
     log.exception("internal error", exc_info=exc)
     return WebError(500, "internal_error", Text.of("internal error: the site could not answer"))
+
+
+UNREACHABLE_LOG_EVERY = 10.0  # seconds between two log lines of an unreachable database
+_unreachable = {"logged": -UNREACHABLE_LOG_EVERY, "refused": 0.0}
+_unreachable_lock = threading.Lock()
+
+
+def _note_unreachable(detail: str) -> None:
+    """Log that the database cannot be reached, once every :data:`UNREACHABLE_LOG_EVERY`
+    seconds with the count of requests refused since: under live load an outage would
+    otherwise write hundreds of identical lines a second."""
+    with _unreachable_lock:
+        _unreachable["refused"] += 1
+        now = time.monotonic()
+        if now - _unreachable["logged"] < UNREACHABLE_LOG_EVERY:
+            return
+        refused = int(_unreachable["refused"])
+        _unreachable.update(logged=now, refused=0)
+    log.warning(
+        "the database cannot be reached (%d request(s) refused since the last such line): %s",
+        refused,
+        detail,
+    )
 
 
 def _request_problem(error: Mapping[str, Any]) -> Problem:
