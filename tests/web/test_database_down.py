@@ -70,6 +70,9 @@ def test_a_restarting_database_gets_503_and_the_site_serves_again(own_server: Pg
     assert cli.returncode == 2 and "cannot be reached" in cli.stderr
     assert "Connection refused" in cli.stderr  # the operator sees why
     assert "Traceback" not in cli.stderr
+    serve = run_cli("serve", "--db", url, "--lang", "fr")  # its own --lang: the same detail
+    assert serve.returncode == 2 and "la base de données est injoignable" in serve.stderr
+    assert "Connection refused" in serve.stderr
 
     own_server.start()
     again = site.post("/api/v1/leagues/L/games", content=_game(2), headers=post)

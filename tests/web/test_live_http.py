@@ -57,3 +57,5 @@ def test_serve_says_clearly_when_the_port_is_taken(live: LiveServer, site: Site)
     assert french.returncode == 2
     assert f"impossible d’écouter sur 127.0.0.1:{live.port}\u202f: " in french.stderr
     assert "choisissez un autre --port" in french.stderr
+    other = run_cli("serve", "--db", str(site.db), "--port", str(live.port), "--lang", "de")
+    assert other.returncode == 2 and "'de': choose fr or en" in other.stderr  # not English quietly

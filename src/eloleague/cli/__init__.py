@@ -37,6 +37,12 @@ def _root(
 
     Start with [bold]eloleague rate GAMES.jsonl --rules bataille-empire[/].
     """
+    use_language(lang)
+
+
+def use_language(lang: str | None) -> None:
+    """Make ``lang`` the language of this command's messages, its errors included (``--lang``
+    of ``eloleague`` or of a command that also uses it otherwise); not fr or en: refused."""
     if lang is not None:
         if lang not in LANGUAGES:
             raise typer.BadParameter(f"{lang!r}: choose fr or en", param_hint="--lang")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from eloleague.cli import app
+from eloleague.cli import app, use_language
 from eloleague.cli.help import Typer
 from eloleague.errors import EloleagueError
 from eloleague.i18n import Text, pick_language, render
@@ -87,19 +87,9 @@ def serve(
     from eloleague.league import League
     from eloleague.web import serve as run
 
-    language = pick_language(lang)
-    try:
-        League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
-        run(
-            db,
-            host,
-            port,
-            workers,
-            default_lang=language if lang else None,
-            access_log=access_log,
-        )
-    except EloleagueError as exc:
-        raise EloleagueError(render(exc.message, language)) from None
+    use_language(lang)  # the command's errors too (shown by eloleague.cli.main)
+    League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
+    run(db, host, port, workers, default_lang=lang, access_log=access_log)
 
 
 @user_app.command("add")
