@@ -93,7 +93,8 @@ def test_only_a_lost_connection_counts_as_unreachable() -> None:
 def test_an_outage_is_logged_once_in_a_while_with_the_count_of_refused_requests(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(errors, "_unreachable", {"logged": float("-inf"), "refused": 0.0})
+    monkeypatch.setattr(errors._Outage, "logged", float("-inf"))  # as in a fresh process
+    monkeypatch.setattr(errors._Outage, "refused", 0)
     down = UnavailableError("unavailable", "connection refused on db.example:5432")
     with caplog.at_level(logging.WARNING, logger="eloleague.web"):
         answers = [errors.as_web_error(down) for _ in range(50)]

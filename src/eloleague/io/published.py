@@ -36,7 +36,7 @@ def _drawable(text: str) -> str:
     """``text`` with each character the font lacks (Chinese, Japanese...) written without its
     accent when that one is drawn, else as ``?``: a name is never left with a silent gap."""
     letters = _letters()
-    if all(ord(c) in letters for c in text):
+    if letters.issuperset(map(ord, text)):
         return text
     out = []
     for char in text:
@@ -114,8 +114,7 @@ def _pdf(page: ListPage, regular: str, bold: str) -> bytes:
     def row(cells: Sequence[str]) -> None:
         texts = [_drawable(t) for t in cells]
         if all(pdf.get_string_width(t) <= r for t, r in zip(texts, room, strict=True)):
-            if pdf.will_page_break(LINE):
-                pdf.add_page()
+            # One line: the first cell breaks the page itself when the line does not fit.
             for w, t, a in zip(widths, texts, aligns, strict=True):
                 pdf.cell(w, LINE, t, align=a)
             pdf.ln(LINE)

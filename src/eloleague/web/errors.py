@@ -139,21 +139,26 @@ def as_web_error(exc: Exception) -> WebError:
 
 
 UNREACHABLE_LOG_EVERY = 10.0  # seconds between two log lines of an unreachable database
-_unreachable = {"logged": -UNREACHABLE_LOG_EVERY, "refused": 0.0}
-_unreachable_lock = threading.Lock()
+
+
+class _Outage:
+    """When an unreachable database was last logged, and the requests refused since."""
+
+    lock = threading.Lock()
+    logged = float("-inf")
+    refused = 0
 
 
 def _note_unreachable(detail: str) -> None:
     """Log that the database cannot be reached, once every :data:`UNREACHABLE_LOG_EVERY`
     seconds with the count of requests refused since: under live load an outage would
     otherwise write hundreds of identical lines a second."""
-    with _unreachable_lock:
-        _unreachable["refused"] += 1
+    with _Outage.lock:
+        _Outage.refused += 1
         now = time.monotonic()
-        if now - _unreachable["logged"] < UNREACHABLE_LOG_EVERY:
+        if now - _Outage.logged < UNREACHABLE_LOG_EVERY:
             return
-        refused = int(_unreachable["refused"])
-        _unreachable.update(logged=now, refused=0)
+        refused, _Outage.logged, _Outage.refused = _Outage.refused, now, 0
     log.warning(
         "the database cannot be reached (%d request(s) refused since the last such line): %s",
         refused,
