@@ -16,10 +16,12 @@ from fastapi.testclient import TestClient
 from eloleague import accounts
 from eloleague.errors import UnavailableError
 from eloleague.league import League
+from eloleague.store import db as store_db
 from eloleague.store.db import unreachable
 from eloleague.web import Settings, create_app, errors
 from tests.conftest import run_cli
-from tests.pg.server import PgServer, start_server
+from tests.engine.helpers import duel
+from tests.pg.server import PgServer, pg_server, start_server  # noqa: F401  (fixture)
 from tests.store.helpers import assert_equals_full_replay
 
 
@@ -105,3 +107,42 @@ def test_an_outage_is_logged_once_in_a_while_with_the_count_of_refused_requests(
         errors.as_web_error(down)
     assert len(caplog.records) == 2
     assert "(50 request(s) refused since the last such line)" in caplog.records[1].getMessage()
+
+
+@pytest.mark.pg
+def test_a_restart_while_the_site_was_quiet_costs_no_request_an_error(
+    own_server: PgServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = own_server.new_database()
+    League.create(url, "L", "bataille-empire")
+    site = TestClient(create_app(Settings(db=url, secret="s" * 40)), raise_server_exceptions=False)
+    assert site.get("/api/v1/leagues/L").status_code == 200  # the pool now holds a connection
+    own_server.stop()
+    own_server.start()  # nobody asked meanwhile: the pooled connection is dead, and unknown
+    monkeypatch.setattr(store_db, "PING_IDLE_SECONDS", 0.0)  # however quick the restart was
+    assert site.get("/api/v1/leagues/L").status_code == 200
+
+
+@pytest.mark.pg
+def test_a_connection_back_in_the_pool_a_moment_ago_is_lent_without_a_ping(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = pg_server.new_database()
+    league = League.create(url, "L", "bataille-empire")
+    pings: list[object] = []
+    real_ping = league.engine.dialect.do_ping
+
+    def counted(dbapi_conn: object) -> bool:
+        pings.append(dbapi_conn)
+        return real_ping(dbapi_conn)
+
+    monkeypatch.setattr(league.engine.dialect, "do_ping", counted)
+    league.import_games(
+        [duel("2026-03-01", "Ana", "decisive_victory", "Ben", "defeat", gid="g1")], source="a"
+    )
+    league.ranking()
+    assert pings == []  # a game server's posts, one after the other: no round trip for a ping
+    monkeypatch.setattr(store_db, "PING_IDLE_SECONDS", 0.0)  # as if idle for a while
+    league.ranking()
+    assert len(pings) == 1

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, Engine, RootTransaction, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DatabaseError, OperationalError
+from sqlalchemy.exc import ArgumentError, DatabaseError, DisconnectionError, OperationalError
 
 from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
@@ -78,9 +78,8 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
                 backend=parsed.get_backend_name(),
             )
         )
-    kwargs: dict[str, Any] = {"pool_pre_ping": True}
     try:
-        return create_engine(full, **kwargs)
+        engine = create_engine(full)
     except (ArgumentError, ImportError) as exc:
         raise EloleagueError(
             msg(
@@ -89,6 +88,40 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
                 detail=str(exc),
             )
         ) from None
+    _ping_when_idle(engine)
+    return engine
+
+
+PING_IDLE_SECONDS = 1.0
+"""A pooled PostgreSQL connection unused for longer than this is pinged before it is lent."""
+
+_IDLE_SINCE = "eloleague.idle_since"
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Check that a pooled connection still reaches PostgreSQL before lending it, when it has not
+    been used for :data:`PING_IDLE_SECONDS` (a dead one is replaced, as SQLAlchemy's
+    ``pool_pre_ping`` does on every loan): a server restarted while the site was quiet costs
+    nobody an error. A connection back in the pool a moment ago is lent as it is: a ping is a
+    round trip, and a game server posting results borrows a connection twice per post (its
+    token, then its games), a tenth of a post's time (docs/benchmarks.md, "Live results"). If
+    the server went away within that moment, the request that meets the dead connection gets
+    the 503 of an unreachable database, and SQLAlchemy replaces every connection of the pool."""
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_conn: Any, record: Any) -> None:
+        if record is not None:
+            record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < PING_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+        except Exception as exc:  # the pool connects again (and raises if it cannot)
+            raise DisconnectionError(str(exc)) from exc
 
 
 def missing_sqlite_file(url: str | None) -> Path | None:
