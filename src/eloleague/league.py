@@ -71,9 +71,17 @@ from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
     delete_games,
+    game_by_id,
+    game_by_number,
+    game_ids,
+    game_labels,
     label,
+    label_of,
     load_games,
     next_seq,
+    player_game_ids,
+    player_game_labels,
+    set_content_hash,
 )
 from eloleague.store.group_commit import Write, group_of
 from eloleague.store.identity import (
@@ -1096,37 +1104,20 @@ class League:
 
     def _find_game(self, conn: Connection, game_id: str) -> tuple[int, int, str | None]:
         """(row id, seq, ext id) of the game named ``game_id`` (its id, or ``#SEQ``)."""
-        row = None
+        found = None
         if storable(game_id):  # an id no game can have is not looked for (NUL on PostgreSQL)
-            row = conn.execute(
-                select(games.c.id, games.c.seq, games.c.ext_id).where(
-                    and_(games.c.league_id == self.id, games.c.ext_id == game_id)
-                )
-            ).first()
+            found = game_by_id(conn, self.id, game_id)
         number = game_number(game_id)
-        if row is None and number is not None and number <= ROUND_MAX:
-            row = conn.execute(
-                select(games.c.id, games.c.seq, games.c.ext_id).where(
-                    and_(
-                        games.c.league_id == self.id,
-                        games.c.seq == number,
-                        games.c.ext_id.is_(None),
-                    )
-                )
-            ).first()
-        if row is None:
+        if found is None and number is not None and number <= ROUND_MAX:
+            found = game_by_number(conn, self.id, number)
+        if found is None:
             raise EloleagueError(
                 msg("no game {id!r} in league {league!r}", id=game_id, league=self.name)
             )
-        return row.id, row.seq, row.ext_id
+        return found
 
     def _labels(self, conn: Connection) -> dict[int, str]:
-        return {
-            pk: label(ext, seq)
-            for pk, seq, ext in conn.execute(
-                select(games.c.id, games.c.seq, games.c.ext_id).where(games.c.league_id == self.id)
-            )
-        }
+        return game_labels(conn, self.id)
 
     def ledger(self, *, player: str | None = None, game: str | None = None) -> list[LedgerEntry]:
         """Ledger entries in processing order: all, one player's, or one game's."""
@@ -1139,15 +1130,9 @@ class League:
 
     def _game_labels(self, conn: Connection, pid: int | None, gid: int | None) -> dict[int, str]:
         if gid is not None:
-            row = conn.execute(select(games.c.seq, games.c.ext_id).where(games.c.id == gid)).one()
-            return {gid: label(row.ext_id, row.seq)}
+            return {gid: label_of(conn, gid)}
         if pid is not None:
-            query = select(games.c.id, games.c.seq, games.c.ext_id).where(
-                games.c.id.in_(
-                    select(side_players.c.game_id).where(side_players.c.player_id == pid)
-                )
-            )
-            return {pk: label(ext, seq) for pk, seq, ext in conn.execute(query)}
+            return player_game_labels(conn, pid)
         return self._labels(conn)
 
     def explain(self, game_id: str) -> GameExplanation:
@@ -1327,28 +1312,15 @@ class League:
         """
         with self._reading() as conn:
             names = player_names(conn, self.id)
-            query = select(games.c.id).where(games.c.league_id == self.id)
             if event is not None and not storable(event.strip()):
                 return []
-            if event is not None:
-                query = query.where(
-                    games.c.event_id.in_(
-                        select(events.c.id).where(
-                            and_(events.c.league_id == self.id, events.c.name == event.strip())
-                        )
-                    )
-                )
-            if player is not None:
-                pid = self._player_id(conn, player)
-                query = query.where(
-                    games.c.id.in_(
-                        select(side_players.c.game_id).where(side_players.c.player_id == pid)
-                    )
-                )
+            pid = self._player_id(conn, player) if player is not None else None
             if event is None and player is None:
                 stored = load_games(conn, self.id, names)
             else:
-                stored = load_games(conn, self.id, names, pks=list(conn.execute(query).scalars()))
+                wanted = event.strip() if event is not None else None
+                pks = game_ids(conn, self.id, event=wanted, player_id=pid)
+                stored = load_games(conn, self.id, names, pks=pks)
         return [g.record for g in stored]
 
     def closings(self) -> list[dt.date]:
@@ -1481,16 +1453,8 @@ class League:
                     )
                 )
             before = read_ratings(conn, self.id, names)
-            src_games = set(
-                conn.execute(
-                    select(side_players.c.game_id).where(side_players.c.player_id == src)
-                ).scalars()
-            )
-            dst_games = set(
-                conn.execute(
-                    select(side_players.c.game_id).where(side_players.c.player_id == dst)
-                ).scalars()
-            )
+            src_games = player_game_ids(conn, src)
+            dst_games = player_game_ids(conn, dst)
             both = src_games & dst_games
             if both:
                 labels = self._labels(conn)
@@ -1518,11 +1482,7 @@ class League:
             ids = {name: pk for pk, name in names.items()}
             for g in moved:
                 record = imports.rename(g.record, {names[src]: names[dst]})
-                conn.execute(
-                    update(games)
-                    .where(games.c.id == g.pk)
-                    .values(content_hash=content_hash(record, ids))
-                )
+                set_content_hash(conn, g.pk, content_hash(record, ids))
             kept = _merged_identity(conn, self.id, src, dst, names)
             conn.execute(players.delete().where(players.c.id == src))
             if kept:

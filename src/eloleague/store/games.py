@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, delete, insert, select
+from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, run, to_date
@@ -226,6 +226,94 @@ def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]
         query = query.where(games.c.seq >= min(seqs))
     by_seq: dict[int, int] = {seq: pk for seq, pk in conn.execute(query)}
     return [by_seq[seq] for seq in seqs]
+
+
+def game_by_id(conn: Connection, league_id: int, ext_id: str) -> tuple[int, int, str | None] | None:
+    """``(row id, seq, ext id)`` of the league's game whose source id is ``ext_id``, if any."""
+    row = conn.execute(
+        select(games.c.id, games.c.seq, games.c.ext_id).where(
+            and_(games.c.league_id == league_id, games.c.ext_id == ext_id)
+        )
+    ).first()
+    return None if row is None else (row.id, row.seq, row.ext_id)
+
+
+def game_by_number(
+    conn: Connection, league_id: int, seq: int
+) -> tuple[int, int, str | None] | None:
+    """``(row id, seq, ext id)`` of the league's game without a source id whose arrival number
+    is ``seq`` (its label ``#SEQ``), if any."""
+    row = conn.execute(
+        select(games.c.id, games.c.seq, games.c.ext_id).where(
+            and_(
+                games.c.league_id == league_id,
+                games.c.seq == seq,
+                games.c.ext_id.is_(None),
+            )
+        )
+    ).first()
+    return None if row is None else (row.id, row.seq, row.ext_id)
+
+
+def game_labels(conn: Connection, league_id: int) -> dict[int, str]:
+    """``{row id: label}`` (:func:`label`) of every game of the league."""
+    return {
+        pk: label(ext, seq)
+        for pk, seq, ext in conn.execute(
+            select(games.c.id, games.c.seq, games.c.ext_id).where(games.c.league_id == league_id)
+        )
+    }
+
+
+def label_of(conn: Connection, game_id: int) -> str:
+    """The label (:func:`label`) of the game whose row id is ``game_id`` (it must exist)."""
+    row = conn.execute(select(games.c.seq, games.c.ext_id).where(games.c.id == game_id)).one()
+    return label(row.ext_id, row.seq)
+
+
+def player_game_labels(conn: Connection, player_id: int) -> dict[int, str]:
+    """``{row id: label}`` (:func:`label`) of the games a player played."""
+    query = select(games.c.id, games.c.seq, games.c.ext_id).where(
+        games.c.id.in_(select(side_players.c.game_id).where(side_players.c.player_id == player_id))
+    )
+    return {pk: label(ext, seq) for pk, seq, ext in conn.execute(query)}
+
+
+def player_game_ids(conn: Connection, player_id: int) -> set[int]:
+    """The row ids of the games a player played."""
+    return set(
+        conn.execute(
+            select(side_players.c.game_id).where(side_players.c.player_id == player_id)
+        ).scalars()
+    )
+
+
+def game_ids(
+    conn: Connection, league_id: int, *, event: str | None = None, player_id: int | None = None
+) -> list[int]:
+    """The row ids of the league's games of the event named ``event`` (when given) that player
+    ``player_id`` played (when given), in the order the database gives them."""
+    query = select(games.c.id).where(games.c.league_id == league_id)
+    if event is not None:
+        query = query.where(
+            games.c.event_id.in_(
+                select(events.c.id).where(
+                    and_(events.c.league_id == league_id, events.c.name == event)
+                )
+            )
+        )
+    if player_id is not None:
+        query = query.where(
+            games.c.id.in_(
+                select(side_players.c.game_id).where(side_players.c.player_id == player_id)
+            )
+        )
+    return list(conn.execute(query).scalars())
+
+
+def set_content_hash(conn: Connection, game_id: int, digest: str) -> None:
+    """Store a game's new content hash (:func:`content_hash`: its players' ids changed)."""
+    conn.execute(update(games).where(games.c.id == game_id).values(content_hash=digest))
 
 
 def delete_games(conn: Connection, pks: Sequence[int]) -> None:
