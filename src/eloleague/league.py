@@ -59,7 +59,7 @@ from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import deferred_indexes, pipelined, refresh_statistics, run, to_date
-from eloleague.store.derived import read_ledger, read_ratings, write_ratings
+from eloleague.store.derived import active_player_ids, read_ledger, read_ratings, write_ratings
 from eloleague.store.event_places import (
     EventPlace,
     EventSheet,
@@ -99,11 +99,17 @@ from eloleague.store.identity import (
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
+    alias_rows,
+    aliases_of,
     create_players,
+    delete_player,
     forget_folded,
+    move_player,
     name_index,
     names_in_games,
+    player_named,
     player_names,
+    rename_player,
     similar_names,
 )
 from eloleague.store.ranking import (
@@ -138,8 +144,6 @@ from eloleague.store.tables import (
     events,
     games,
     leagues,
-    player_aliases,
-    players,
     side_players,
 )
 from eloleague.store.wal import LogCopier, copy_in_background
@@ -1072,13 +1076,9 @@ class League:
             raise EloleagueError(
                 msg("no player named {name!r} in league {league!r}", name=wanted, league=self.name)
             )
-        exact = conn.execute(  # the usual case, one indexed row: the player's own name
-            select(players.c.id).where(
-                and_(players.c.league_id == self.id, players.c.name == wanted)
-            )
-        ).scalar()
+        exact = player_named(conn, self.id, wanted)  # the usual case: the player's own name
         if exact is not None:
-            return int(exact)
+            return exact
         shared = namesakes_of(conn, self.id, [wanted]).get(wanted)
         if shared:  # a plain name two players share: say which ones
             raise ambiguous(wanted, shared)
@@ -1152,11 +1152,7 @@ class League:
             labels = self._game_labels(conn, pid, None)
             names = names_in_games(conn, self.id, list(labels), also=pid)  # not all the league's
             canonical = names[pid]
-            aliases = sorted(
-                conn.execute(
-                    select(player_aliases.c.alias).where(player_aliases.c.player_id == pid)
-                ).scalars()
-            )
+            aliases = aliases_of(conn, pid)
             pools = read_ratings(conn, self.id, names, player_id=pid)  # hers: titles, rows
             history = read_ledger(conn, self.id, names, labels, player_id=pid)
             played = load_games(conn, self.id, names, pks=list(labels))
@@ -1343,12 +1339,8 @@ class League:
         """Every alias (a name merged into another) and the player it names."""
         with self._reading() as conn:
             names = player_names(conn, self.id)
-            rows = conn.execute(
-                select(player_aliases.c.alias, player_aliases.c.player_id).where(
-                    player_aliases.c.league_id == self.id
-                )
-            ).all()
-        return {r.alias: names[r.player_id] for r in sorted(rows)}
+            rows = alias_rows(conn, self.id)
+        return {alias: names[pid] for alias, pid in rows}
 
     # Corrections -----------------------------------------------------------------------------
 
@@ -1429,12 +1421,7 @@ class League:
             current = player_names(conn, self.id)[pid]
             if current == new:
                 return
-            conn.execute(update(players).where(players.c.id == pid).values(name=new))
-            conn.execute(
-                player_aliases.delete().where(
-                    and_(player_aliases.c.league_id == self.id, player_aliases.c.alias == new)
-                )
-            )
+            rename_player(conn, self.id, pid, new)
             add_alias(conn, self.id, current, pid)
             store_journal.note(conn, self.id, "rename", user, old=current, new=new)
 
@@ -1470,21 +1457,14 @@ class League:
                 )
             moved = load_games(conn, self.id, names, pks=sorted(src_games))
             touched = self._touch(conn, [g.record for g in moved])
-            conn.execute(
-                update(side_players).where(side_players.c.player_id == src).values(player_id=dst)
-            )
-            conn.execute(
-                update(player_aliases)
-                .where(player_aliases.c.player_id == src)
-                .values(player_id=dst)
-            )
+            move_player(conn, src, dst)
             # Content hashes name players by id: refresh those of the moved games.
             ids = {name: pk for pk, name in names.items()}
             for g in moved:
                 record = imports.rename(g.record, {names[src]: names[dst]})
                 set_content_hash(conn, g.pk, content_hash(record, ids))
             kept = _merged_identity(conn, self.id, src, dst, names)
-            conn.execute(players.delete().where(players.c.id == src))
+            delete_player(conn, src)
             if kept:
                 set_identity(
                     conn,
@@ -1736,11 +1716,4 @@ def _active_players(
     since: dt.date,
     until: dt.date | None,
 ) -> set[str]:
-    from eloleague.store.tables import ledger
-
-    query = select(func.distinct(ledger.c.player_id)).where(
-        and_(ledger.c.league_id == league_id, ledger.c.date >= since, ledger.c.game_id.is_not(None))
-    )
-    if until is not None:
-        query = query.where(ledger.c.date <= until)
-    return {names[pid] for pid in conn.execute(query).scalars()}
+    return {names[pid] for pid in active_player_ids(conn, league_id, since, until)}

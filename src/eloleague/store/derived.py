@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, insert, select
+from sqlalchemy import Connection, and_, delete, func, insert, select
 
 from eloleague.engine import LedgerEntry
 from eloleague.engine.ledger import VALUE_FIELDS
@@ -239,6 +239,19 @@ def write_ratings(
     ]
     if rows:
         conn.execute(insert(ratings), rows)
+
+
+def active_player_ids(
+    conn: Connection, league_id: int, since: dt.date, until: dt.date | None
+) -> list[int]:
+    """The ids of the players with a ledger entry of a game (not a season's adjustment) dated
+    on or after ``since`` (and on or before ``until``, when given)."""
+    query = select(func.distinct(ledger.c.player_id)).where(
+        and_(ledger.c.league_id == league_id, ledger.c.date >= since, ledger.c.game_id.is_not(None))
+    )
+    if until is not None:
+        query = query.where(ledger.c.date <= until)
+    return list(conn.execute(query).scalars())
 
 
 def rating_rows(

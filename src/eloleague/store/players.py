@@ -19,7 +19,7 @@ import numpy
 from numpy.typing import NDArray
 from rapidfuzz import process
 from rapidfuzz.distance import Indel
-from sqlalchemy import Connection, func, insert, or_, select
+from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
 from eloleague.i18n import Text
 from eloleague.store import after_commit
@@ -71,6 +71,14 @@ def names_in_games(
             )
         ).all()
     )
+
+
+def player_named(conn: Connection, league_id: int, name: str) -> int | None:
+    """The id of the league's player whose own name is ``name`` (not an alias), if any."""
+    found = conn.execute(
+        select(players.c.id).where(and_(players.c.league_id == league_id, players.c.name == name))
+    ).scalar()
+    return None if found is None else int(found)
 
 
 def name_index(conn: Connection, league_id: int) -> dict[str, int]:
@@ -181,6 +189,51 @@ def add_alias(conn: Connection, league_id: int, alias: str, player_id: int) -> N
             "created_at": dt.datetime.now(dt.UTC),
         },
     )
+
+
+def aliases_of(conn: Connection, player_id: int) -> list[str]:
+    """A player's aliases (her former names, the names merged into her), sorted."""
+    return sorted(
+        conn.execute(
+            select(player_aliases.c.alias).where(player_aliases.c.player_id == player_id)
+        ).scalars()
+    )
+
+
+def alias_rows(conn: Connection, league_id: int) -> list[tuple[str, int]]:
+    """``(alias, player id)`` of every alias of the league, sorted."""
+    rows = conn.execute(
+        select(player_aliases.c.alias, player_aliases.c.player_id).where(
+            player_aliases.c.league_id == league_id
+        )
+    ).all()
+    return sorted((alias, pk) for alias, pk in rows)
+
+
+def rename_player(conn: Connection, league_id: int, player_id: int, new: str) -> None:
+    """Give a player the name ``new`` and drop the league's alias spelled ``new`` (the caller
+    refuses a name that resolves to another player). Her old name is not kept: the caller adds
+    it as an alias (:func:`add_alias`)."""
+    conn.execute(update(players).where(players.c.id == player_id).values(name=new))
+    conn.execute(
+        player_aliases.delete().where(
+            and_(player_aliases.c.league_id == league_id, player_aliases.c.alias == new)
+        )
+    )
+
+
+def move_player(conn: Connection, src: int, dst: int) -> None:
+    """Give player ``src``'s places in games and aliases to player ``dst`` (a merge: the
+    caller then refreshes the moved games' content hashes and deletes ``src``)."""
+    conn.execute(update(side_players).where(side_players.c.player_id == src).values(player_id=dst))
+    conn.execute(
+        update(player_aliases).where(player_aliases.c.player_id == src).values(player_id=dst)
+    )
+
+
+def delete_player(conn: Connection, player_id: int) -> None:
+    """Remove a player's row (one left without games nor aliases: :func:`move_player`)."""
+    conn.execute(players.delete().where(players.c.id == player_id))
 
 
 # Similar names ----------------------------------------------------------------------------------
