@@ -58,7 +58,14 @@ from eloleague.store import checkpoints as cps
 from eloleague.store import closings, exports, imports, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
-from eloleague.store.bulk import deferred_indexes, pipelined, refresh_statistics, run, to_date
+from eloleague.store.bulk import (
+    deferred_indexes,
+    kept_ahead,
+    pipelined,
+    refresh_statistics,
+    run,
+    to_date,
+)
 from eloleague.store.derived import active_player_ids, read_ledger, read_ratings, write_ratings
 from eloleague.store.event_places import (
     EventPlace,
@@ -83,7 +90,7 @@ from eloleague.store.games import (
     player_game_labels,
     set_content_hash,
 )
-from eloleague.store.group_commit import Write, group_of
+from eloleague.store.group_commit import Reads, Write, group_of
 from eloleague.store.identity import (
     Identity,
     ambiguous,
@@ -393,17 +400,29 @@ class League:
 
     @contextmanager
     def _transaction(
-        self, wait: float | None, *, commit: bool = True, bump: bool = True
+        self,
+        wait: float | None,
+        *,
+        commit: bool = True,
+        bump: bool = True,
+        ahead: Reads | None = None,
     ) -> Iterator[Connection]:
         """The write transaction of :meth:`_writing`, once the process's turn has come.
-        ``bump``: change the league's revision at the end (else each write does it)."""
+        ``bump``: change the league's revision at the end (else each write does it).
+        ``ahead(conn)``: reads the first write of the transaction makes before it writes
+        anything, run with the lock (on PostgreSQL in its round trip) and kept for that write
+        (:func:`~eloleague.store.bulk.kept_ahead`)."""
         with no_gc(), store_db.write(self.engine, commit=commit, wait=wait) as conn:
+            reads = ahead(conn) if ahead is not None else []
             # The rules are read once the lock is had (on PostgreSQL in the same round trip).
-            (rules,) = store_db.lock_league(conn, self.id, wait, then=[(_RULES, (self.id,))])
+            rules, *found = store_db.lock_league(
+                conn, self.id, wait, then=[(_RULES, (self.id,)), *reads]
+            )
             self._take_rules(rules)
             conn.info[_RULES_READ] = self.id
             try:
-                yield conn
+                with kept_ahead(conn, reads, found):
+                    yield conn
             finally:
                 conn.info.pop(_RULES_READ, None)
             if commit:
@@ -429,17 +448,21 @@ class League:
         body: Callable[[Connection], T],
         games: int,
         notes: Callable[[Connection, T], None] | None = None,
+        ahead: Reads | None = None,
     ) -> T:
         """``body(conn)`` in a write transaction shared with the other writes of this process
         queued for the league meanwhile (:mod:`eloleague.store.group_commit`); its result once
         that transaction committed. Raises what ``body`` raised (its write alone undone), or
         what made the transaction fail (:class:`~eloleague.errors.BusyError` past
         :attr:`write_wait`). ``notes(conn, result)``: writes whose answers nobody reads (the
-        journal's entry), sent with the league's revision (on PostgreSQL in one round trip)."""
+        journal's entry), sent with the league's revision (on PostgreSQL in one round trip).
+        ``ahead(conn)``: reads ``body`` begins with (see :meth:`_transaction`), made with the
+        lock when this write is the transaction's first."""
 
         def alone(conn: Connection) -> T:
             self._refresh_rules(conn)
-            done = body(conn)
+            with kept_ahead(conn, (), ()):  # the reads made ahead for it: its own, dropped after
+                done = body(conn)
             with pipelined(conn, 1):
                 if notes is not None:
                     notes(conn, done)
@@ -448,11 +471,13 @@ class League:
                 bump_revision(conn, self.id)
             return done
 
-        def transaction(wait: float | None) -> AbstractContextManager[Connection]:
-            return self._transaction(wait, bump=False)
+        def transaction(
+            wait: float | None, first: Write[Any]
+        ) -> AbstractContextManager[Connection]:
+            return self._transaction(wait, bump=False, ahead=first.ahead)
 
         group = group_of(store_db.group_key(self.engine, self.id))
-        return group.run(Write(alone, games), transaction, self.write_wait)
+        return group.run(Write(alone, games, ahead), transaction, self.write_wait)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -724,7 +749,12 @@ class League:
             with self._writing(commit=False) as conn:
                 report = body(conn)
         else:  # games posted at once by several clients commit together
-            report = self._write_grouped(body, len(records), notes)
+            # The import's first reads go with the lock (PostgreSQL: one round trip less), unless
+            # names are mapped first: their aliases are written before the reads.
+            def ahead(conn: Connection) -> list[tuple[str, Sequence[Any]]]:
+                return [] if mapping else imports.reads_ahead(conn, self.id, records, content_hash)
+
+            report = self._write_grouped(body, len(records), notes, ahead)
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(

@@ -1,10 +1,13 @@
-"""Reads sent ahead (store/bulk.py ``read_ahead``): on PostgreSQL an import's first reads travel in
-one round trip, and each statement run later in the block gets the rows read ahead, once; what
-the block does not read is dropped at its end. On SQLite nothing is read ahead."""
+"""Reads sent ahead (store/bulk.py ``read_ahead``, ``kept_ahead``): on PostgreSQL an import's first
+reads travel with the league's lock, in its round trip, and each statement run later gets the rows
+read ahead, once; what is not read is dropped at the end of the block. On SQLite nothing is read
+ahead."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -12,7 +15,7 @@ import pytest
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import read_ahead, run
+from eloleague.store.bulk import kept_ahead, read_ahead, run
 from eloleague.store.db import write
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 
@@ -68,6 +71,25 @@ def test_a_read_sent_ahead_is_answered_once_then_asked_again(
         assert sum(NAMES.replace("?", "%s") in s for s in sent) == 5
 
 
+def test_reads_kept_ahead_are_answered_from_there_and_not_sent_again(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a caller read with the lock (kept) is not read again by a read_ahead inside it, and
+    is gone when the block ends: rows kept past their write would be stale."""
+    league = _league(db_url)
+    postgres = db_url.startswith("postgresql")
+    sent = _count_statements(monkeypatch) if postgres else []
+    with write(league.engine) as conn:
+        kept = [(NAMES, (league.id, "P0"))]
+        with kept_ahead(conn, kept, [[("as kept",)]]):
+            with read_ahead(conn, [*kept, (NAMES, (league.id, "P2"))]):
+                assert run(conn, NAMES, (league.id, "P0")) == [("as kept",)]
+                assert run(conn, NAMES, (league.id, "P2")) == [("P2",)]
+            assert run(conn, NAMES, (league.id, "P0")) == [("P0",)]  # dropped: asked, fresh
+    if postgres:  # P2 ahead (P0 was kept), then P0 after the block
+        assert sum(NAMES.replace("?", "%s") in s for s in sent) == 2
+
+
 def test_an_import_reads_ahead_only_what_no_registration_can_change(db_url: str) -> None:
     """Plain names: the import's first reads go ahead; a new player with a federation id is
     registered before the names are read, so nothing is read ahead then (read ahead, her name
@@ -97,9 +119,9 @@ def test_an_imports_first_reads_each_reach_postgresql_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Read ahead, then answered from there: each of a post's first reads (whether the request
-    was stored, the namesakes, the names, the stored ids) reaches the server once. A read
-    ahead that the import then asked again (its statement no longer the same) would be sent
-    twice: a round trip more, not fewer."""
+    was stored, the namesakes, the names, the stored ids, the tail, the last arrival number,
+    the players' pools) reaches the server once. A read ahead that the import then asked again
+    (its statement no longer the same) would be sent twice: a round trip more, not fewer."""
     league = _league(pg_server.new_database())
     sent = _count_statements(monkeypatch)
     report = league.import_games(
@@ -111,5 +133,63 @@ def test_an_imports_first_reads_each_reach_postgresql_once(
         "SELECT name, federation_id FROM players",
         "UNION ALL SELECT alias, player_id, 1 FROM player_aliases",
         "SELECT ext_id, id, seq, date, content_hash FROM games",
+        "FROM live_tails WHERE league_id",
+        "SELECT max(seq) FROM games",
+        "FROM ratings WHERE league_id = %s AND player_id",
     )
-    assert [sum(first in s for s in sent) for first in firsts] == [1, 1, 1, 1]
+    assert [sum(first in s for s in sent) for first in firsts] == [1] * len(firsts)
+
+
+@pytest.mark.pg
+def test_an_appended_game_takes_six_round_trips_to_postgresql(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lock with the rules and every first read; the batch with the players' pools; the
+    game; the ledger, ratings and tail; the journal with the revision; the commit. A read
+    leaving its round trip for one of its own would make seven."""
+    league = _league(pg_server.new_database())
+    league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
+    trips = _count_round_trips(monkeypatch)
+    report = league.import_games(
+        [_duel("x9", Participant("P1"), Participant("P3"))], source="post", content_hash="h9"
+    )
+    assert report.added == 1
+    assert len(trips) == 6, trips
+
+
+def _count_round_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What psycopg sends and waits for: a statement outside a pipeline, a pipeline (however
+    many statements it holds), a commit. The spies let each through."""
+    trips: list[str] = []
+    inside = [0]
+    execute, pipeline, commit = (
+        psycopg.Cursor.execute,
+        psycopg.Connection.pipeline,
+        psycopg.Connection.commit,
+    )
+
+    def counted_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        if not inside[0]:
+            trips.append(str(query)[:60])
+        return execute(self, query, *args, **kwargs)
+
+    @contextlib.contextmanager
+    def counted_pipeline(self: Any) -> Iterator[Any]:
+        if not inside[0]:
+            trips.append("pipeline")
+        inside[0] += 1
+        try:
+            with pipeline(self) as p:
+                yield p
+        finally:
+            inside[0] -= 1
+
+    def counted_commit(self: Any) -> None:
+        trips.append("commit")
+        commit(self)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", counted_execute)
+    monkeypatch.setattr(psycopg.Connection, "pipeline", counted_pipeline)
+    monkeypatch.setattr(psycopg.Connection, "commit", counted_commit)
+    return trips

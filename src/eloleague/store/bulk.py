@@ -145,8 +145,22 @@ def read_ahead(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]
     if conn.dialect.name != "postgresql" or not statements:
         yield
         return
-    found = run_together(conn, statements)
-    conn.info[_AHEAD] = [
+    made = [key for key, _ in conn.info.get(_AHEAD, ())]  # kept: read with the league's lock
+    todo = [(sql, params) for sql, params in statements if (sql, tuple(params)) not in made]
+    with kept_ahead(conn, todo, run_together(conn, todo) if todo else []):
+        yield
+
+
+@contextmanager
+def kept_ahead(
+    conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]], found: Sequence[Any]
+) -> Iterator[None]:
+    """Within the block, :func:`run` given one of ``statements`` returns its rows from ``found``
+    (what the caller read ahead, in another statement's round trip) instead of asking again,
+    once; what is left of them, and of reads kept before, is dropped at its end: rows kept past
+    the writes of the block would be stale (the connection's info outlives the transaction)."""
+    kept = conn.info.setdefault(_AHEAD, [])
+    kept += [
         ((sql, tuple(params)), rows) for (sql, params), rows in zip(statements, found, strict=True)
     ]
     try:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Generic, TypeVar
 
@@ -33,18 +33,26 @@ from eloleague.store.messages import msg
 
 T = TypeVar("T")
 
+Reads = Callable[[Connection], Sequence[tuple[str, Sequence[Any]]]]
+"""Given the transaction's connection, the reads a write begins with (``(sql, parameters)``)."""
+
 MOST_WRITES = 64  # writes in one transaction
 MOST_GAMES = 2_000  # games in one transaction (a write of more runs alone)
 
 
 class Write(Generic[T]):
-    """A write waiting for its transaction: what it does with the connection, its games."""
+    """A write waiting for its transaction: what it does with the connection, its games, the
+    reads it begins with (when it is the first write of its transaction, they may be made with
+    the lock: on PostgreSQL in the lock's round trip)."""
 
-    __slots__ = ("body", "done", "error", "games", "result", "taken")
+    __slots__ = ("ahead", "body", "done", "error", "games", "result", "taken")
 
-    def __init__(self, body: Callable[[Connection], T], games: int) -> None:
+    def __init__(
+        self, body: Callable[[Connection], T], games: int, ahead: Reads | None = None
+    ) -> None:
         self.body = body
         self.games = games
+        self.ahead = ahead
         self.done = threading.Event()
         self.result: T | None = None
         self.error: BaseException | None = None
@@ -54,6 +62,10 @@ class Write(Generic[T]):
         if self.error is not None:
             raise self.error
         return self.result  # type: ignore[return-value]
+
+
+Transaction = Callable[[float | None, Write[Any]], AbstractContextManager[Connection]]
+"""Opens a write transaction holding the league's lock: given the wait left, its first write."""
 
 
 class Group:
@@ -67,12 +79,13 @@ class Group:
     def run(
         self,
         write: Write[T],
-        transaction: Callable[[float | None], AbstractContextManager[Connection]],
+        transaction: Transaction,
         wait: float | None,
     ) -> T:
-        """Run ``write`` in a transaction of ``transaction(wait left)`` (a write transaction
-        holding the league's lock), shared with the writes queued meanwhile; its result, or its
-        error raised. :class:`BusyError` when the lock is not had within ``wait`` seconds."""
+        """Run ``write`` in a transaction of ``transaction(wait left, its first write)`` (a
+        write transaction holding the league's lock), shared with the writes queued meanwhile;
+        its result, or its error raised. :class:`BusyError` when the lock is not had within
+        ``wait`` seconds."""
         with self._queue_lock:
             self._waiting.append(write)
         started = time.monotonic()
@@ -108,14 +121,10 @@ class Group:
                 write.taken = True
             return taken
 
-    def _lead(
-        self,
-        transaction: Callable[[float | None], AbstractContextManager[Connection]],
-        wait: float | None,
-    ) -> None:
+    def _lead(self, transaction: Transaction, wait: float | None) -> None:
         writes = self._take()
         try:
-            with transaction(wait) as conn:
+            with transaction(wait, writes[0]) as conn:
                 if len(writes) == 1:  # alone: its error rolls the transaction back
                     writes[0].result = writes[0].body(conn)
                 else:

@@ -30,6 +30,7 @@ from eloleague.store import live
 from eloleague.store import tail as live_tail
 from eloleague.store.bulk import (
     deferred_indexes,
+    kept_ahead,
     list_size,
     one_of,
     read_ahead,
@@ -343,8 +344,9 @@ def apply(
     ``replacing``: the row id of a stored game that the one game of ``records`` corrects
     (:func:`correction`), whatever its id or content.
     """
-    # On PostgreSQL the first reads go together, in one round trip instead of four.
-    with read_ahead(conn, _reads_ahead(conn, league_id, records, digest, replacing)):
+    # On PostgreSQL the first reads go together, in one round trip instead of six (in the
+    # league's lock's own when the caller read them with it, see reads_ahead).
+    with read_ahead(conn, reads_ahead(conn, league_id, records, digest, replacing)):
         already = None
         if digest is not None:
             ((first,),) = run(conn, _POSTED, (league_id, digest))
@@ -384,15 +386,28 @@ def apply(
             todo = correction(conn, league_id, record, ids, replacing)
         if todo.conflicts:
             raise InputError(todo.conflicts, source)
+        # The tail, the next arrival number (read before a replaced game is deleted: the
+        # replaced keep theirs, the new come after all).
+        end = live_tail.from_rows(run(conn, live_tail.READ, (league_id,)))
+        seq = seq_after(run(conn, LAST_SEQ, (league_id,)))
     new, replaced, unchanged = todo.new, todo.replaced, todo.unchanged
 
     unrated: list[Text] = []
     rating_changes: list[RatingChange] = []
     replayed = 0
     if new or replaced:
-        # One round trip on PostgreSQL: the batch, the tail, the next arrival number (read
-        # before a replaced game is deleted: the replaced keep theirs, the new come after all).
-        batch, tail_rows, last_seq = run_together(
+        appending = (
+            replacing is None
+            and not replaced
+            and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
+        )
+        # On PostgreSQL the players' pools the append path reads travel with the batch.
+        pools = (
+            [live.pools_read(conn, league_id, live.players_of([g for g, _ in new], ids))]
+            if appending and conn.dialect.name == "postgresql"
+            else []
+        )
+        batch, *pool_rows = run_together(
             conn,
             [
                 (
@@ -410,22 +425,16 @@ def apply(
                         unchanged,
                     ),
                 ),
-                (live_tail.READ, (league_id,)),
-                (LAST_SEQ, (league_id,)),
+                *pools,
             ],
         )
         ((batch_id,),) = batch
-        end = live_tail.from_rows(tail_rows)
-        seq = seq_after(last_seq)
-        if (
-            replacing is None
-            and not replaced
-            and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
-        ):
+        if appending:
             assert end is not None
             to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
-            stored = insert_games(conn, league_id, to_insert, ids, batch_id)
-            appended = live.append(conn, league_id, rules, end, stored, ids)
+            with kept_ahead(conn, pools, pool_rows):
+                stored = insert_games(conn, league_id, to_insert, ids, batch_id)
+                appended = live.append(conn, league_id, rules, end, stored, ids)
             return _report(
                 source,
                 dry_run,
@@ -494,18 +503,22 @@ def apply(
 _POSTED = "SELECT min(created_at) FROM import_batches WHERE league_id = ? AND content_hash = ?"
 
 
-def _reads_ahead(
+def reads_ahead(
     conn: Connection,
     league_id: int,
     records: Sequence[GameRecord],
     digest: str | None,
-    replacing: int | None,
+    replacing: int | None = None,
 ) -> list[tuple[str, Sequence[Any]]]:
     """The reads :func:`apply` begins with, known before it runs (:func:`~eloleague.store.bulk.
     read_ahead`; PostgreSQL only): whether the request was stored already, the names' namesakes,
-    the names and aliases, the games' stored ids. None when a player is identified (by an id, a
-    club or a region): she may be registered before the names are read, which reads made ahead
-    would not see."""
+    the names and aliases, the games' stored ids, the tail, the last arrival number. None when
+    a player is identified (by an id, a club or a region): she may be registered before the
+    names are read, which reads made ahead would not see.
+
+    A caller may run them with the league's lock, in its round trip, and keep their rows
+    (:func:`~eloleague.store.bulk.kept_ahead`) for the :func:`apply` that follows with nothing
+    written in between: :func:`apply` then reads none of them again."""
     if conn.dialect.name != "postgresql" or any(
         p.identified for g in records for p in g.participants
     ):
@@ -513,6 +526,7 @@ def _reads_ahead(
     reads: list[tuple[str, Sequence[Any]]] = []
     if digest is not None:
         reads.append((_POSTED, (league_id, digest)))
+    reads += [(live_tail.READ, (league_id,)), (LAST_SEQ, (league_id,))]
     names = wanted_names(records)
     namesakes = namesakes_reads(conn, league_id, names)
     if namesakes is None or len(names) > SCAN_FROM:  # the whole league's names are read

@@ -28,6 +28,7 @@ import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import Connection
 
@@ -91,20 +92,33 @@ def appendable(
     return True
 
 
+def players_of(records: Sequence[GameRecord], ids: Mapping[str, int]) -> list[int]:
+    """The ids of the players of ``records`` (whose pools :func:`append` reads), in order."""
+    return sorted({ids[p.name] for g in records for p in g.participants})
+
+
+def pools_read(
+    conn: Connection, league_id: int, player_ids: Sequence[int]
+) -> tuple[str, tuple[Any, ...]]:
+    """The statement reading the stored pools of some players (:func:`append` runs it; a caller
+    may read it ahead, :func:`~eloleague.store.bulk.kept_ahead`)."""
+    listed, values = one_of(conn, player_ids)
+    return (
+        "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings "
+        f"WHERE league_id = ? AND player_id {listed} ORDER BY position",
+        (league_id, *values),
+    )
+
+
 def _pool_rows(
     conn: Connection, league_id: int, player_ids: Sequence[int], names: Mapping[int, str]
 ) -> tuple[dict[PoolKey, PoolState], dict[PoolKey, dt.date], set[PoolKey]]:
     """The stored pools of some players, in order of first appearance, with their last game."""
     pools: dict[PoolKey, PoolState] = {}
     played: dict[PoolKey, dt.date] = {}
-    listed, values = one_of(conn, player_ids)
-    rows = run(
-        conn,
-        "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings "
-        f"WHERE league_id = ? AND player_id {listed} ORDER BY position",
-        (league_id, *values),
-    )
-    for pid, mode, role, rating, count, extra, last in rows:
+    for pid, mode, role, rating, count, extra, last in run(
+        conn, *pools_read(conn, league_id, player_ids)
+    ):
         key = PoolKey(names[pid], mode, role)
         pools[key] = PoolState(rating, count, tuple(json.loads(extra)) if extra else ())
         if last is not None:
@@ -163,7 +177,7 @@ def append(
     if _checkpoint_due(conn, league_id, rules, tail, first_day):
         _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
 
-    wanted = sorted({ids[p.name] for g in records for p in g.participants})
+    wanted = players_of(records, ids)
     names = {ids[p.name]: p.name for g in records for p in g.participants}
     before, played, known = _pool_rows(conn, league_id, wanted, names)
     state = EngineState(
