@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, and_, func, insert, select, update
+from sqlalchemy import Connection, Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from eloleague.batch import read_initial
@@ -74,6 +74,7 @@ from eloleague.store.event_places import (
     place_of,
     set_places,
 )
+from eloleague.store.events import event_count, event_game_ids, event_named, event_summaries
 from eloleague.store.faces import Face, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
@@ -147,12 +148,7 @@ from eloleague.store.reports import (
     RatingChange,
 )
 from eloleague.store.revisions import bump_revision, revision_of
-from eloleague.store.tables import (
-    events,
-    games,
-    leagues,
-    side_players,
-)
+from eloleague.store.tables import leagues
 from eloleague.store.wal import LogCopier, copy_in_background
 
 __all__ = [
@@ -1246,53 +1242,15 @@ class League:
         """Events with their first and last date, games and players, oldest first (or newest
         first), ``limit`` of them from ``offset``: a page of a long history counts the players
         of its own events only."""
-        first_day = func.min(games.c.date)
-        order = (
-            (first_day.desc(), events.c.name.desc()) if newest_first else (first_day, events.c.name)
-        )
-        query = (
-            select(
-                events.c.id,
-                events.c.name,
-                first_day,
-                func.max(games.c.date),
-                func.count(),
-                events.c.place,
-                events.c.referee,
-            )
-            .select_from(events.join(games, games.c.event_id == events.c.id))
-            .where(events.c.league_id == self.id)
-            .group_by(events.c.id, events.c.name, events.c.place, events.c.referee)
-            .order_by(*order)
-            .offset(offset)
-        )
-        if limit is not None:
-            query = query.limit(limit)
         with self._reading() as conn:
-            rows = conn.execute(query).all()
-            players: dict[int, int] = {}
-            if rows:
-                counted = (
-                    select(games.c.event_id, func.count(func.distinct(side_players.c.player_id)))
-                    .select_from(games.join(side_players, side_players.c.game_id == games.c.id))
-                    .where(games.c.event_id.in_([r[0] for r in rows]))
-                    .group_by(games.c.event_id)
-                )
-                players = {eid: n for eid, n in conn.execute(counted)}
-        return [
-            EventSummary(
-                name, to_date(first), to_date(last), count, players.get(eid, 0), place, referee
+            return event_summaries(
+                conn, self.id, newest_first=newest_first, limit=limit, offset=offset
             )
-            for eid, name, first, last, count, place, referee in rows
-        ]
 
     def event_count(self) -> int:
         """How many events hold at least one game."""
         with self._reading() as conn:
-            query = select(func.count(func.distinct(games.c.event_id))).where(
-                and_(games.c.league_id == self.id, games.c.event_id.is_not(None))
-            )
-            return int(conn.execute(query).scalar() or 0)
+            return event_count(conn, self.id)
 
     def event(self, name: str) -> EventReport:
         """An event's games in arrival order, each with its ledger entries."""
@@ -1300,18 +1258,12 @@ class League:
             names = player_names(conn, self.id)
             event_id = None
             if storable(name.strip()):
-                event_id = conn.execute(
-                    select(events.c.id).where(
-                        and_(events.c.league_id == self.id, events.c.name == name.strip())
-                    )
-                ).scalar()
+                event_id = event_named(conn, self.id, name.strip())
             if event_id is None:
                 raise EloleagueError(
                     msg("no event named {name!r} in league {league!r}", name=name, league=self.name)
                 )
-            pks = list(
-                conn.execute(select(games.c.id).where(games.c.event_id == event_id)).scalars()
-            )
+            pks = event_game_ids(conn, event_id)
             place, referee = place_of(conn, event_id)
             stored = load_games(conn, self.id, names, pks=pks)
             labels = {g.pk: g.record.id or "" for g in stored}
