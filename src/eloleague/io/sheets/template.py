@@ -166,19 +166,7 @@ def _event(ws: Worksheet, rules: RuleSet, league: str | None, lang: str) -> None
             cell.number_format = DATE_FORMAT
         if key in prefilled:
             cell.font = Font(color="808080")
-    dates = DataValidation(
-        type="date",
-        operator="between",
-        formula1="18264",
-        formula2="73051",
-        allow_blank=True,
-        errorStyle="warning",
-        showErrorMessage=True,
-        errorTitle=tr(lang, "Date"),
-        error=tr(lang, "Write a date, such as 02/03/2025."),
-    )
-    dates.add("B3:B4")
-    ws.add_data_validation(dates)
+    _date_check(ws, ["B3:B4"], lang, title=tr(lang, "Date"))
     ws.freeze_panes = "A2"
     _stamp(ws, 4, make_stamp(EVENT, rules, lang))
 
@@ -211,15 +199,21 @@ def _lists(ws: Worksheet, rules: RuleSet, players: list[str], lang: str) -> dict
     return ranges
 
 
+def _header_cell(ws: Worksheet, column: int, text: str, width: float) -> None:
+    """A results sheet's column header, on row 2: bold white on dark blue, boxed, centred and
+    wrapped; and the column's width."""
+    cell = ws.cell(row=2, column=column, value=text)
+    cell.font = HEADER_FONT
+    cell.fill = HEADER_FILL
+    cell.border = BOX
+    cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
+    ws.column_dimensions[get_column_letter(column)].width = width
+
+
 def _header(ws: Worksheet, layout: Layout, title: str, lang: str) -> None:
     ws.cell(row=1, column=1, value=title).font = TITLE_FONT
     for col, column in enumerate(layout.columns, start=1):
-        cell = ws.cell(row=2, column=col, value=column.header(lang))
-        cell.font = HEADER_FONT
-        cell.fill = HEADER_FILL
-        cell.border = BOX
-        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-        ws.column_dimensions[get_column_letter(col)].width = column.width
+        _header_cell(ws, col, column.header(lang), column.width)
     ws.freeze_panes = "A3"
     ws.row_dimensions[2].height = 30
 
@@ -228,12 +222,7 @@ def _id_header(ws: Worksheet, layout: Layout, lang: str) -> None:
     """The optional id columns, right of the hidden stamp column (docs/sheets.md)."""
     first = layout.stamp_column + 1
     for i, column in enumerate(id_columns(layout)):
-        cell = ws.cell(row=2, column=first + i, value=id_header(column, lang))
-        cell.font = HEADER_FONT
-        cell.fill = HEADER_FILL
-        cell.border = BOX
-        cell.alignment = Alignment(horizontal="center", vertical="center", wrap_text=True)
-        ws.column_dimensions[get_column_letter(first + i)].width = column.width
+        _header_cell(ws, first + i, id_header(column, lang), column.width)
 
 
 def _validation(ws: Worksheet, cells: list[str], **options: object) -> None:
@@ -245,78 +234,79 @@ def _validation(ws: Worksheet, cells: list[str], **options: object) -> None:
     ws.add_data_validation(validation)
 
 
+def _column_cells(columns: Iterable[int], last: int) -> list[str]:
+    """Each column's cells from the first row under the header (row 3) to row ``last``, as
+    ``B3:B302``."""
+    return [f"{get_column_letter(c)}3:{get_column_letter(c)}{last}" for c in columns]
+
+
+def _between(
+    ws: Worksheet, cells: list[str], kind: str, low: int, high: int, **options: object
+) -> None:
+    """Only a ``kind`` of value (``date``, ``whole`` or ``decimal``) from ``low`` to ``high``."""
+    _validation(
+        ws, cells, type=kind, operator="between", formula1=str(low), formula2=str(high), **options
+    )
+
+
+def _date_check(ws: Worksheet, cells: list[str], lang: str, title: str | None = None) -> None:
+    """Dates only, from 1 January 1950 to 1 January 2100 (Excel's day numbers 18264 to 73051):
+    a warning, that the referee may pass over (the import reads other spellings of a date)."""
+    error = tr(lang, "Write a date, such as 02/03/2025.")
+    _between(ws, cells, "date", 18264, 73051, errorStyle="warning", errorTitle=title, error=error)
+
+
+def _score_check(ws: Worksheet, cells: list[str], lang: str) -> None:
+    """Scores: a number from -1,000,000 to 1,000,000, or the cell is refused."""
+    error = tr(lang, "The score is a number.")
+    _between(ws, cells, "decimal", -1000000, 1000000, errorStyle="stop", error=error)
+
+
+def _player_check(ws: Worksheet, cells: list[str], players: str, lang: str) -> None:
+    """Players: a drop-down of the registered ``players`` (a range of the lists sheet); another
+    name is a warning, since a newcomer may be typed in full."""
+    _validation(
+        ws,
+        cells,
+        type="list",
+        formula1=players,
+        errorStyle="warning",
+        errorTitle=tr(lang, "New player?"),
+        error=tr(
+            lang, "This name is not in the list of registered players. Keep it as a new player?"
+        ),
+    )
+
+
+def _choice_check(ws: Worksheet, cells: list[str], choices: str, error: str | None = None) -> None:
+    """A drop-down of ``choices`` (a range of the lists sheet): any other value is refused, with
+    the message ``error`` (or the spreadsheet's own)."""
+    _validation(ws, cells, type="list", formula1=choices, errorStyle="stop", error=error)
+
+
 def _results_two_sided(ws: Worksheet, layout: Layout, ranges: dict[str, str], lang: str) -> None:
     last = 2 + DUEL_ROWS
-    date_col = get_column_letter(layout.index("date"))
     for row in range(3, last + 1):
         for col in range(1, len(layout.columns) + 1):
             ws.cell(row=row, column=col).border = BOX
         ws.cell(row=row, column=layout.index("date")).number_format = DATE_FORMAT
-    _validation(
-        ws,
-        [f"{date_col}3:{date_col}{last}"],
-        type="date",
-        operator="between",
-        formula1="18264",
-        formula2="73051",
-        errorStyle="warning",
-        error=tr(lang, "Write a date, such as 02/03/2025."),
-    )
-    round_col = get_column_letter(layout.index("round"))
-    _validation(
-        ws,
-        [f"{round_col}3:{round_col}{last}"],
-        type="whole",
-        operator="between",
-        formula1="0",
-        formula2="1000",
-        errorStyle="stop",
-        error=tr(lang, "The round is a whole number."),
-    )
-    player_cols = [get_column_letter(i) for i, c in enumerate(layout.columns, 1) if c.side]
+
+    def cells(*keys: str) -> list[str]:
+        return _column_cells((layout.index(k) for k in keys), last)
+
+    _date_check(ws, cells("date"), lang)
+    error = tr(lang, "The round is a whole number.")
+    _between(ws, cells("round"), "whole", 0, 1000, errorStyle="stop", error=error)
     if "players" in ranges:
-        _validation(
-            ws,
-            [f"{c}3:{c}{last}" for c in player_cols],
-            type="list",
-            formula1=ranges["players"],
-            errorStyle="warning",
-            errorTitle=tr(lang, "New player?"),
-            error=tr(
-                lang, "This name is not in the list of registered players. Keep it as a new player?"
-            ),
-        )
+        players = _column_cells((i for i, c in enumerate(layout.columns, 1) if c.side), last)
+        _player_check(ws, players, ranges["players"], lang)
     if "results" in ranges:
-        result_col = get_column_letter(layout.index("result"))
-        _validation(
-            ws,
-            [f"{result_col}3:{result_col}{last}"],
-            type="list",
-            formula1=ranges["results"],
-            errorStyle="stop",
-            error=tr(lang, "Choose the result in the list."),
-        )
+        error = tr(lang, "Choose the result in the list.")
+        _choice_check(ws, cells("result"), ranges["results"], error)
     if "venues" in ranges and layout.has("venue"):
-        venue_col = get_column_letter(layout.index("venue"))
-        _validation(
-            ws,
-            [f"{venue_col}3:{venue_col}{last}"],
-            type="list",
-            formula1=ranges["venues"],
-            errorStyle="stop",
-            error=tr(lang, "Choose the venue in the list, or leave it empty."),
-        )
-    points = [get_column_letter(layout.index(k)) for k in ("points_a", "points_b") if layout.has(k)]
-    _validation(
-        ws,
-        [f"{c}3:{c}{last}" for c in points],
-        type="decimal",
-        operator="between",
-        formula1="-1000000",
-        formula2="1000000",
-        errorStyle="stop",
-        error=tr(lang, "The score is a number."),
-    )
+        error = tr(lang, "Choose the venue in the list, or leave it empty.")
+        _choice_check(ws, cells("venue"), ranges["venues"], error)
+    _score_check(ws, cells(*(k for k in ("points_a", "points_b") if layout.has(k))), lang)
 
 
 def _results_ffa(
@@ -337,57 +327,17 @@ def _results_ffa(
             for key in ("role", "player", "score"):
                 ws.cell(row=first + i, column=col[key]).border = BOX
 
-    def letter(key: str) -> str:
-        return get_column_letter(col[key])
+    def cells(key: str) -> list[str]:
+        return _column_cells([col[key]], last)
 
-    _validation(
-        ws,
-        [f"{letter('date')}3:{letter('date')}{last}"],
-        type="date",
-        operator="between",
-        formula1="18264",
-        formula2="73051",
-        errorStyle="warning",
-        error=tr(lang, "Write a date, such as 02/03/2025."),
-    )
-    _validation(
-        ws,
-        [f"{letter('score')}3:{letter('score')}{last}"],
-        type="decimal",
-        operator="between",
-        formula1="-1000000",
-        formula2="1000000",
-        errorStyle="stop",
-        error=tr(lang, "The score is a number."),
-    )
+    _date_check(ws, cells("date"), lang)
+    _score_check(ws, cells("score"), lang)
     if "yesno" in ranges:
-        _validation(
-            ws,
-            [f"{letter('rated')}3:{letter('rated')}{last}"],
-            type="list",
-            formula1=ranges["yesno"],
-            errorStyle="stop",
-        )
+        _choice_check(ws, cells("rated"), ranges["yesno"])
     if "roles" in ranges:
-        _validation(
-            ws,
-            [f"{letter('role')}3:{letter('role')}{last}"],
-            type="list",
-            formula1=ranges["roles"],
-            errorStyle="stop",
-        )
+        _choice_check(ws, cells("role"), ranges["roles"])
     if "players" in ranges:
-        _validation(
-            ws,
-            [f"{letter('player')}3:{letter('player')}{last}"],
-            type="list",
-            formula1=ranges["players"],
-            errorStyle="warning",
-            errorTitle=tr(lang, "New player?"),
-            error=tr(
-                lang, "This name is not in the list of registered players. Keep it as a new player?"
-            ),
-        )
+        _player_check(ws, cells("player"), ranges["players"], lang)
 
 
 def build_template(
