@@ -24,7 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar, cast
 
-from sqlalchemy import Connection, Engine, insert, select, update
+from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from eloleague.batch import read_initial
@@ -75,7 +75,7 @@ from eloleague.store.event_places import (
     set_places,
 )
 from eloleague.store.events import event_count, event_game_ids, event_named, event_summaries
-from eloleague.store.faces import Face, read_face, read_logo, write_face
+from eloleague.store.faces import Face, league_names, league_rows, read_face, read_logo, write_face
 from eloleague.store.games import (
     content_hash,
     delete_games,
@@ -104,6 +104,7 @@ from eloleague.store.identity import (
     register,
     set_identity,
 )
+from eloleague.store.leagues import add_league, set_rules, starting_list
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
@@ -148,7 +149,6 @@ from eloleague.store.reports import (
     RatingChange,
 )
 from eloleague.store.revisions import bump_revision, revision_of
-from eloleague.store.tables import leagues
 from eloleague.store.wal import LogCopier, copy_in_background
 
 __all__ = [
@@ -287,17 +287,14 @@ class League:
         engine = engine_for(db)
         try:
             with store_db.write(engine) as conn:
-                league_id = conn.execute(
-                    insert(leagues).returning(leagues.c.id),
-                    {
-                        "name": name,
-                        "rules_text": text,
-                        "rules_source": source,
-                        "created_at": dt.datetime.now(dt.UTC),
-                        "initial_text": initial_text,
-                        "initial_source": initial_source,
-                    },
-                ).scalar_one()
+                league_id = add_league(
+                    conn,
+                    name,
+                    text,
+                    source,
+                    initial_text=initial_text,
+                    initial_source=initial_source,
+                )
                 league = cls(engine, league_id, name, text)
                 store_journal.note(conn, league_id, "create", user, rules=league.rules.name)
                 if start:
@@ -341,9 +338,7 @@ class League:
         """
         engine = engine_for(_existing(db))
         with store_db.read(engine) as conn:
-            rows = conn.execute(
-                select(leagues.c.id, leagues.c.name, leagues.c.rules_text).order_by(leagues.c.name)
-            ).all()
+            rows = league_rows(conn)
         if not rows:
             raise EloleagueError(
                 msg(
@@ -357,29 +352,29 @@ class League:
                 raise EloleagueError(
                     msg(
                         "this database holds several leagues: choose one with --league ({leagues})",
-                        leagues=", ".join(r.name for r in rows),
+                        leagues=", ".join(title for _, title, _ in rows),
                     )
                 )
             row = rows[0]
         else:
-            found = [r for r in rows if r.name == name.strip()]
+            found = [r for r in rows if r[1] == name.strip()]
             if not found:
                 raise EloleagueError(
                     msg(
                         "no league named {name!r} in this database (leagues: {leagues})",
                         name=name,
-                        leagues=", ".join(r.name for r in rows),
+                        leagues=", ".join(title for _, title, _ in rows),
                     )
                 )
             row = found[0]
-        return cls(engine, row.id, row.name, row.rules_text)
+        return cls(engine, *row)
 
     @staticmethod
     def names(db: str | Engine | None = None) -> list[str]:
         """The names of the leagues in the database, sorted."""
         engine = engine_for(_existing(db))
         with store_db.read(engine) as conn:
-            return list(conn.execute(select(leagues.c.name).order_by(leagues.c.name)).scalars())
+            return league_names(conn)
 
     # Transactions ----------------------------------------------------------------------------
 
@@ -1205,20 +1200,17 @@ class League:
         history entries, the day before the league's first game (or the day the league was
         created), marked ``fired == ("initial",)``; and the list's file name. Read from the
         stored list, so corrections and recomputes keep them."""
-        row = conn.execute(
-            select(leagues.c.initial_source, leagues.c.created_at).where(leagues.c.id == self.id)
-        ).one()
-        if row.initial_source is None:
+        source, created = starting_list(conn, self.id)
+        if source is None:
             return [], None
         pools = initial_pools(conn, self.id, self.rules)
         mine = [(key, pool) for key, pool in pools.items() if key.player == name]
         if not mine:
-            return [], row.initial_source
+            return [], source
         first, _last = game_span(conn, self.id)
         if first is not None:
             day = to_date(first) - dt.timedelta(days=1)
         else:
-            created = row.created_at
             day = created.date() if isinstance(created, dt.datetime) else to_date(created)
         return [
             LedgerEntry(
@@ -1234,7 +1226,7 @@ class League:
                 fired=(STARTING,),
             )
             for key, pool in mine
-        ], row.initial_source
+        ], source
 
     def events(
         self, *, newest_first: bool = False, limit: int | None = None, offset: int = 0
@@ -1592,11 +1584,7 @@ class League:
                 problems += exc.problems
             if problems:
                 raise InputError(problems, f"league {self.name} under {new_rules.name}")
-            conn.execute(
-                update(leagues)
-                .where(leagues.c.id == self.id)
-                .values(rules_text=text, rules_source=source)
-            )
+            set_rules(conn, self.id, text, source)
             old = self.rules.name
             before = read_ratings(conn, self.id, names)
             self.rules, self.rules_text = new_rules, text

@@ -11,7 +11,7 @@ from sqlalchemy import Connection, delete, insert, select
 from eloleague.errors import EloleagueError
 from eloleague.store.bulk import run
 from eloleague.store.messages import msg
-from eloleague.store.tables import league_faces
+from eloleague.store.tables import league_faces, leagues
 
 # The colours an officer may pick: each keeps white text and links on it readable (WCAG AA);
 # the stylesheet defines them (face-NAME), so pages need no inline style.
@@ -40,6 +40,11 @@ def league_rows(conn: Connection, name: str | None = None) -> list[tuple[int, st
     else:
         rows = run(conn, sql + " WHERE name = ?", (name,))
     return [(int(pk), str(title), str(text)) for pk, title, text in rows]
+
+
+def league_names(conn: Connection) -> list[str]:
+    """The names of every league, sorted."""
+    return list(conn.execute(select(leagues.c.name).order_by(leagues.c.name)).scalars())
 
 
 def read_face(conn: Connection, league_id: int) -> Face:
