@@ -65,6 +65,11 @@ Initial = Annotated[
 Lang = Annotated[
     str | None, typer.Option("--lang", help="fr or en (default: $ELOLEAGUE_LANG, $LANG).")
 ]
+# predict's and balance's; compare and evaluate say more of their own --rules.
+GamesRules = Annotated[
+    str | None,
+    typer.Option("--rules", "-r", help="With --games/--initial: the rule set (preset or .toml)."),
+]
 
 
 def _source(
@@ -198,12 +203,7 @@ def predict_cmd(
     db: Db = None,
     league: LeagueName = None,
     games: Games = None,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            "--rules", "-r", help="With --games/--initial: the rule set (preset or .toml)."
-        ),
-    ] = None,
+    rules: GamesRules = None,
     initial: Initial = None,
     lang: Lang = None,
 ) -> None:
@@ -346,12 +346,7 @@ def balance_cmd(
     db: Db = None,
     league: LeagueName = None,
     games: Games = None,
-    rules: Annotated[
-        str | None,
-        typer.Option(
-            "--rules", "-r", help="With --games/--initial: the rule set (preset or .toml)."
-        ),
-    ] = None,
+    rules: GamesRules = None,
     initial: Initial = None,
     lang: Lang = None,
 ) -> None:
