@@ -211,12 +211,9 @@ def _usage(text: str, ctx: click.Context) -> str:
     return translator(lang, DOMAIN)(USAGE) + text[len(USAGE) :]
 
 
-class TranslatedCommand(TyperCommand):
-    """A Typer command whose help is shown in the user's language."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        _remember_language(ctx, args)
-        return super().parse_args(ctx, args)
+class _TranslatedHelp(click.Command):
+    """The usage line and the help of a command or a group, in the user's language (mixed in
+    before Typer's own class, whose help it wraps)."""
 
     def get_usage(self, ctx: click.Context) -> str:
         return _usage(super().get_usage(ctx), ctx)
@@ -226,7 +223,15 @@ class TranslatedCommand(TyperCommand):
             super().format_help(ctx, formatter)
 
 
-class TranslatedGroup(TyperGroup):
+class TranslatedCommand(_TranslatedHelp, TyperCommand):
+    """A Typer command whose help is shown in the user's language."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        _remember_language(ctx, args)
+        return super().parse_args(ctx, args)
+
+
+class TranslatedGroup(_TranslatedHelp, TyperGroup):
     """A Typer group whose help (and its commands' one-line help) is in the user's language; run
     as the program, its usage errors are too (:func:`errors_in`)."""
 
@@ -245,13 +250,6 @@ class TranslatedGroup(TyperGroup):
             own.append(arg)
         _remember_language(ctx, own)
         return super().parse_args(ctx, args)
-
-    def get_usage(self, ctx: click.Context) -> str:
-        return _usage(super().get_usage(ctx), ctx)
-
-    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        with _translated(self, ctx):
-            super().format_help(ctx, formatter)
 
 
 class Typer(typer.Typer):
