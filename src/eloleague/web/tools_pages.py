@@ -166,14 +166,20 @@ def _rules_fields(form: FormData) -> dict[str, str]:
     return {k: _field(form, k) for k in ("preset", "rules", "movers", "baselines")}
 
 
-@router.get("/leagues/{league}/tools/compare")
-def compare_form(request: Request, league: str) -> Response:
-    if (away := _away(request, league, "compare")) is not None:
+def _rules_form(request: Request, league: str, tool: str, fields: dict[str, str]) -> Response:
+    """The form of a tool that replays the league under another rule set (``compare``,
+    ``evaluate``), filled with ``fields``: for officers; a visitor without a session is sent to
+    sign in first."""
+    if (away := _away(request, league, tool)) is not None:
         return away
     require_user(request, officer=True)
     found = views.open_league(request.app.state.engine, league)
-    fields = {"preset": "", "rules": "", "movers": "10"}
-    return render_page(request, "compare.html", _rules_context(found, fields))
+    return render_page(request, f"{tool}.html", _rules_context(found, fields))
+
+
+@router.get("/leagues/{league}/tools/compare")
+def compare_form(request: Request, league: str) -> Response:
+    return _rules_form(request, league, "compare", {"preset": "", "rules": "", "movers": "10"})
 
 
 @router.post("/leagues/{league}/tools/compare")
@@ -199,12 +205,7 @@ def compare_run(request: Request, league: str, user: Officer, form: Form) -> Res
 
 @router.get("/leagues/{league}/tools/evaluate")
 def evaluate_form(request: Request, league: str) -> Response:
-    if (away := _away(request, league, "evaluate")) is not None:
-        return away
-    require_user(request, officer=True)
-    found = views.open_league(request.app.state.engine, league)
-    fields = {"preset": "", "rules": "", "baselines": "on"}
-    return render_page(request, "evaluate.html", _rules_context(found, fields))
+    return _rules_form(request, league, "evaluate", {"preset": "", "rules": "", "baselines": "on"})
 
 
 @router.post("/leagues/{league}/tools/evaluate")
