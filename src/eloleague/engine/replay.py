@@ -89,6 +89,29 @@ class _Replayer:
         pool = self.pools.get(key)
         return self.new_pool if pool is None else pool
 
+    def adjust(self, key: PoolKey, date: dt.date, after: float, delta: float, kind: str) -> None:
+        """A pool's rating moved outside a game (``kind``: a season's inactivity, a decay loss,
+        a reversion toward the mean): its ledger entry, warned and fired as ``kind``, then the
+        pool at its new rating."""
+        pool = self.pools[key]
+        self.ledger.append(
+            LedgerEntry(
+                game="",
+                date=date,
+                key=key,
+                before=pool.rating,
+                expected=None,
+                k=None,
+                score=None,
+                delta=delta,
+                after=after,
+                warning=kind,
+                fired=(kind,),
+                raw_delta=delta,
+            )
+        )
+        self.pools[key] = replace(pool, rating=after)
+
     def mark_active(self, game: GameRecord) -> None:
         end = season_end(self.rules.season, game.date)
         if end is not None:
@@ -121,24 +144,7 @@ class _Replayer:
                 pool = self.pools[key]
                 new = inactivity_rating(season, pool.rating)
                 if new != pool.rating:
-                    delta = new - pool.rating
-                    self.ledger.append(
-                        LedgerEntry(
-                            game="",
-                            date=end,
-                            key=key,
-                            before=pool.rating,
-                            expected=None,
-                            k=None,
-                            score=None,
-                            delta=delta,
-                            after=new,
-                            warning=INACTIVITY,
-                            fired=(INACTIVITY,),
-                            raw_delta=delta,
-                        )
-                    )
-                    self.pools[key] = replace(pool, rating=new)
+                    self.adjust(key, end, new, new - pool.rating, INACTIVITY)
         self.eligible = len(self.pools)
 
     def decay_before(self, day: dt.date | None) -> None:
@@ -156,23 +162,7 @@ class _Replayer:
             pool = self.pools[key]
             # On the grid, the exact decimal difference (the loss was cut down to the grid).
             after = float(exact(pool.rating) - loss) if grid else pool.rating - float(loss)
-            self.ledger.append(
-                LedgerEntry(
-                    game="",
-                    date=when,
-                    key=key,
-                    before=pool.rating,
-                    expected=None,
-                    k=None,
-                    score=None,
-                    delta=float(-loss),
-                    after=after,
-                    warning=DECAY,
-                    fired=(DECAY,),
-                    raw_delta=float(-loss),
-                )
-            )
-            self.pools[key] = replace(pool, rating=after)
+            self.adjust(key, when, after, float(-loss), DECAY)
 
     def revert_new_seasons(self, games: Sequence[GameRecord], batch: list[int]) -> None:
         """Reversion toward the mean (``[season.reversion]``): each pool of the batch whose last
@@ -195,25 +185,8 @@ class _Replayer:
                     continue
                 pool = self.pools[key]
                 new = reverted(rules, pool, game_label(game, i))
-                if new == pool.rating:
-                    continue
-                self.ledger.append(
-                    LedgerEntry(
-                        game="",
-                        date=game.date,
-                        key=key,
-                        before=pool.rating,
-                        expected=None,
-                        k=None,
-                        score=None,
-                        delta=new - pool.rating,
-                        after=new,
-                        warning=REVERSION,
-                        fired=(REVERSION,),
-                        raw_delta=new - pool.rating,
-                    )
-                )
-                self.pools[key] = replace(pool, rating=new)
+                if new != pool.rating:
+                    self.adjust(key, game.date, new, new - pool.rating, REVERSION)
 
     def run_batch(self, games: Sequence[GameRecord], batch: list[int]) -> None:
         """Rate one batch from the pools as they stood when it began."""
