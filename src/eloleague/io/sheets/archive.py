@@ -68,6 +68,16 @@ class DamagedWorkbook(Exception):
         self.params = params
 
 
+def damaged(exc: BaseException) -> DamagedWorkbook:
+    """The one message of a workbook that a reader choked on: ``exc`` (one of :data:`DAMAGE`)
+    named, and what to do."""
+    return DamagedWorkbook(
+        "this workbook is damaged ({reason}): open it in Excel or LibreOffice and save it "
+        "again as .xlsx",
+        reason=type(exc).__name__,
+    )
+
+
 def check_archive(data: bytes) -> None:
     """Raise :class:`DamagedWorkbook` when the zip is no workbook or inflates beyond the bounds;
     then count the rows and cells of its XML files, stopping at the bounds."""
@@ -117,11 +127,7 @@ def _opened(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> Iterator[IO[by
     except DamagedWorkbook:
         raise
     except DAMAGE as exc:
-        raise DamagedWorkbook(
-            "this workbook is damaged ({reason}): open it in Excel or LibreOffice and save it "
-            "again as .xlsx",
-            reason=type(exc).__name__,
-        ) from None
+        raise damaged(exc) from None
 
 
 def _count(stream: IO[bytes], cells: int) -> int:
@@ -152,8 +158,4 @@ def open_workbook(data: bytes) -> Workbook:
     try:
         return load_workbook(io.BytesIO(data), data_only=True)
     except DAMAGE as exc:
-        raise DamagedWorkbook(
-            "this workbook is damaged ({reason}): open it in Excel or LibreOffice and save it "
-            "again as .xlsx",
-            reason=type(exc).__name__,
-        ) from None
+        raise damaged(exc) from None

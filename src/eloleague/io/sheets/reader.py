@@ -16,7 +16,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.errors import Problem
 from eloleague.i18n import LANGUAGES
-from eloleague.io.sheets.archive import DAMAGE, DamagedWorkbook, open_workbook
+from eloleague.io.sheets.archive import DAMAGE, DamagedWorkbook, damaged, open_workbook
 from eloleague.io.sheets.cells import CellError, Grid, Value, as_text
 from eloleague.io.sheets.layout import (
     EVENT,
@@ -114,16 +114,11 @@ def parse_workbook(
     try:
         return _read_book(open_workbook(data), rules, lang, known_players, events)
     except DamagedWorkbook as exc:
-        found = Findings(lang if lang in LANGUAGES else "en")
-        found.unreadable(lang, exc.template, **exc.params)
+        error = exc
     except DAMAGE as exc:  # a value openpyxl read from a damaged file that makes no sense
-        found = Findings(lang if lang in LANGUAGES else "en")
-        found.unreadable(
-            lang,
-            "this workbook is damaged ({reason}): open it in Excel or LibreOffice and save it "
-            "again as .xlsx",
-            reason=type(exc).__name__,
-        )
+        error = damaged(exc)
+    found = Findings(lang if lang in LANGUAGES else "en")
+    found.unreadable(lang, error.template, **error.params)
     return [], found.problems, found.warnings
 
 
