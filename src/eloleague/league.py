@@ -376,6 +376,22 @@ class League:
         with store_db.read(engine) as conn:
             return league_names(conn)
 
+    @staticmethod
+    def rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
+        """``(id, name, rules text)`` of every league, by name (or of the league ``name``), read
+        in one transaction: what a server opens a League with (``League(engine, *row)``). The
+        engine is used as it is (a server migrated its schema once, when it started)."""
+        with store_db.read(engine) as conn:
+            return League.rows_in(conn, name)
+
+    @staticmethod
+    def rows_in(conn: Connection, name: str | None = None) -> list[tuple[int, str, str]]:
+        """:meth:`rows` in the caller's transaction (a game server's post reads its token's
+        account in the same one: :func:`eloleague.accounts.user_for_token_and`)."""
+        if name is not None and not storable(name):  # no league has it (NUL: a PostgreSQL error)
+            return []
+        return league_rows(conn, name)
+
     # Transactions ----------------------------------------------------------------------------
 
     @contextmanager

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
 from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
@@ -22,11 +22,8 @@ from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
-from eloleague.io.limits import storable
 from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant
-from eloleague.store.db import read
-from eloleague.store.faces import league_rows
 from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
 from eloleague.store.reports import STARTING
@@ -44,17 +41,6 @@ Context = dict[str, Any]
 _OPENED: weakref.WeakKeyDictionary[Engine, dict[tuple[int, str], League]] = (
     weakref.WeakKeyDictionary()
 )
-
-
-def _league_rows(engine: Engine, name: str | None = None) -> list[tuple[int, str, str]]:
-    with read(engine) as conn:
-        return _named(conn, name)
-
-
-def _named(conn: Connection, name: str | None) -> list[tuple[int, str, str]]:
-    if name is not None and not storable(name):  # no league has it (NUL: a PostgreSQL error)
-        return []
-    return league_rows(conn, name)
 
 
 def _league(engine: Engine, pk: int, name: str, rules_text: str) -> League:
@@ -75,11 +61,11 @@ WRITE_WAIT = 10.0
 
 def open_league(engine: Engine, name: str) -> League:
     """The league ``name``, or a 404."""
-    return _found(engine, name, _league_rows(engine, name))
+    return _found(engine, name, League.rows(engine, name))
 
 
 def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> League:
-    """The league of ``rows`` (:func:`eloleague.store.faces.league_rows`), or a 404."""
+    """The league of ``rows`` (:meth:`League.rows`), or a 404."""
     if not rows:
         raise not_found("no league named {name}", name=name)
     league = _league(engine, *rows[0])
@@ -90,7 +76,7 @@ def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> Leagu
 def open_league_for_token(engine: Engine, name: str, token: str) -> tuple[User, League]:
     """The user a bearer token belongs to (or 401) and the league ``name`` (or 404), read in one
     transaction: a game server's post asks for both (docs/benchmarks.md, "Live results")."""
-    user, rows = user_for_token_and(engine, token, lambda conn: _named(conn, name))
+    user, rows = user_for_token_and(engine, token, lambda conn: League.rows_in(conn, name))
     holder = token_holder(user)  # a stranger gets 401 whatever league he names
     return holder, _found(engine, name, rows)
 
@@ -120,7 +106,7 @@ def leagues(engine: Engine, lang: str = "en") -> Context:
     """The leagues of the database, each with its face, its top players (of the ranking it
     opens on) and its latest event (the rule set's description in ``lang``)."""
     out = []
-    for row in _league_rows(engine):
+    for row in League.rows(engine):
         league = _league(engine, *row)
         mode, role = opening(league)
         top = league.ranking_page(RankingFilter(mode, role), 1, TOP)
