@@ -63,7 +63,6 @@ from eloleague.store.bulk import (
     kept_ahead,
     pipelined,
     refresh_statistics,
-    run,
     to_date,
 )
 from eloleague.store.derived import active_player_ids, read_ledger, read_ratings, write_ratings
@@ -104,7 +103,7 @@ from eloleague.store.identity import (
     register,
     set_identity,
 )
-from eloleague.store.leagues import add_league, set_rules, starting_list
+from eloleague.store.leagues import RULES_READ, add_league, read_rules, set_rules, starting_list
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     add_alias,
@@ -165,7 +164,6 @@ _ENGINES: dict[str, Engine] = {}
 
 T = TypeVar("T")
 _KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
-_RULES = "SELECT rules_text FROM leagues WHERE id = ?"
 _RULES_READ = "eloleague.rules_read"  # conn.info: the league whose rules its transaction read
 
 
@@ -423,7 +421,7 @@ class League:
             reads = ahead(conn) if ahead is not None else []
             # The rules are read once the lock is had (on PostgreSQL in the same round trip).
             rules, *found = store_db.lock_league(
-                conn, self.id, wait, then=[(_RULES, (self.id,)), *reads]
+                conn, self.id, wait, then=[(RULES_READ, (self.id,)), *reads]
             )
             self._take_rules(rules)
             conn.info[_RULES_READ] = self.id
@@ -441,7 +439,7 @@ class League:
         """The league's rules as stored, read again unless this transaction began with them
         (another process may have changed them meanwhile)."""
         if conn.info.get(_RULES_READ) != self.id:  # on SQLite, another league's transaction
-            self._take_rules(run(conn, _RULES, (self.id,)))
+            self._take_rules(read_rules(conn, self.id))
 
     def _take_rules(self, rows: Sequence[Any]) -> None:
         if not rows:

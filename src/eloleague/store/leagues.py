@@ -10,7 +10,17 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
+from eloleague.store.bulk import run
 from eloleague.store.tables import leagues
+
+RULES_READ = "SELECT rules_text FROM leagues WHERE id = ?"
+"""The statement reading a league's rule set (parameter: its id): a write reads it with the
+league's lock (:func:`eloleague.store.db.lock_league`'s ``then``), in its round trip."""
+
+
+def read_rules(conn: Connection, league_id: int) -> list[Any]:
+    """The rows of :data:`RULES_READ`: ``[(rules text,)]``, or none when the league is gone."""
+    return list(run(conn, RULES_READ, (league_id,)))
 
 
 def add_league(
