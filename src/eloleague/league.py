@@ -60,7 +60,8 @@ from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import (
     deferred_indexes,
-    kept_ahead,
+    drop_ahead,
+    keep_ahead,
     pipelined,
     refresh_statistics,
     to_date,
@@ -425,11 +426,12 @@ class League:
             )
             self._take_rules(rules)
             conn.info[_RULES_READ] = self.id
+            keep_ahead(conn, reads, found)
             try:
-                with kept_ahead(conn, reads, found):
-                    yield conn
+                yield conn
             finally:
                 conn.info.pop(_RULES_READ, None)
+                drop_ahead(conn)
             if commit:
                 if bump:
                     bump_revision(conn, self.id)  # what processes kept of the league is stale
@@ -466,8 +468,10 @@ class League:
 
         def alone(conn: Connection) -> T:
             self._refresh_rules(conn)
-            with kept_ahead(conn, (), ()):  # the reads made ahead for it: its own, dropped after
+            try:
                 done = body(conn)
+            finally:  # the reads made ahead for it were its own: none reaches the next write
+                drop_ahead(conn)
             with pipelined(conn, 1):
                 if notes is not None:
                     notes(conn, done)

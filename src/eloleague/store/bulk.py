@@ -159,14 +159,27 @@ def kept_ahead(
     (what the caller read ahead, in another statement's round trip) instead of asking again,
     once; what is left of them, and of reads kept before, is dropped at its end: rows kept past
     the writes of the block would be stale (the connection's info outlives the transaction)."""
-    kept = conn.info.setdefault(_AHEAD, [])
-    kept += [
-        ((sql, tuple(params)), rows) for (sql, params), rows in zip(statements, found, strict=True)
-    ]
+    keep_ahead(conn, statements, found)
     try:
         yield
     finally:
-        conn.info.pop(_AHEAD, None)
+        drop_ahead(conn)
+
+
+def keep_ahead(
+    conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]], found: Sequence[Any]
+) -> None:
+    """:func:`kept_ahead` for a caller that drops them itself (:func:`drop_ahead`)."""
+    if statements:
+        conn.info.setdefault(_AHEAD, []).extend(
+            ((sql, tuple(params)), rows)
+            for (sql, params), rows in zip(statements, found, strict=True)
+        )
+
+
+def drop_ahead(conn: Connection) -> None:
+    """Forget every read kept ahead on ``conn`` (:func:`kept_ahead`)."""
+    conn.info.pop(_AHEAD, None)
 
 
 @contextmanager
