@@ -160,3 +160,29 @@ def test_the_token_is_checked_before_the_league_on_either_path(
                 assert "`Authorization: Bearer <jeton>`" in message
     status, answer, _ = _post(client, body, site.officer_token, lean=lean)
     assert (status, answer["added"]) == (201, 1)  # the same token, the right league
+
+
+def test_an_array_of_games_is_read_pretty_printed_and_its_errors_located(
+    client: TestClient, site: Site
+) -> None:
+    """An array's games are read straight from its items (docs/web.md): spread over lines,
+    with escapes; a bad item is named by its place; a broken array by the JSON error."""
+    first, second = _game(300), _game(302)
+    second["sides"][0]["players"] = ["L\\u00e9a 302"]  # an escape, kept as the item wrote it
+    pretty = json.dumps([first, second], indent=2).replace('"L\\\\u00e9a', '"L\\u00e9a')
+    assert "\n" in pretty and "\\u00e9" in pretty
+    status, answer, _ = _post(client, pretty.encode(), site.officer_token, lean=True)
+    assert (status, answer["added"]) == (201, 2), answer
+    ranking = client.get(f"/api/v1/leagues/{BE}", params={"q": "Léa 302"}).json()
+    assert [row["player"] for row in ranking["rows"]] == ["Léa 302"]
+
+    bad = {**_game(304), "sides": [{"players": ["Solo"], "outcome": "draw"}]}
+    body = json.dumps([_game(306), bad], indent=2).encode()
+    status, answer, _ = _post(client, body, site.officer_token, lean=True)
+    assert status == 422
+    assert {p["location"] for p in answer["error"]["problems"]} == {"request\u202f: ligne 2"}
+    assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 306"}).json()["rows"] == []
+
+    status, answer, _ = _post(client, b'[{"date": "2026-04-01"},', site.officer_token, lean=True)
+    assert status == 422
+    assert "JSON" in answer["error"]["problems"][0]["message"]

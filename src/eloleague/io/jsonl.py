@@ -146,6 +146,21 @@ class _Records:
         )
 
 
+_items_decoder = msgspec.json.Decoder(list[msgspec.Raw])
+
+
+def array_as_lines(data: bytes) -> bytes | None:
+    """A JSON array of games (an API post's body) as JSON Lines, item ``N`` on line ``N``, its
+    games left for :func:`parse_jsonl` to decode once; ``None`` when ``data`` is not a
+    well-formed JSON array (the caller's generic decoder then says what is wrong)."""
+    try:
+        items = _items_decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    # A line break in an item is whitespace between its tokens (JSON strings escape theirs).
+    return b"\n".join(bytes(item).replace(b"\n", b" ") for item in items)
+
+
 def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
     """Parse JSON Lines bytes into records and the list of problems (blank lines are skipped)."""
     games: list[GameRecord] = []

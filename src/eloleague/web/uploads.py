@@ -20,6 +20,7 @@ from typing import Any
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
+from eloleague.io.jsonl import array_as_lines
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
 from eloleague.store.event_places import EventPlace
@@ -81,7 +82,9 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
         # JSON Lines (or garbage) does not parse as a whole: the reader then locates the problem.
         with contextlib.suppress(ValueError, RecursionError):
             text = json.dumps(json.loads(text), ensure_ascii=False).encode()
-    if text.startswith(b"["):
+    if text.startswith(b"[") and (lines := array_as_lines(text)) is not None:
+        text = lines  # each game decoded once, by the JSON Lines reader
+    elif text.startswith(b"["):
         try:
             items = json.loads(text)
         except ValueError as exc:
