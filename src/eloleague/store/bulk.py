@@ -38,13 +38,16 @@ def insert_rows(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
     fixed: Mapping[str, int | None] | None = None,
+    *,
+    keep_existing: bool = False,
 ) -> None:
     """``INSERT INTO table (columns) VALUES (...)`` for every row (tuples in column order).
 
     ``fixed``: columns with the same value on every row (an id, or ``NULL``), written once into
     the statement instead of being bound row after row (on SQLite a third fewer parameters for the
     ledger of a two-player league is a third less time). Dates must already be in the database's
-    form: see :func:`date_param`.
+    form: see :func:`date_param`. ``keep_existing``: a row whose key is stored already is skipped
+    (``ON CONFLICT DO NOTHING``), the stored one kept.
     """
     if not rows:
         return
@@ -56,19 +59,28 @@ def insert_rows(
     quoted = ", ".join('"' + c + '"' for c in names)
     cur = cursor(conn)
     try:
-        if conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS:
+        if conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS and not keep_existing:
             prefix = tuple(constants.values())
             with cur.copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row((*prefix, *row) if prefix else row)
             return
-        # SQLite, or a few rows on PostgreSQL (psycopg sends them in one round trip; COPY takes
-        # several: the append path writes a handful of rows per game).
         mark = placeholder(conn)
         literals = ["NULL" if v is None else str(v) for v in constants.values()]
-        sql = f"INSERT INTO {table.name} ({quoted}) VALUES ({', '.join(literals + [mark] * len(columns))})"
-        for i in range(0, len(rows), CHUNK):
-            cur.executemany(sql, rows[i : i + CHUNK])
+        values = f"({', '.join(literals + [mark] * len(columns))})"
+        sql = f"INSERT INTO {table.name} ({quoted}) VALUES "
+        ending = " ON CONFLICT DO NOTHING" if keep_existing else ""
+        if conn.dialect.name == "postgresql":
+            # A few rows (the append path writes a handful a game): one statement of several rows
+            # (COPY takes several round trips; psycopg's executemany, one statement a row, each
+            # costing the server and this process about as much as the whole of this one).
+            for i in range(0, len(rows), FEW_ROWS):
+                chunk = rows[i : i + FEW_ROWS]
+                listed = ", ".join([values] * len(chunk))
+                cur.execute(sql + listed + ending, [v for row in chunk for v in row])
+            return
+        for i in range(0, len(rows), CHUNK):  # SQLite: executemany is its fastest path
+            cur.executemany(sql + values + ending, rows[i : i + CHUNK])
     finally:
         cur.close()
 

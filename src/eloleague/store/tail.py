@@ -21,7 +21,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 
 from eloleague.engine import EngineState
 from eloleague.records import PoolKey, PoolState
-from eloleague.store.bulk import date_param, run, to_date
+from eloleague.store.bulk import date_param, insert_rows, run, to_date
 from eloleague.store.tables import games, live_active, live_tails, ratings
 
 
@@ -143,15 +143,15 @@ def add_active(
 ) -> None:
     """Mark players active in seasons (those already marked stay as they are)."""
     day = date_param(conn)
-    rows = [(league_id, day(end), ids[name]) for end, names in active.items() for name in names]
-    if rows:
-        run(
-            conn,
-            "INSERT INTO live_active (league_id, season_end, player_id) VALUES (?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            rows,
-            many=True,
-        )
+    rows = [(day(end), ids[name]) for end, names in active.items() for name in names]
+    insert_rows(
+        conn,
+        live_active,
+        ("season_end", "player_id"),
+        rows,
+        {"league_id": league_id},
+        keep_existing=True,
+    )
 
 
 def full_state(
