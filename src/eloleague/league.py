@@ -55,7 +55,7 @@ from eloleague.records import GameRecord, PoolKey, PoolState, normalise_name
 from eloleague.rules import load_rules, parse_rules, preset_names
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
-from eloleague.store import closings, exports, imports, pending
+from eloleague.store import closings, exports, imports, imports_together, pending
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import (
@@ -91,7 +91,7 @@ from eloleague.store.games import (
     player_game_labels,
     set_content_hash,
 )
-from eloleague.store.group_commit import Reads, Write, group_of
+from eloleague.store.group_commit import Reads, Together, Write, group_of
 from eloleague.store.identity import (
     Identity,
     ambiguous,
@@ -104,6 +104,7 @@ from eloleague.store.identity import (
     register,
     set_identity,
 )
+from eloleague.store.imports_together import Post
 from eloleague.store.leagues import RULES_READ, add_league, read_rules, set_rules, starting_list
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
@@ -456,6 +457,7 @@ class League:
         games: int,
         notes: Callable[[Connection, T], None] | None = None,
         ahead: Reads | None = None,
+        together: Together[T] | None = None,
     ) -> T:
         """``body(conn)`` in a write transaction shared with the other writes of this process
         queued for the league meanwhile (:mod:`eloleague.store.group_commit`); its result once
@@ -464,7 +466,9 @@ class League:
         :attr:`write_wait`). ``notes(conn, result)``: writes whose answers nobody reads (the
         journal's entry), sent with the league's revision (on PostgreSQL in one round trip).
         ``ahead(conn)``: reads ``body`` begins with (see :meth:`_transaction`), made with the
-        lock when this write is the transaction's first."""
+        lock when this write is the transaction's first. ``together``: how it may be applied
+        with the writes of its kind queued next to it (:class:`~eloleague.store.group_commit.
+        Together`)."""
 
         def alone(conn: Connection) -> T:
             self._refresh_rules(conn)
@@ -486,7 +490,7 @@ class League:
             return self._transaction(wait, bump=False, ahead=first.ahead)
 
         group = group_of(store_db.group_key(self.engine, self.id))
-        return group.run(Write(alone, games, ahead), transaction, self.write_wait)
+        return group.run(Write(alone, games, ahead, together), transaction, self.write_wait)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -763,7 +767,17 @@ class League:
             def ahead(conn: Connection) -> list[tuple[str, Sequence[Any]]]:
                 return [] if mapping else imports.reads_ahead(conn, self.id, records, content_hash)
 
-            report = self._write_grouped(body, len(records), notes, ahead)
+            # Plain imports queued together are applied as one (store/imports_together.py).
+            together = (
+                None
+                if mapping or update or event_places
+                else Together(
+                    ("import", self.id),
+                    (Post(records, source, content_hash, user), notes),
+                    self._import_together,
+                )
+            )
+            report = self._write_grouped(body, len(records), notes, ahead, together)
         if file_warnings:
             located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
             report = replace(
@@ -772,6 +786,22 @@ class League:
                 name_warnings=[w for w in report.name_warnings if w.name not in located],
             )
         return report
+
+    def _import_together(
+        self,
+        conn: Connection,
+        parts: list[tuple[Post, Callable[[Connection, ImportReport], None]]],
+    ) -> list[ImportReport]:
+        """The imports of several writes applied as one (:meth:`import_games` queued together):
+        each one's report, each noted as it would have been alone."""
+        self._refresh_rules(conn)
+        drop_ahead(conn)  # read for the first write's games alone
+        reports = imports_together.apply_writes(conn, self.id, self.rules, [p for p, _ in parts])
+        with pipelined(conn, 1):
+            for (_, notes), report in zip(parts, reports, strict=True):
+                notes(conn, report)
+            bump_revision(conn, self.id)
+        return reports
 
     def copy_log_in_background(self) -> LogCopier | None:
         """For a program that keeps the league open and posts results as they come: SQLite's

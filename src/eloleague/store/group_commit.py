@@ -12,26 +12,35 @@ commit. Each write keeps its own import batch, journal entry and answer, exactly
 been alone; only the transaction is shared. A caller returns when the transaction that holds its
 write has committed (or failed): an answer is never given for a write that could still be lost.
 
+Writes of one kind may go further and be applied as one (:class:`Together`: the imports of a
+league's results, :mod:`eloleague.store.imports_together`), their reads and statements shared,
+each still given its own result. When they cannot (:class:`NotTogether`, or any error), what was
+done is undone (a savepoint) and each is applied alone, as above.
+
 A write waits at most its ``wait`` for the lock, then gets :class:`~eloleague.errors.BusyError`,
 unless another write has already taken it into a transaction: then it waits for that one.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Connection
 
-from eloleague.errors import BusyError
+from eloleague.errors import BusyError, EloleagueError
 from eloleague.store import after_commit
 from eloleague.store.bulk import run
 from eloleague.store.messages import msg
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 Reads = Callable[[Connection], Sequence[tuple[str, Sequence[Any]]]]
 """Given the transaction's connection, the reads a write begins with (``(sql, parameters)``)."""
@@ -40,19 +49,39 @@ MOST_WRITES = 64  # writes in one transaction
 MOST_GAMES = 2_000  # games in one transaction (a write of more runs alone)
 
 
+class NotTogether(Exception):
+    """Writes that cannot be applied as one (:class:`Together`): each is applied alone."""
+
+
+@dataclass(frozen=True)
+class Together(Generic[T]):
+    """How a write may be applied with others of its kind queued next to it: writes of the same
+    ``key`` are given together to ``run(conn, their parts)``, which returns each one's result, in
+    order, or raises :class:`NotTogether` (or any error): then each is applied alone."""
+
+    key: Hashable
+    part: Any
+    run: Callable[[Connection, list[Any]], list[T]]
+
+
 class Write(Generic[T]):
     """A write waiting for its transaction: what it does with the connection, its games, the
     reads it begins with (when it is the first write of its transaction, they may be made with
-    the lock: on PostgreSQL in the lock's round trip)."""
+    the lock: on PostgreSQL in the lock's round trip), how it may be applied with others."""
 
-    __slots__ = ("ahead", "body", "done", "error", "games", "result", "taken")
+    __slots__ = ("ahead", "body", "done", "error", "games", "result", "taken", "together")
 
     def __init__(
-        self, body: Callable[[Connection], T], games: int, ahead: Reads | None = None
+        self,
+        body: Callable[[Connection], T],
+        games: int,
+        ahead: Reads | None = None,
+        together: Together[T] | None = None,
     ) -> None:
         self.body = body
         self.games = games
         self.ahead = ahead
+        self.together = together
         self.done = threading.Event()
         self.result: T | None = None
         self.error: BaseException | None = None
@@ -128,8 +157,10 @@ class Group:
                 if len(writes) == 1:  # alone: its error rolls the transaction back
                     writes[0].result = writes[0].body(conn)
                 else:
-                    for write in writes:
-                        _in_savepoint(conn, write)
+                    for kind in _kinds(writes):
+                        if len(kind) == 1 or not _together_in_savepoint(conn, kind):
+                            for write in kind:
+                                _in_savepoint(conn, write)
         except BaseException as exc:  # the transaction failed: no write of it was stored
             for write in writes:
                 if write.error is None:
@@ -138,6 +169,41 @@ class Group:
         finally:
             for write in writes:
                 write.done.set()
+
+
+def _kinds(writes: Sequence[Write[Any]]) -> list[list[Write[Any]]]:
+    """``writes`` in runs of consecutive writes that may be applied together (same key)."""
+    runs: list[list[Write[Any]]] = []
+    for write in writes:
+        key = None if write.together is None else write.together.key
+        last = runs[-1][0].together if runs else None
+        if key is not None and last is not None and last.key == key:
+            runs[-1].append(write)
+        else:
+            runs.append([write])
+    return runs
+
+
+def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> bool:
+    """Apply ``writes`` as one (:class:`Together`), in a savepoint; whether they were (else
+    nothing of them is left, and each is to be applied alone)."""
+    together = writes[0].together
+    assert together is not None
+    run(conn, "SAVEPOINT together")
+    asked = after_commit.mark(conn)
+    try:
+        results = together.run(conn, [w.together.part for w in writes if w.together is not None])
+    except Exception as exc:
+        run(conn, "ROLLBACK TO SAVEPOINT together")
+        after_commit.drop_since(conn, asked)
+        run(conn, "RELEASE SAVEPOINT together")
+        if not isinstance(exc, (NotTogether, EloleagueError)):  # each alone will say it again
+            log.warning("writes applied alone after an error together: %r", exc)
+        return False
+    run(conn, "RELEASE SAVEPOINT together")
+    for write, result in zip(writes, results, strict=True):
+        write.result = result
+    return True
 
 
 def _in_savepoint(conn: Connection, write: Write[Any]) -> None:

@@ -322,6 +322,81 @@ def kept_answer(conn: Connection, league_id: int, digest: str) -> str | None:
     return value
 
 
+@dataclass(frozen=True)
+class Players:
+    """An import's games with their players resolved (:func:`resolve_players`)."""
+
+    records: list[GameRecord]  # every alias replaced by its player's name
+    ids: dict[str, int]  # player id by name
+    canonical: Mapping[int, str]  # name by player id: the import's players, or the league's
+    small: bool  # only the import's own names were read
+    new_names: list[str]  # players the import registered
+    warnings: list[NameWarning]  # new names that look like registered players'
+
+
+def resolve_players(
+    conn: Connection,
+    league_id: int,
+    records: list[GameRecord],
+    source: str,
+    *,
+    register: bool = True,
+) -> Players:
+    """Resolve the players of ``records``: players with an id (or a club, a region) are found by
+    id, then by name, or registered (store/identity.py); then names resolve to players or
+    aliases; unknown names become new players. A small import reads only its own names (the
+    append path never reads the whole league). Raises :class:`InputError` (located at
+    ``source``) when an identity cannot be resolved. Without ``register``, unknown names are
+    only reported (``new_names``; nothing else is resolved)."""
+    records, identified, problems = resolve(conn, league_id, records)
+    if problems:
+        raise InputError(problems, source)
+    wanted = wanted_names(records)
+    small = len(wanted) <= SCAN_FROM
+    aliased: set[str] = set()
+    index = lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
+    unknown = [n for n in wanted if n not in index]
+    if unknown and not register:
+        return Players(records, {}, {}, small, identified + unknown, [])
+    warnings = lookalikes(unknown, registered_names(conn, league_id)) if unknown else []
+    index.update(create_players(conn, league_id, unknown))
+    if small:  # a registered or new name is its player's; only an alias needs a look-up
+        if aliased:
+            canonical = names_of(conn, league_id, {index[n] for n in wanted})
+        else:
+            canonical = {index[n]: n for n in wanted}
+    else:
+        canonical = player_names(conn, league_id)
+    records = canonical_games(records, wanted, index, canonical)
+    ids = {name: pk for pk, name in canonical.items()}
+    return Players(records, ids, canonical, small, identified + unknown, warnings)
+
+
+def new_batch(
+    conn: Connection,
+    league_id: int,
+    source: str,
+    digest: str | None,
+    user: str | None,
+    todo: Plan,
+) -> tuple[str, tuple[Any, ...]]:
+    """The statement that records an import (its batch) and returns the batch's id."""
+    return (
+        "INSERT INTO import_batches (league_id, source, content_hash, created_at, user_name, "
+        "added, replaced, unchanged) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (
+            league_id,
+            source,
+            digest,
+            stamp_param(conn)(dt.datetime.now(dt.UTC)),
+            user,
+            len(todo.new),
+            len(todo.replaced),
+            todo.unchanged,
+        ),
+    )
+
+
 def apply(
     conn: Connection,
     league_id: int,
@@ -352,32 +427,9 @@ def apply(
             ((first,),) = run(conn, _POSTED, (league_id, digest))
             already = None if first is None else to_stamp(first)
 
-        # Players with an id (or a club, a region) are found by id, then by name, or registered
-        # (store/identity.py); then names resolve to players or aliases; unknown names become new
-        # players. A small import reads only its own names (the append path never reads the whole
-        # league).
-        records, identified, problems = resolve(conn, league_id, records)
-        if problems:
-            raise InputError(problems, source)
-        wanted = wanted_names(records)
-        small = len(wanted) <= SCAN_FROM
-        aliased: set[str] = set()
-        index = (
-            lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
-        )
-        unknown = [n for n in wanted if n not in index]
-        new_names = identified + unknown
-        warnings = lookalikes(unknown, registered_names(conn, league_id)) if unknown else []
-        index.update(create_players(conn, league_id, unknown))
-        if small:  # a registered or new name is its player's; only an alias needs a look-up
-            if aliased:
-                canonical = names_of(conn, league_id, {index[n] for n in wanted})
-            else:
-                canonical = {index[n]: n for n in wanted}
-        else:
-            canonical = player_names(conn, league_id)
-        records = canonical_games(records, wanted, index, canonical)
-        ids = {name: pk for pk, name in canonical.items()}
+        found = resolve_players(conn, league_id, records, source)
+        records, ids, canonical, small = found.records, found.ids, found.canonical, found.small
+        new_names, warnings = found.new_names, found.warnings
 
         if replacing is None:
             todo = plan(conn, league_id, records, ids, update)
@@ -390,7 +442,7 @@ def apply(
         # replaced keep theirs, the new come after all).
         end = live_tail.from_rows(run(conn, live_tail.READ, (league_id,)))
         seq = seq_after(run(conn, LAST_SEQ, (league_id,)))
-    new, replaced, unchanged = todo.new, todo.replaced, todo.unchanged
+    new, replaced = todo.new, todo.replaced
 
     unrated: list[Text] = []
     rating_changes: list[RatingChange] = []
@@ -408,25 +460,7 @@ def apply(
             else []
         )
         batch, *pool_rows = run_together(
-            conn,
-            [
-                (
-                    "INSERT INTO import_batches (league_id, source, content_hash, created_at, "
-                    "user_name, added, replaced, unchanged) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    "RETURNING id",
-                    (
-                        league_id,
-                        source,
-                        digest,
-                        stamp_param(conn)(dt.datetime.now(dt.UTC)),
-                        user,
-                        len(new),
-                        len(replaced),
-                        unchanged,
-                    ),
-                ),
-                *pools,
-            ],
+            conn, [new_batch(conn, league_id, source, digest, user, todo), *pools]
         )
         ((batch_id,),) = batch
         if appending:
@@ -435,7 +469,7 @@ def apply(
             with kept_ahead(conn, pools, pool_rows):
                 stored = insert_games(conn, league_id, to_insert, ids, batch_id)
                 appended = live.append(conn, league_id, rules, end, stored, ids)
-            return _report(
+            return import_report(
                 source,
                 dry_run,
                 todo,
@@ -443,7 +477,7 @@ def apply(
                 warnings,
                 already,
                 changes(appended.before, appended.after, rules.start_rating),
-                _unrated(appended.unrated, to_insert),
+                unrated_texts(appended.unrated, to_insert),
                 appended.replayed,
             )
         if small:  # the general path reads the whole league's players
@@ -486,8 +520,8 @@ def apply(
             )
         replayed = result.replayed
         rating_changes = changes(before, result.pools, rules.start_rating)
-        unrated = _unrated(result.unrated, to_insert)
-    return _report(
+        unrated = unrated_texts(result.unrated, to_insert)
+    return import_report(
         source,
         dry_run,
         todo,
@@ -538,7 +572,7 @@ def reads_ahead(
     return reads
 
 
-def _unrated(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list[Text]:
+def unrated_texts(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list[Text]:
     """Why each of the inserted games that the replay did not rate is not rated."""
     labels = {label(g.record.id, g.seq) for g in inserted} if found else set()
     return [
@@ -552,7 +586,7 @@ def _unrated(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list[Text
     ]
 
 
-def _report(
+def import_report(
     source: str,
     dry_run: bool,
     todo: Plan,
@@ -563,6 +597,7 @@ def _report(
     unrated: list[Text],
     replayed: int,
 ) -> ImportReport:
+    """What an import did, for its caller."""
     return ImportReport(
         source=source,
         dry_run=dry_run,

@@ -42,6 +42,7 @@ from eloleague.store import tail as live_tail
 from eloleague.store.bulk import date_param, insert_rows, one_of, pipelined, run, to_date
 from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
+from eloleague.store.group_commit import NotTogether
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
 from eloleague.store.tables import ratings
@@ -89,6 +90,32 @@ def appendable(
             return False
     if rules.updates == "per_period":
         return cps.touched_from(rules, first[0]) > tail.last_date
+    return True
+
+
+def appendable_in_turn(
+    conn: Connection,
+    league_id: int,
+    rules: RuleSet,
+    tail: live_tail.Tail | None,
+    writes: Sequence[Sequence[GameRecord]],
+) -> bool:
+    """Whether the games of several writes can take the append path together
+    (:func:`append_writes`): all of them :func:`appendable`, each write after the first
+    beginning on the day the one before it ended, after its last game (a new day may save a
+    checkpoint in between)."""
+    everything = [g for games in writes for g in games]
+    return appendable(conn, league_id, rules, tail, everything) and in_turn(writes)
+
+
+def in_turn(writes: Sequence[Sequence[GameRecord]]) -> bool:
+    """Whether each write after the first begins on the day the one before it ended, after its
+    last game."""
+    last = max(_key(g) for g in writes[0])
+    for games in writes[1:]:
+        if min(_key(g) for g in games) < last or min(g.date for g in games) > last[0]:
+            return False
+        last = max(last, *(_key(g) for g in games))
     return True
 
 
@@ -172,40 +199,75 @@ def append(
     """Rate ``stored`` (just inserted, in arrival order, :func:`appendable`) from the tail and
     write their ledger, their players' pools and the new tail, in the caller's transaction.
     ``ids``: player id by name, for every player of these games."""
-    records = [g.record for g in stored]
-    first_day = min(g.date for g in records)
+    (appended,) = append_writes(conn, league_id, rules, tail, [stored], ids)
+    return appended
+
+
+def append_writes(
+    conn: Connection,
+    league_id: int,
+    rules: RuleSet,
+    tail: live_tail.Tail,
+    writes: Sequence[Sequence[StoredGame]],
+    ids: Mapping[str, int],
+) -> list[Appended]:
+    """:func:`append` of the games of several writes, as if each were appended after the one
+    before it (each its own :class:`Appended`: its players' pools before and after its games),
+    with the ledger, the pools and the tail written once for them all (docs/league.md, "Live
+    results"). The writes must be :func:`appendable_in_turn` (else :class:`NotTogether`)."""
+    everything = [g.record for games in writes for g in games]
+    if len(writes) > 1 and not in_turn([[g.record for g in games] for games in writes]):
+        raise NotTogether
+    first_day = min(g.date for g in everything)
     if _checkpoint_due(conn, league_id, rules, tail, first_day):
         _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
 
-    wanted = players_of(records, ids)
-    names = {ids[p.name]: p.name for g in records for p in g.participants}
-    before, played, known = _pool_rows(conn, league_id, wanted, names)
-    state = EngineState(
-        pools=before,
-        season_end=tail.season_end,
-        eligible=min(tail.eligible, len(before)),  # read only when a season ends: never here
-        active={},
-        started=True,
-        last_played=played,
-        periods=tail.periods,
-    )
-    as_of = max(tail.as_of, max(g.date for g in records))
-    # The compiled engine pays off from fewer games here than for a whole history (below that,
-    # the reference code: replay() would only ask the compiled engine again, with a higher bar).
-    result = try_replay(rules, records, state, as_of, min_games=FAST_FROM) or replay(
-        rules, records, initial=state, as_of=as_of, reference=True
-    )
-    pks = {g.record.id or "": g.pk for g in stored}
-    with pipelined(conn, len(result.ledger)):  # PostgreSQL: the writes in one round trip
-        cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
-        write_ledger(conn, league_id, tail.ledger_next, result.ledger, pks, ids)
+    names = {ids[p.name]: p.name for g in everything for p in g.participants}
+    pools, played, known = _pool_rows(conn, league_id, players_of(everything, ids), names)
+    stored_pools, stored_played = dict(pools), dict(played)
+    as_of, periods = tail.as_of, tail.periods
+    last_key = (tail.last_date, tail.last_round)
+    ledger: list[Any] = []
+    active: dict[dt.date, set[str]] = {}
+    done: list[Appended] = []
+    for games in writes:
+        records = [g.record for g in games]
+        own = {p.name for g in records for p in g.participants}
+        before = {k: v for k, v in pools.items() if k.player in own}
+        state = EngineState(
+            pools=before,
+            season_end=tail.season_end,
+            eligible=min(tail.eligible, len(before)),  # read only when a season ends: never here
+            active={},
+            started=True,
+            last_played={k: v for k, v in played.items() if k.player in own},
+            periods=periods,
+        )
+        as_of = max(as_of, max(g.date for g in records))
+        # The compiled engine pays off from fewer games here than for a whole history (below
+        # that, the reference code: replay() would only ask the compiled engine again).
+        result = try_replay(rules, records, state, as_of, min_games=FAST_FROM) or replay(
+            rules, records, initial=state, as_of=as_of, reference=True
+        )
+        ledger.append(result.ledger)
+        pools.update(result.state.pools)  # a new pool comes last, as its position does
+        played.update(result.state.last_played)
+        for end, players in result.state.active.items():
+            active.setdefault(end, set()).update(players)
+        periods = result.state.periods
+        last_key = max(last_key, *(_key(g) for g in records))
+        done.append(Appended(before, dict(result.state.pools), list(result.unrated), len(records)))
 
-        after = result.state.pools
-        last = result.state.last_played
+    pks = {g.record.id or "": g.pk for games in writes for g in games}
+    entries = ledger[0] if len(ledger) == 1 else [e for part in ledger for e in part]
+    with pipelined(conn, len(entries)):  # PostgreSQL: the writes in one round trip
+        cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
+        write_ledger(conn, league_id, tail.ledger_next, entries, pks, ids)
+
         day = date_param(conn)
 
         def when(key: PoolKey) -> object:
-            found = last.get(key)
+            found = played.get(key)
             return None if found is None else day(found)
 
         def extra(pool: PoolState) -> str | None:
@@ -213,8 +275,8 @@ def append(
 
         changed = [
             (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
-            for k, p in after.items()
-            if k in known and (p != before[k] or last.get(k) != played.get(k))
+            for k, p in pools.items()
+            if k in known and (p != stored_pools[k] or played.get(k) != stored_played.get(k))
         ]
         if changed:
             run(
@@ -224,7 +286,7 @@ def append(
                 changed,
                 many=True,
             )
-        fresh = [k for k in after if k not in known]  # new pools, in order of first appearance
+        fresh = [k for k in pools if k not in known]  # new pools, in order of first appearance
         insert_rows(
             conn,
             ratings,
@@ -234,31 +296,30 @@ def append(
                     ids[k.player],
                     k.mode,
                     k.role,
-                    after[k].rating,
-                    after[k].games,
+                    pools[k].rating,
+                    pools[k].games,
                     tail.pools + n,
-                    extra(after[k]),
+                    extra(pools[k]),
                     when(k),
                 )
                 for n, k in enumerate(fresh)
             ],
             {"league_id": league_id},
         )
-        live_tail.add_active(conn, league_id, result.state.active, ids)
-        last_date, last_round = max((tail.last_date, tail.last_round), *(_key(g) for g in records))
+        live_tail.add_active(conn, league_id, active, ids)
         run(
             conn,
             "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
             "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
             (
                 day(as_of),
-                day(last_date),
-                last_round,
-                tail.games + len(records),
-                tail.ledger_next + len(result.ledger),
+                day(last_key[0]),
+                last_key[1],
+                tail.games + len(everything),
+                tail.ledger_next + len(entries),
                 tail.pools + len(fresh),
-                result.state.periods,
+                periods,
                 league_id,
             ),
         )
-    return Appended(before, dict(after), list(result.unrated), len(records))
+    return done

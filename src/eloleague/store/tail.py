@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,7 +139,7 @@ def save(
 def add_active(
     conn: Connection,
     league_id: int,
-    active: Mapping[dt.date, frozenset[str]],
+    active: Mapping[dt.date, AbstractSet[str]],
     ids: Mapping[str, int],
 ) -> None:
     """Mark players active in seasons (those already marked stay as they are)."""

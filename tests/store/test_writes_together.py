@@ -1,0 +1,291 @@
+"""Imports queued together applied as one (store/imports_together.py, docs/league.md "Live
+results"): whatever writes queue for a league's lock at once (plain results, retries, games given
+twice, conflicts, new players, back-dated games, a new day), each gets the answer it would have
+got alone, and the league's every table ends as if they had been applied one after the other; on
+SQLite and PostgreSQL. The common case (new results between registered players) is applied as
+one; the others fall back to one write at a time."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+import itertools
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import DateTime, select
+
+from eloleague.errors import EloleagueError
+from eloleague.league import _ENGINES, ImportReport, League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import db as store_db
+from eloleague.store import imports_together, tables
+from eloleague.store.group_commit import group_of
+from tests.store.test_group_commit import commits_of
+from tests.store.test_live_appends import assert_is_a_fresh_replay
+
+NAMES = ("Ana", "Bob", "Chloé", "Dan", "Eve", "Fred")
+OUTCOMES = (
+    ("decisive_victory", "defeat"),
+    ("marginal_victory", "defeat"),
+    ("draw", "draw"),
+    ("defeat", "overwhelming_victory"),
+)
+DAY = dt.date(2024, 3, 1)
+COMPARED = (  # every table an import writes to, in an order that reads well in a failure
+    "players",
+    "import_batches",
+    "games",
+    "side_players",
+    "ledger",
+    "ratings",
+    "live_tails",
+    "live_active",
+    "checkpoints",
+    "journal",
+)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
+def new_db(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[], str]:
+    """Makes the URL of a fresh database (two per Hypothesis example)."""
+    if request.param == "sqlite":
+        return lambda: f"sqlite:///{tmp_path_factory.mktemp('together') / 'league.db'}"
+    server = request.getfixturevalue("pg_server")
+    return server.new_database  # type: ignore[no-any-return]
+
+
+def duel(gid: str | None, day: dt.date, a: str, b: str, result: int) -> GameRecord:
+    wa, wb = OUTCOMES[result % len(OUTCOMES)]
+    return GameRecord(
+        date=day, sides=(Side((Participant(a),), wa), Side((Participant(b),), wb)), id=gid
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class Post:
+    """One write as a game server would send it: its games and the digest of its request."""
+
+    games: list[GameRecord]
+    digest: str
+
+
+def posts_of(kinds: list[tuple[str, int, int]], last: dt.date, tag: str = "") -> list[Post]:
+    """The posts a group of writes makes, ``last`` the day of the league's last game (``tag``
+    tells the requests of two groups apart)."""
+    posts: list[Post] = []
+    for n, (kind, x, y) in enumerate(kinds):
+        a, b = NAMES[x % len(NAMES)], NAMES[(x + 1 + y) % len(NAMES)]
+        if kind == "plain":
+            games = [duel(f"p{n}", last, a, b, y)]
+        elif kind == "two":
+            games = [duel(f"p{n}", last, a, b, y), duel(f"q{n}", last, b, NAMES[y % 6], x)]
+        elif kind == "no id":  # the same content twice counts once as stored
+            games = [duel(None, last, a, b, y % 2)]
+        elif kind == "newcomer":
+            games = [duel(f"p{n}", last, a, f"Newcomer {x}", y)]
+        elif kind == "retry" and posts:  # the same request again
+            posts.append(posts[x % len(posts)])
+            continue
+        elif kind == "clash" and posts:  # an earlier post's first game id, another result
+            first = posts[x % len(posts)].games[0]
+            games = [dataclasses.replace(duel(first.id, last, a, b, y + 1))]
+        elif kind == "late":
+            games = [duel(f"p{n}", last - dt.timedelta(days=1 + y % 3), a, b, y)]
+        elif kind == "next day":
+            games = [duel(f"p{n}", last + dt.timedelta(days=1), a, b, y)]
+        else:
+            games = [duel(f"p{n}", last, b, a, x)]
+        posts.append(Post(games, f"digest-{tag}{n}"))
+    return posts
+
+
+def post(league: League, p: Post) -> ImportReport:
+    def answer(report: ImportReport) -> str:  # kept for a retry, as the API does
+        return json.dumps({"added": report.added, "changes": len(report.rating_changes)})
+
+    return league.import_games(
+        p.games, source="api", user="server", content_hash=p.digest, answer=answer
+    )
+
+
+def queued_in_order(league: League, writes: list[Callable[[], Any]]) -> tuple[list[Any], int]:
+    """Run ``writes`` in threads, each queued for the league's lock after the one before it,
+    while this thread holds the process's turn; let go once all wait; what each returned or
+    raised, and how many queued (the others were refused before)."""
+    group = group_of(store_db.group_key(league.engine, league.id))
+    outcomes: list[Any] = [None] * len(writes)
+
+    def run(i: int) -> None:
+        try:
+            outcomes[i] = writes[i]()
+        except Exception as exc:
+            outcomes[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
+    queued = 0
+    assert group.gate.acquire(timeout=10)
+    try:
+        for thread in threads:
+            thread.start()
+            deadline = time.monotonic() + 10
+            # queued, or refused before it queued (a game the rules refuse)
+            while len(group._waiting) == queued and thread.is_alive():
+                assert time.monotonic() < deadline, "the write never queued"
+                time.sleep(0.002)
+            queued = len(group._waiting)
+    finally:
+        group.gate.release()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes, queued
+
+
+def comparable(outcome: Any) -> Any:
+    """An answer as its client reads it (a retry's date is the stored post's)."""
+    if isinstance(outcome, EloleagueError):
+        return (type(outcome).__name__, str(outcome))
+    assert isinstance(outcome, ImportReport)
+    return dataclasses.replace(
+        outcome, already_imported=None if outcome.already_imported is None else "kept"
+    )
+
+
+def stored(league: League) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of the tables an import writes, without the clock's columns."""
+    out = {}
+    with league._reading() as conn:
+        for name in COMPARED:
+            table = tables.metadata.tables[name]
+            columns = [c for c in table.columns if not isinstance(c.type, DateTime)]
+            rows = conn.execute(select(*columns).order_by(*columns)).all()
+            out[name] = [tuple(row) for row in rows]
+    return out
+
+
+def registered(url: str) -> League:
+    """A league whose players (:data:`NAMES`) have played a few games."""
+    league = League.create(url, "Live", "bataille-empire")
+    first = [duel(f"s{n}", DAY, NAMES[n % 6], NAMES[(n + 2) % 6], n) for n in range(9)]
+    league.import_games(first, source="first")
+    return league
+
+
+def two_leagues(new_db: Callable[[], str]) -> tuple[League, League]:
+    """Two leagues with the same stored games: one for writes queued together, one for the
+    same writes one after the other."""
+    return registered(new_db()), registered(new_db())
+
+
+def dispose(*leagues: League) -> None:
+    for league in leagues:  # one database per example: give its connections back
+        league.engine.dispose()
+        _ENGINES.pop(league.engine.url.render_as_string(hide_password=False), None)
+
+
+KINDS = ("plain", "two", "no id", "newcomer", "retry", "clash", "late", "next day", "reversed")
+COMMON = ("plain", "two", "reversed")  # results between registered players: applied as one
+write = st.tuples(st.sampled_from(KINDS), st.integers(0, 11), st.integers(0, 11))
+common = st.tuples(st.sampled_from(COMMON), st.integers(0, 11), st.integers(0, 11))
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    kinds=st.one_of(
+        st.lists(common, min_size=2, max_size=7), st.lists(write, min_size=2, max_size=7)
+    ),
+    before=st.lists(write, max_size=2),
+)
+def test_writes_queued_together_end_as_one_after_the_other(
+    new_db: Callable[[], str],
+    kinds: list[tuple[str, int, int]],
+    before: list[tuple[str, int, int]],
+) -> None:
+    together, alone = two_leagues(new_db)
+    try:
+        # Posts stored before the group (its retries and clashes may name them).
+        for p in posts_of(before, DAY, "before-"):
+            for league in (together, alone):
+                with contextlib.suppress(EloleagueError):  # a clash: refused on both
+                    post(league, p)
+        last = max(g.date for g in alone.games())
+        posts = posts_of(kinds, last)
+        commits = commits_of(together)
+        got, queued = queued_in_order(together, [lambda p=p: post(together, p) for p in posts])
+        expected = []
+        for p in posts:
+            try:
+                expected.append(post(alone, p))
+            except EloleagueError as exc:
+                expected.append(exc)
+        assert [comparable(o) for o in got] == [comparable(o) for o in expected]
+        # the writes that queued share one transaction (rolled back if it held one failed write)
+        assert commits() <= min(queued, 1)
+        assert commits() == 1 or not any(isinstance(o, ImportReport) for o in got)
+        assert stored(together) == stored(alone)
+        assert_is_a_fresh_replay(together)
+    finally:
+        dispose(together, alone)
+
+
+def test_results_between_registered_players_are_applied_as_one(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    applied: list[int] = []
+    apply = imports_together.apply_writes
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reports = apply(*args, **kwargs)
+        applied.append(len(reports))
+        return reports
+
+    monkeypatch.setattr(imports_together, "apply_writes", counted)
+    league = registered(db_url)
+    posts = posts_of([("plain", n, n) for n in range(5)] + [("two", 1, 2)], DAY)
+    reports, _ = queued_in_order(league, [lambda p=p: post(league, p) for p in posts])
+    assert applied == [6]  # the six writes, as one
+    assert [r.added for r in reports] == [1, 1, 1, 1, 1, 2]
+    # each its own batch, journal entry and kept answer
+    assert [e.user for e in league.journal()[:6]] == ["server"] * 6
+    assert all(league.posted_answer(p.digest) for p in posts)
+    # Each answer says what its own games did: Bob's next game starts where his last ended.
+    bob = [c for r in reports for c in r.rating_changes if c.key.player == "Bob"]
+    assert len(bob) == 4 and all(a.after == b.before for a, b in itertools.pairwise(bob))
+    assert_is_a_fresh_replay(league)
+
+
+def test_a_retry_among_queued_writes_gets_its_kept_answer(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    applied: list[int] = []
+    apply = imports_together.apply_writes
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        applied.append(1)
+        return apply(*args, **kwargs)
+
+    monkeypatch.setattr(imports_together, "apply_writes", counted)
+    league = registered(db_url)
+    first, second = posts_of([("plain", 0, 0), ("plain", 2, 1)], DAY)
+    post(league, first)
+    reports, _ = queued_in_order(
+        league, [lambda: post(league, second), lambda: post(league, first)]
+    )
+    assert applied == [1]  # tried together, then each alone
+    assert (reports[0].added, reports[1].added, reports[1].unchanged) == (1, 0, 1)
+    assert reports[1].already_imported is not None
+    assert len(league.games()) == 11  # nine, then the two posts once each
+    assert_is_a_fresh_replay(league)
