@@ -125,19 +125,25 @@ def insert_games(
     league_id: int,
     new: Sequence[NewGame],
     player_ids: Mapping[str, int],
-    batch_id: int | None,
+    batch_id: int | Sequence[int] | None,
 ) -> list[StoredGame]:
     """Write ``new`` games with their players (and their sides' results); returns them as stored
-    (row ids, labels). On SQLite the row ids are given (the write lock is held), so nothing is
-    read back; PostgreSQL numbers them itself (a few games and their players in one statement:
-    one round trip)."""
+    (row ids, labels). ``batch_id``: the import batch of every game, or of each game in turn
+    (the imports of several writes at once). On SQLite the row ids are given (the write lock is
+    held), so nothing is read back; PostgreSQL numbers them itself (a few games and their
+    players in one statement: one round trip)."""
     if not new:
         return []
     ev = event_ids(conn, league_id, {g.record.event for g in new if g.record.event})
     day = date_param(conn)
-    fixed = {"league_id": league_id, "batch_id": batch_id}
+    batches = [batch_id] * len(new) if batch_id is None or isinstance(batch_id, int) else batch_id
+    one_batch = len(set(batches)) == 1
+    fixed = (
+        {"league_id": league_id, "batch_id": batches[0]} if one_batch else {"league_id": league_id}
+    )
     rows: list[tuple[Any, ...]] = [
         (
+            *(() if one_batch else (batch,)),
             g.seq,
             g.record.id,
             day(g.record.date),
@@ -149,22 +155,27 @@ def insert_games(
             g.record.home,
             g.record.neutral,
         )
-        for g in new
+        for g, batch in zip(new, batches, strict=True)
     ]
+    columns = GAME_COLUMNS if one_batch else ("batch_id", *GAME_COLUMNS)
     if conn.dialect.name == "sqlite":
         ((last,),) = run(conn, "SELECT max(id) FROM games")
         first = (last or 0) + 1
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
-        insert_rows(conn, games, ("id", *GAME_COLUMNS), with_ids, fixed)
+        insert_rows(conn, games, ("id", *columns), with_ids, fixed)
     elif len(rows) <= FEW:  # a live post: one statement writes the games and their players
         sides = _player_rows(new, [g.seq for g in new], player_ids)  # joined by arrival number
-        params = [x for row in rows for x in (league_id, batch_id, *row)]
+        params = [
+            x
+            for row in rows
+            for x in ((league_id, batches[0], *row) if one_batch else (league_id, *row))
+        ]
         params.extend(x for side in sides for x in side)
         by_seq = dict(run(conn, _few_games_sql(len(rows), len(sides)), params))
         return _stored(new, [by_seq[g.seq] for g in new])
     else:
-        insert_rows(conn, games, GAME_COLUMNS, rows, fixed)
+        insert_rows(conn, games, columns, rows, fixed)
         pk_list = _row_ids(conn, league_id, [g.seq for g in new])
     insert_rows(conn, side_players, PLAYER_COLUMNS, _player_rows(new, pk_list, player_ids))
     return _stored(new, pk_list)

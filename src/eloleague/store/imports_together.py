@@ -99,18 +99,24 @@ def apply_writes(
         raise NotTogether
 
     written: list[tuple[Plan, list[NewGame]]] = []
-    stored = []
-    for post in posts:
+    batches: list[int] = []
+    for post in posts:  # each write its batch (its games are written together, below)
         own = Plan(new=todo.new[: len(post.records)])
         del todo.new[: len(post.records)]
         ((batch_id,),) = run(
             conn, *new_batch(conn, league_id, post.source, post.digest, post.user, own)
         )
-        to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(own.new)]
-        seq += len(to_insert)
-        stored.append(insert_games(conn, league_id, to_insert, found.ids, batch_id))
-        written.append((own, to_insert))
-    appended = live.append_writes(conn, league_id, rules, end, stored, found.ids)
+        written.append((own, [NewGame(g, seq + n, h) for n, (g, h) in enumerate(own.new)]))
+        batches += [batch_id] * len(own.new)
+        seq += len(own.new)
+    games = [g for _, to_insert in written for g in to_insert]
+    stored = insert_games(conn, league_id, games, found.ids, batches)
+    at = 0
+    by_write = []
+    for _, to_insert in written:
+        by_write.append(stored[at : at + len(to_insert)])
+        at += len(to_insert)
+    appended = live.append_writes(conn, league_id, rules, end, by_write, found.ids)
     return [
         import_report(
             post.source,
