@@ -11,6 +11,7 @@ callers share one code path. SQLite stores dates as ISO text (as SQLAlchemy's ``
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -55,34 +56,52 @@ def insert_rows(
     for value in constants.values():
         if value is not None and type(value) is not int:
             raise TypeError(f"fixed values are ids or None, not {value!r}")
-    names = [*constants, *columns]
-    quoted = ", ".join('"' + c + '"' for c in names)
+    postgresql = conn.dialect.name == "postgresql"
+    head, copy_head, values = _insert_sql(
+        table.name, tuple(constants.items()), tuple(columns), postgresql
+    )
     cur = cursor(conn)
     try:
-        if conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS and not keep_existing:
+        if postgresql and len(rows) > FEW_ROWS and not keep_existing:
             prefix = tuple(constants.values())
-            with cur.copy(f"COPY {table.name} ({quoted}) FROM STDIN") as copy:
+            with cur.copy(copy_head) as copy:
                 for row in rows:
                     copy.write_row((*prefix, *row) if prefix else row)
             return
-        mark = placeholder(conn)
-        literals = ["NULL" if v is None else str(v) for v in constants.values()]
-        values = f"({', '.join(literals + [mark] * len(columns))})"
-        sql = f"INSERT INTO {table.name} ({quoted}) VALUES "
         ending = " ON CONFLICT DO NOTHING" if keep_existing else ""
-        if conn.dialect.name == "postgresql":
+        if postgresql:
             # A few rows (the append path writes a handful a game): one statement of several rows
             # (COPY takes several round trips; psycopg's executemany, one statement a row, each
             # costing the server and this process about as much as the whole of this one).
             for i in range(0, len(rows), FEW_ROWS):
                 chunk = rows[i : i + FEW_ROWS]
                 listed = ", ".join([values] * len(chunk))
-                cur.execute(sql + listed + ending, [v for row in chunk for v in row])
+                cur.execute(head + listed + ending, [v for row in chunk for v in row])
             return
         for i in range(0, len(rows), CHUNK):  # SQLite: executemany is its fastest path
-            cur.executemany(sql + values + ending, rows[i : i + CHUNK])
+            cur.executemany(head + values + ending, rows[i : i + CHUNK])
     finally:
         cur.close()
+
+
+@functools.lru_cache(maxsize=256)
+def _insert_sql(
+    table: str,
+    constants: tuple[tuple[str, int | None], ...],
+    columns: tuple[str, ...],
+    postgresql: bool,
+) -> tuple[str, str, str]:
+    """:func:`insert_rows`' statements, built once (a live game inserts rows into four tables):
+    ``INSERT INTO table (columns) VALUES ``, PostgreSQL's ``COPY`` of the same columns, and the
+    values of one row."""
+    quoted = ", ".join('"' + c + '"' for c in (*(name for name, _ in constants), *columns))
+    literals = ["NULL" if v is None else str(v) for _, v in constants]
+    values = f"({', '.join(literals + ['%s' if postgresql else '?'] * len(columns))})"
+    return (
+        f"INSERT INTO {table} ({quoted}) VALUES ",
+        f"COPY {table} ({quoted}) FROM STDIN",
+        values,
+    )
 
 
 def fetch_all(conn: Connection, sql: str, params: Sequence[Any] = ()) -> list[Any]:

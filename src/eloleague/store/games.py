@@ -143,7 +143,6 @@ def insert_games(
     )
     rows: list[tuple[Any, ...]] = [
         (
-            *(() if one_batch else (batch,)),
             g.seq,
             g.record.id,
             day(g.record.date),
@@ -155,8 +154,10 @@ def insert_games(
             g.record.home,
             g.record.neutral,
         )
-        for g, batch in zip(new, batches, strict=True)
+        for g in new
     ]
+    if not one_batch:  # each game's batch, first
+        rows = [(batch, *row) for batch, row in zip(batches, rows, strict=True)]
     columns = GAME_COLUMNS if one_batch else ("batch_id", *GAME_COLUMNS)
     if conn.dialect.name == "sqlite":
         ((last,),) = run(conn, "SELECT max(id) FROM games")

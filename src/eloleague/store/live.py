@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,24 +224,29 @@ def append_writes(
         _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
 
     names = {ids[p.name]: p.name for g in everything for p in g.participants}
-    pools, played, known = _pool_rows(conn, league_id, players_of(everything, ids), names)
-    stored_pools, stored_played = dict(pools), dict(played)
+    stored, stored_played, known = _pool_rows(conn, league_id, players_of(everything, ids), names)
+    # as each write leaves them (new dicts each time, never changed)
+    pools: Mapping[PoolKey, PoolState] = stored
+    played: Mapping[PoolKey, dt.date] = stored_played
     as_of, periods = tail.as_of, tail.periods
     last_key = (tail.last_date, tail.last_round)
     ledger: list[Any] = []
-    active: dict[dt.date, set[str]] = {}
+    active: Mapping[dt.date, AbstractSet[str]] = {}
     done: list[Appended] = []
     for games in writes:
         records = [g.record for g in games]
-        own = {p.name for g in records for p in g.participants}
-        before = {k: v for k, v in pools.items() if k.player in own}
+        before, before_played = pools, played
+        if len(writes) > 1:  # its own players' pools only, as alone
+            own = {p.name for g in records for p in g.participants}
+            before = {k: v for k, v in pools.items() if k.player in own}
+            before_played = {k: v for k, v in played.items() if k.player in own}
         state = EngineState(
             pools=before,
             season_end=tail.season_end,
             eligible=min(tail.eligible, len(before)),  # read only when a season ends: never here
             active={},
             started=True,
-            last_played={k: v for k, v in played.items() if k.player in own},
+            last_played=before_played,
             periods=periods,
         )
         as_of = max(as_of, max(g.date for g in records))
@@ -249,14 +255,17 @@ def append_writes(
         result = try_replay(rules, records, state, as_of, min_games=FAST_FROM) or replay(
             rules, records, initial=state, as_of=as_of, reference=True
         )
+        after = result.state.pools
         ledger.append(result.ledger)
-        pools.update(result.state.pools)  # a new pool comes last, as its position does
-        played.update(result.state.last_played)
-        for end, players in result.state.active.items():
-            active.setdefault(end, set()).update(players)
+        if len(writes) == 1:
+            pools, played, active = after, result.state.last_played, result.state.active
+        else:  # a new pool comes last, as its position does
+            pools, played = {**pools, **after}, {**played, **result.state.last_played}
+            now = result.state.active
+            active = {end: {*active.get(end, ()), *now.get(end, ())} for end in {*active, *now}}
         periods = result.state.periods
         last_key = max(last_key, *(_key(g) for g in records))
-        done.append(Appended(before, dict(result.state.pools), list(result.unrated), len(records)))
+        done.append(Appended(before, dict(after), list(result.unrated), len(records)))
 
     pks = {g.record.id or "": g.pk for games in writes for g in games}
     entries = ledger[0] if len(ledger) == 1 else [e for part in ledger for e in part]
@@ -276,7 +285,7 @@ def append_writes(
         changed = [
             (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
             for k, p in pools.items()
-            if k in known and (p != stored_pools[k] or played.get(k) != stored_played.get(k))
+            if k in known and (p != stored[k] or played.get(k) != stored_played.get(k))
         ]
         if changed:
             run(
