@@ -21,7 +21,6 @@ from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import checkpoints, tail
 from eloleague.store.players import player_names
 from eloleague.store.tables import checkpoints as checkpoint_table
-from tests.pg.server import PgServer
 from tests.store.helpers import read_lines, replay_file
 
 NAMES = ("Ana", "Bob", "Chloé", "Dan", "Eve", "Fred")
@@ -36,17 +35,6 @@ OUTCOMES = {
     "card-battle": (("3-0", "0-3"), ("3-2", "2-3"), ("1-3", "3-1")),
 }
 START = dt.date(2021, 12, 20)  # seasons end on 31 December: appends cross one
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
-def new_db(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Callable[[], str]:
-    """Makes the URL of a fresh database (one per Hypothesis example)."""
-    if request.param == "sqlite":
-        return lambda: f"sqlite:///{tmp_path_factory.mktemp('live') / 'league.db'}"
-    server: PgServer = request.getfixturevalue("pg_server")
-    return server.new_database
 
 
 def duel(

@@ -53,17 +53,6 @@ COMPARED = (  # every table an import writes to, in an order that reads well in 
 )
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.pg)])
-def new_db(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Callable[[], str]:
-    """Makes the URL of a fresh database (two per Hypothesis example)."""
-    if request.param == "sqlite":
-        return lambda: f"sqlite:///{tmp_path_factory.mktemp('together') / 'league.db'}"
-    server = request.getfixturevalue("pg_server")
-    return server.new_database  # type: ignore[no-any-return]
-
-
 def duel(gid: str | None, day: dt.date, a: str, b: str, result: int) -> GameRecord:
     wa, wb = OUTCOMES[result % len(OUTCOMES)]
     return GameRecord(
@@ -241,22 +230,32 @@ def test_writes_queued_together_end_as_one_after_the_other(
         dispose(together, alone)
 
 
-def test_results_between_registered_players_are_applied_as_one(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    applied: list[int] = []
+@pytest.fixture
+def together_calls(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """What each call of ``apply_writes`` did: how many imports it applied, or what it raised."""
+    calls: list[object] = []
     apply = imports_together.apply_writes
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        reports = apply(*args, **kwargs)
-        applied.append(len(reports))
+        try:
+            reports = apply(*args, **kwargs)
+        except Exception as exc:
+            calls.append(type(exc).__name__)
+            raise
+        calls.append(len(reports))
         return reports
 
     monkeypatch.setattr(imports_together, "apply_writes", counted)
+    return calls
+
+
+def test_results_between_registered_players_are_applied_as_one(
+    db_url: str, together_calls: list[object]
+) -> None:
     league = registered(db_url)
     posts = posts_of([("plain", n, n) for n in range(5)] + [("two", 1, 2)], DAY)
     reports, _ = queued_in_order(league, [lambda p=p: post(league, p) for p in posts])
-    assert applied == [6]  # the six writes, as one
+    assert together_calls == [6]  # the six writes, as one
     assert [r.added for r in reports] == [1, 1, 1, 1, 1, 2]
     # each its own batch, journal entry and kept answer
     assert [e.user for e in league.journal()[:6]] == ["server"] * 6
@@ -268,23 +267,15 @@ def test_results_between_registered_players_are_applied_as_one(
 
 
 def test_a_retry_among_queued_writes_gets_its_kept_answer(
-    db_url: str, monkeypatch: pytest.MonkeyPatch
+    db_url: str, together_calls: list[object]
 ) -> None:
-    applied: list[int] = []
-    apply = imports_together.apply_writes
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        applied.append(1)
-        return apply(*args, **kwargs)
-
-    monkeypatch.setattr(imports_together, "apply_writes", counted)
     league = registered(db_url)
     first, second = posts_of([("plain", 0, 0), ("plain", 2, 1)], DAY)
     post(league, first)
     reports, _ = queued_in_order(
         league, [lambda: post(league, second), lambda: post(league, first)]
     )
-    assert applied == [1]  # tried together, then each alone
+    assert together_calls == ["NotTogether"]  # tried together, then each alone
     assert (reports[0].added, reports[1].added, reports[1].unchanged) == (1, 0, 1)
     assert reports[1].already_imported is not None
     assert len(league.games()) == 11  # nine, then the two posts once each

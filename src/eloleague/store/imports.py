@@ -469,16 +469,8 @@ def apply(
             with kept_ahead(conn, pools, pool_rows):
                 stored = insert_games(conn, league_id, to_insert, ids, batch_id)
                 appended = live.append(conn, league_id, rules, end, stored, ids)
-            return import_report(
-                source,
-                dry_run,
-                todo,
-                new_names,
-                warnings,
-                already,
-                changes(appended.before, appended.after, rules.start_rating),
-                unrated_texts(appended.unrated, to_insert),
-                appended.replayed,
+            return appended_report(
+                source, dry_run, todo, (new_names, warnings, already), appended, to_insert, rules
             )
         if small:  # the general path reads the whole league's players
             canonical = player_names(conn, league_id)
@@ -584,6 +576,31 @@ def unrated_texts(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list
         for u in found
         if u.game.id in labels
     ]
+
+
+def appended_report(
+    source: str,
+    dry_run: bool,
+    todo: Plan,
+    names: tuple[list[str], list[NameWarning], dt.datetime | None],
+    appended: live.Appended,
+    inserted: Sequence[NewGame],
+    rules: RuleSet,
+) -> ImportReport:
+    """What an import whose games took the append path did: ``names`` are the players it
+    registered, their look-alikes' warnings, and when its request was stored before."""
+    new_names, warnings, already = names
+    return import_report(
+        source,
+        dry_run,
+        todo,
+        new_names,
+        warnings,
+        already,
+        changes(appended.before, appended.after, rules.start_rating),
+        unrated_texts(appended.unrated, inserted),
+        appended.replayed,
+    )
 
 
 def import_report(

@@ -33,13 +33,11 @@ from eloleague.store.games import LAST_SEQ, NewGame, insert_games, seq_after
 from eloleague.store.group_commit import NotTogether
 from eloleague.store.imports import (
     Plan,
-    changes,
-    import_report,
+    appended_report,
     new_batch,
     plan,
     reads_ahead,
     resolve_players,
-    unrated_texts,
 )
 from eloleague.store.reports import ImportReport
 
@@ -117,17 +115,7 @@ def apply_writes(
         by_write.append(stored[at : at + len(to_insert)])
         at += len(to_insert)
     appended = live.append_writes(conn, league_id, rules, end, by_write, found.ids)
-    return [
-        import_report(
-            post.source,
-            False,
-            own,
-            [],
-            [],
-            None,
-            changes(done.before, done.after, rules.start_rating),
-            unrated_texts(done.unrated, to_insert),
-            done.replayed,
-        )
+    return [  # no post registered a player, none was stored before (see above)
+        appended_report(post.source, False, own, ([], [], None), done, to_insert, rules)
         for post, (own, to_insert), done in zip(posts, written, appended, strict=True)
     ]
