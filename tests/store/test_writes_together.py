@@ -280,3 +280,20 @@ def test_a_retry_among_queued_writes_gets_its_kept_answer(
     assert reports[1].already_imported is not None
     assert len(league.games()) == 11  # nine, then the two posts once each
     assert_is_a_fresh_replay(league)
+
+
+def test_a_newcomer_among_queued_writes_goes_alone_between_the_others(
+    db_url: str, together_calls: list[object]
+) -> None:
+    league = registered(db_url)
+    posts = posts_of(
+        [("plain", 0, 0), ("reversed", 1, 1), ("newcomer", 2, 2), ("plain", 3, 3), ("two", 4, 4)],
+        DAY,
+    )
+    reports, _ = queued_in_order(league, [lambda p=p: post(league, p) for p in posts])
+    # all five tried, the first two together, the newcomer's alone, the last two together
+    assert together_calls == ["NotTogether", 2, 2]
+    assert [r.added for r in reports] == [1, 1, 1, 1, 2]
+    assert reports[2].new_players == ["Newcomer 2"]
+    assert [g.id for g in league.games()][-6:] == ["p0", "p1", "p2", "p3", "p4", "q4"]
+    assert_is_a_fresh_replay(league)

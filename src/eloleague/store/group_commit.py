@@ -15,7 +15,8 @@ write has committed (or failed): an answer is never given for a write that could
 Writes of one kind may go further and be applied as one (:class:`Together`: the imports of a
 league's results, :mod:`eloleague.store.imports_together`), their reads and statements shared,
 each still given its own result. When they cannot (:class:`NotTogether`, or any error), what was
-done is undone (a savepoint) and each is applied alone, as above.
+done is undone (a savepoint); the writes before the first that cannot join are applied together,
+that one alone, and the rest the same way, in order (after any other error, each alone).
 
 A write waits at most its ``wait`` for the lock, then gets :class:`~eloleague.errors.BusyError`,
 unless another write has already taken it into a transaction: then it waits for that one.
@@ -50,7 +51,13 @@ MOST_GAMES = 2_000  # games in one transaction (a write of more runs alone)
 
 
 class NotTogether(Exception):
-    """Writes that cannot be applied as one (:class:`Together`): each is applied alone."""
+    """Writes that cannot be applied as one (:class:`Together`). ``first``: the first of them
+    that cannot join those before it (those may still go together, and those after it), or
+    ``None`` when none can: each is applied alone."""
+
+    def __init__(self, first: int | None = None) -> None:
+        super().__init__(first)
+        self.first = first
 
 
 @dataclass(frozen=True)
@@ -158,9 +165,7 @@ class Group:
                     writes[0].result = writes[0].body(conn)
                 else:
                     for kind in _kinds(writes):
-                        if len(kind) == 1 or not _together_in_savepoint(conn, kind):
-                            for write in kind:
-                                _in_savepoint(conn, write)
+                        _apply_kind(conn, kind)
         except BaseException as exc:  # the transaction failed: no write of it was stored
             for write in writes:
                 if write.error is None:
@@ -184,9 +189,29 @@ def _kinds(writes: Sequence[Write[Any]]) -> list[list[Write[Any]]]:
     return runs
 
 
-def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> bool:
-    """Apply ``writes`` as one (:class:`Together`), in a savepoint; whether they were (else
-    nothing of them is left, and each is to be applied alone)."""
+def _apply_kind(conn: Connection, writes: Sequence[Write[Any]]) -> None:
+    """Apply writes of one kind in order: together as far as they can go, each in a savepoint
+    otherwise (:class:`NotTogether`)."""
+    rest = list(writes)
+    while len(rest) > 1:
+        first = _together_in_savepoint(conn, rest)
+        if first == len(rest):
+            return
+        if first is None:  # none can join: each alone
+            break
+        if first < 2 or _together_in_savepoint(conn, rest[:first]) != first:
+            for write in rest[:first]:
+                _in_savepoint(conn, write)
+        _in_savepoint(conn, rest[first])
+        rest = rest[first + 1 :]
+    for write in rest:
+        _in_savepoint(conn, write)
+
+
+def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> int | None:
+    """Apply ``writes`` as one (:class:`Together`), in a savepoint: how many were (all of them),
+    or else the first that cannot join those before it, ``None`` when none can (nothing of them
+    is left)."""
     together = writes[0].together
     assert together is not None
     run(conn, "SAVEPOINT together")
@@ -197,13 +222,15 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> bo
         run(conn, "ROLLBACK TO SAVEPOINT together")
         after_commit.drop_since(conn, asked)
         run(conn, "RELEASE SAVEPOINT together")
-        if not isinstance(exc, (NotTogether, EloleagueError)):  # each alone will say it again
+        if isinstance(exc, NotTogether):
+            return exc.first
+        if not isinstance(exc, EloleagueError):  # each alone will say it again
             log.warning("writes applied alone after an error together: %r", exc)
-        return False
+        return None
     run(conn, "RELEASE SAVEPOINT together")
     for write, result in zip(writes, results, strict=True):
         write.result = result
-    return True
+    return len(writes)
 
 
 def _in_savepoint(conn: Connection, write: Write[Any]) -> None:

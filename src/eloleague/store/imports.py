@@ -347,7 +347,8 @@ def resolve_players(
     aliases; unknown names become new players. A small import reads only its own names (the
     append path never reads the whole league). Raises :class:`InputError` (located at
     ``source``) when an identity cannot be resolved. Without ``register``, unknown names are
-    only reported (``new_names``; nothing else is resolved)."""
+    only reported (``new_names``; nothing else is resolved); players with an id are still found
+    or registered, so a caller that must write nothing leaves them out."""
     records, identified, problems = resolve(conn, league_id, records)
     if problems:
         raise InputError(problems, source)

@@ -13,13 +13,14 @@ Only the common case is taken: every game new (no retry of a stored post, no gam
 stored, no id or content twice among the writes), every player registered, per-game updates,
 each write's games appended after the one before it, on the same day. Anything else raises
 :class:`~eloleague.store.group_commit.NotTogether` before anything is written (on PostgreSQL an
-id drawn is not given back); the caller undoes what was done (a savepoint) and applies each write
-alone.
+id drawn is not given back), naming the first write that cannot join those before it: the caller
+undoes what was done (a savepoint), applies the writes before it together, that one alone, and
+the rest the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from sqlalchemy import Connection
@@ -58,57 +59,69 @@ def apply_writes(
 ) -> list[ImportReport]:
     """Import ``posts`` in the caller's transaction as if each were imported (:func:`~eloleague.
     store.imports.apply`) right after the one before it; their reports, in order. Raises
-    :class:`NotTogether` when they are not the common case the module describes."""
+    :class:`NotTogether` (the first post that cannot join those before it, ``None`` when none
+    can) when they are not the common case the module describes."""
+    if rules.updates != "per_game" or not live.appends(rules):
+        raise NotTogether  # none can
     records = [g for post in posts for g in post.records]
-    if rules.updates != "per_game" or any(len(p.records) >= live.FAST_FROM for p in posts):
-        raise NotTogether
-    if any(p.identified for g in records for p in g.participants):
-        raise NotTogether  # found by id, or registered: what each post says of it is its own
-    digests = [p.digest for p in posts if p.digest is not None]
-    given = [g.id for g in records if g.id is not None]
-    if len(set(digests)) < len(digests) or len(set(given)) < len(given):
-        raise NotTogether  # a post twice, a game twice: alone, the later ones find them stored
+    owner = [n for n, post in enumerate(posts) for _ in post.records]  # each game's post
+    _first_of(
+        len(p.records) >= live.FAST_FROM  # the compiled engine's: alone
+        or any(q.identified for g in p.records for q in g.participants)  # its own registrations
+        for p in posts
+    )
+    # A post twice, a game twice: alone, the later ones find them stored.
+    _first_of(_seen_before([[p.digest] if p.digest is not None else [] for p in posts]))
+    _first_of(_seen_before([[g.id for g in p.records if g.id is not None] for p in posts]))
     with read_ahead(conn, reads_ahead(conn, league_id, records, None)):
+        digests = [p.digest for p in posts if p.digest is not None]
         if digests:  # a retry of a stored post gets the answer kept for it, alone
             listed, values = one_of(conn, digests)
-            ((posted,),) = run(
-                conn,
-                f"SELECT count(*) FROM import_batches WHERE league_id = ? AND content_hash {listed}",
-                (league_id, *values),
-            )
-            if posted:
-                raise NotTogether
+            posted = {
+                digest
+                for (digest,) in run(
+                    conn,
+                    "SELECT content_hash FROM import_batches "
+                    f"WHERE league_id = ? AND content_hash {listed}",
+                    (league_id, *values),
+                )
+            }
+            _first_of(p.digest in posted for p in posts)
         # Each post reports the players it registers, and their look-alikes: alone.
         found = resolve_players(conn, league_id, records, posts[0].source, register=False)
-        if found.new_names:
-            raise NotTogether
+        unknown = set(found.new_names)
+        _first_of(any(q.name in unknown for g in p.records for q in g.participants) for p in posts)
         todo = plan(conn, league_id, found.records, found.ids, update=False)
-        unnamed = [h for g, h in todo.new if g.id is None]
-        if len(todo.new) < len(records) or len(set(unnamed)) < len(unnamed):
-            raise NotTogether
+        new = {id(g): h for g, h in todo.new}  # the others are stored already, or conflict
+        _first_of((id(g) not in new for g in found.records), owner)
+        # The same game without id in two posts: the later finds it stored.
+        by_post: list[list[str]] = [[] for _ in posts]
+        for g, n in zip(found.records, owner, strict=True):
+            if g.id is None:
+                by_post[n].append(new[id(g)])
+        _first_of(_seen_before(by_post))
         end = live_tail.from_rows(run(conn, live_tail.READ, (league_id,)))
         seq = seq_after(run(conn, LAST_SEQ, (league_id,)))
-    at = 0
-    turns = []
-    for post in posts:  # each write's games, their players resolved
+    turns, at = [], 0
+    for post in posts:  # each post's games, their players resolved
         turns.append(found.records[at : at + len(post.records)])
         at += len(post.records)
-    if end is None or not live.appendable_in_turn(conn, league_id, rules, end, turns):
-        raise NotTogether
+    late = live.out_of_turn(conn, league_id, rules, end, turns)
+    if end is None or late is not None:  # no tail: the first post is alone
+        raise NotTogether(late)
 
     written: list[tuple[Plan, list[NewGame]]] = []
     batches: list[int] = []
-    for post in posts:  # each write its batch (its games are written together, below)
-        own = Plan(new=todo.new[: len(post.records)])
-        del todo.new[: len(post.records)]
+    for post, games in zip(posts, turns, strict=True):  # each its batch; the games together
+        own = Plan(new=[(g, new[id(g)]) for g in games])
         ((batch_id,),) = run(
             conn, *new_batch(conn, league_id, post.source, post.digest, post.user, own)
         )
         written.append((own, [NewGame(g, seq + n, h) for n, (g, h) in enumerate(own.new)]))
         batches += [batch_id] * len(own.new)
         seq += len(own.new)
-    games = [g for _, to_insert in written for g in to_insert]
-    stored = insert_games(conn, league_id, games, found.ids, batches)
+    inserted = [g for _, to_insert in written for g in to_insert]
+    stored = insert_games(conn, league_id, inserted, found.ids, batches)
     at = 0
     by_write = []
     for _, to_insert in written:
@@ -119,3 +132,22 @@ def apply_writes(
         appended_report(post.source, False, own, ([], [], None), done, to_insert, rules)
         for post, (own, to_insert), done in zip(posts, written, appended, strict=True)
     ]
+
+
+def _first_of(flags: Iterable[bool], owner: Sequence[int] | None = None) -> None:
+    """Raise :class:`NotTogether` for the first post flagged (``owner``: the post of each
+    flag, when the flags are the games')."""
+    for n, flag in enumerate(flags):
+        if flag:
+            raise NotTogether(n if owner is None else owner[n])
+
+
+def _seen_before(keys: Sequence[Sequence[str]]) -> list[bool]:
+    """For each post, whether one of its keys (its request's digest, its games' ids) was in an
+    earlier post."""
+    seen: set[str] = set()
+    out = []
+    for own in keys:
+        out.append(any(k in seen for k in own))
+        seen.update(own)
+    return out

@@ -43,7 +43,6 @@ from eloleague.store import tail as live_tail
 from eloleague.store.bulk import date_param, insert_rows, one_of, pipelined, run, to_date
 from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
-from eloleague.store.group_commit import NotTogether
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
 from eloleague.store.tables import ratings
@@ -67,6 +66,12 @@ def _key(game: GameRecord) -> tuple[dt.date, int]:
     return game.date, game.round or 0
 
 
+def appends(rules: RuleSet) -> bool:
+    """Whether a rule set's games can take the append path at all: not with decay (idle pools
+    lose points as days pass) nor with pool fields that change between games (Glicko-2)."""
+    return rules.decay is None and not method_of(rules).pool_fields
+
+
 def appendable(
     conn: Connection,
     league_id: int,
@@ -75,9 +80,7 @@ def appendable(
     records: Sequence[GameRecord],
 ) -> bool:
     """Whether ``records`` (new games, none replacing a stored one) can take the append path."""
-    if tail is None or not records or not tail.started:
-        return False
-    if rules.decay is not None or method_of(rules).pool_fields:
+    if tail is None or not records or not tail.started or not appends(rules):
         return False
     first = min(_key(g) for g in records)
     if first < (tail.last_date, tail.last_round) or first[0] < tail.as_of:
@@ -94,30 +97,27 @@ def appendable(
     return True
 
 
-def appendable_in_turn(
+def out_of_turn(
     conn: Connection,
     league_id: int,
     rules: RuleSet,
     tail: live_tail.Tail | None,
     writes: Sequence[Sequence[GameRecord]],
-) -> bool:
-    """Whether the games of several writes can take the append path together
-    (:func:`append_writes`): all of them :func:`appendable`, each write after the first
-    beginning on the day the one before it ended, after its last game (a new day may save a
-    checkpoint in between)."""
-    everything = [g for games in writes for g in games]
-    return appendable(conn, league_id, rules, tail, everything) and in_turn(writes)
-
-
-def in_turn(writes: Sequence[Sequence[GameRecord]]) -> bool:
-    """Whether each write after the first begins on the day the one before it ended, after its
-    last game."""
-    last = max(_key(g) for g in writes[0])
-    for games in writes[1:]:
-        if min(_key(g) for g in games) < last or min(g.date for g in games) > last[0]:
-            return False
-        last = max(last, *(_key(g) for g in games))
-    return True
+) -> int | None:
+    """The first of several writes whose games cannot take the append path after those of the
+    writes before it (:func:`append_writes`), or ``None`` when all can: each :func:`appendable`,
+    each after the first beginning on the day the one before it ended, after its last game (a
+    new day may save a checkpoint in between)."""
+    last = None
+    for n, games in enumerate(writes):
+        if last is not None and (
+            min(_key(g) for g in games) < last or min(g.date for g in games) > last[0]
+        ):
+            return n
+        if not appendable(conn, league_id, rules, tail, games):
+            return n
+        last = max(_key(g) for g in games) if last is None else max(last, *map(_key, games))
+    return None
 
 
 def players_of(records: Sequence[GameRecord], ids: Mapping[str, int]) -> list[int]:
@@ -215,10 +215,8 @@ def append_writes(
     """:func:`append` of the games of several writes, as if each were appended after the one
     before it (each its own :class:`Appended`: its players' pools before and after its games),
     with the ledger, the pools and the tail written once for them all (docs/league.md, "Live
-    results"). The writes must be :func:`appendable_in_turn` (else :class:`NotTogether`)."""
+    results"). Each write after the first must be in turn (:func:`out_of_turn`)."""
     everything = [g.record for games in writes for g in games]
-    if len(writes) > 1 and not in_turn([[g.record for g in games] for games in writes]):
-        raise NotTogether
     first_day = min(g.date for g in everything)
     if _checkpoint_due(conn, league_id, rules, tail, first_day):
         _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
