@@ -197,7 +197,7 @@ def _apply_kind(conn: Connection, writes: Sequence[Write[Any]]) -> None:
         first = _together_in_savepoint(conn, rest)
         if first == len(rest):
             return
-        if first is None:  # none can join: each alone
+        if first is None or not 0 <= first < len(rest):  # none can join: each alone
             break
         if first < 2 or _together_in_savepoint(conn, rest[:first]) != first:
             for write in rest[:first]:
