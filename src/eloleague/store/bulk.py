@@ -13,14 +13,28 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import time
+import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Connection, Table
+from sqlalchemy import Connection, Engine, Table
 
 CHUNK = 50_000
 FEW_ROWS = 100  # PostgreSQL: up to this many rows are inserted with executemany, not COPY
+
+
+_DATABASE_KEYS: weakref.WeakKeyDictionary[Engine, str] = weakref.WeakKeyDictionary()
+
+
+def database_key(engine: Engine) -> str:
+    """The database ``engine`` opens, as the per-database caches and queues name it: its URL
+    (the password hidden), rendered once per engine (a live write asks for it several times,
+    each rendering a few microseconds)."""
+    key = _DATABASE_KEYS.get(engine)
+    if key is None:
+        key = _DATABASE_KEYS[engine] = engine.url.render_as_string()
+    return key
 
 
 def placeholder(conn: Connection) -> str:
@@ -356,7 +370,7 @@ def refresh_statistics(conn: Connection) -> bool:
     doubled. There the check is a round trip, so a process makes it at most once a second
     (:data:`PG_CHECK_EVERY`) per database: a live game's post would otherwise pay for it.
     """
-    database = str(conn.engine.url)
+    database = database_key(conn.engine)
     if conn.dialect.name == "postgresql":
         now = time.monotonic()
         if now - _CHECKED.get(database, -PG_CHECK_EVERY) < PG_CHECK_EVERY:

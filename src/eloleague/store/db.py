@@ -24,7 +24,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DisconnectionError, Ope
 
 from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
-from eloleague.store.bulk import CACHE_KB, run_together
+from eloleague.store.bulk import CACHE_KB, database_key, run_together
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
 
@@ -220,13 +220,13 @@ def write(
 
 
 def _sqlite_timeout(engine: Engine) -> float:
-    return _TIMEOUTS.get(engine.url.render_as_string(), BUSY_TIMEOUT_SECONDS)
+    return _TIMEOUTS.get(database_key(engine), BUSY_TIMEOUT_SECONDS)
 
 
 def group_key(engine: Engine, league_id: int) -> tuple[str, int | None]:
     """What the writes of one process queue on: the SQLite database (its one write lock), or
     the PostgreSQL league (its advisory lock)."""
-    return engine.url.render_as_string(), None if is_sqlite(engine) else league_id
+    return database_key(engine), None if is_sqlite(engine) else league_id
 
 
 @contextmanager

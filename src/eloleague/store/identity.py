@@ -20,7 +20,7 @@ from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, base_name, id_label
 from eloleague.store import players as store_players
-from eloleague.store.bulk import one_of, run
+from eloleague.store.bulk import database_key, one_of, run
 from eloleague.store.messages import msg
 from eloleague.store.players import add_alias, lookup_names, name_index
 from eloleague.store.tables import player_aliases, players
@@ -189,7 +189,7 @@ def names_sort_by_code_point(conn: Connection) -> bool:
     libc's ``C.UTF-8`` (not a linguistic one, where "Jean (…)" and "Jean )" may sort apart)."""
     if conn.dialect.name == "sqlite":
         return True
-    key = str(conn.engine.url)
+    key = database_key(conn.engine)
     found = _CODE_POINT_ORDER.get(key)
     if found is None:
         ((provider, collation),) = run(  # datlocprovider: PostgreSQL 15 and later (c: libc)

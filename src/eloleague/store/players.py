@@ -23,7 +23,7 @@ from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
 from eloleague.i18n import Text
 from eloleague.store import after_commit
-from eloleague.store.bulk import list_size, one_of, run, stamp_param
+from eloleague.store.bulk import database_key, list_size, one_of, run, stamp_param
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -275,7 +275,7 @@ def _folded_names(conn: Connection, league_id: int) -> list[tuple[str, int]]:
             ).one(),
         )
     )
-    key = (str(conn.engine.url), league_id, version)
+    key = (database_key(conn.engine), league_id, version)
     found = _FOLDED.get(key)
     if found is None:
         found = [(_folded(name), pk) for pk, name in player_names(conn, league_id).items()]
@@ -425,7 +425,7 @@ def registered_names(conn: Connection, league_id: int) -> RegisteredNames:
     the next write once this one is committed (:mod:`eloleague.store.after_commit`), never
     before: SQLite gives the ids of rolled-back rows out again.
     """
-    key = (str(conn.engine.url), league_id)
+    key = (database_key(conn.engine), league_id)
     ((aliases,),) = run(conn, "SELECT coalesce(max(id), 0) FROM player_aliases")
     kept = _REGISTERED.get(key)
     last, names = (kept[1], kept[2]) if kept is not None and kept[0] == aliases else (0, ())
