@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -139,3 +141,36 @@ def test_the_thread_restarts_the_log_in_the_process_turn_to_write(
     finally:
         conn.close()
     assert_is_a_fresh_replay(league)
+
+
+def test_another_process_cannot_take_the_log_away_from_a_copying_server(tmp_path: Path) -> None:
+    """The thread syncs the database file through a descriptor it keeps: closing one would drop
+    SQLite's locks of the whole process, and a command run meanwhile (its last connection
+    closing) would delete the log the server goes on writing to, losing its next results."""
+    db = tmp_path / "live.db"
+    league = League.create(str(db), "Live", "bataille-empire")
+    league.import_games([_game(0)], source="api")
+    copier = league.copy_log_in_background()
+    assert copier is not None
+    try:
+        for n in range(1, 4):
+            league.import_games([_game(n)], source="api")
+            wal._sync(str(db))  # what the thread does after each copy
+
+        def games_seen_elsewhere() -> int:
+            """The games another process reads (its connection then closes)."""
+            code = (
+                "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                "print(c.execute('SELECT count(*) FROM games').fetchone()[0]); c.close()"
+            )
+            done = subprocess.run(
+                [sys.executable, "-c", code, str(db)], capture_output=True, text=True, check=True
+            )
+            return int(done.stdout)
+
+        assert games_seen_elsewhere() == 4
+        assert (tmp_path / "live.db-wal").exists() and (tmp_path / "live.db-shm").exists()
+        league.import_games([_game(4)], source="api")  # answered: stored for everyone
+        assert games_seen_elsewhere() == 5
+    finally:
+        copier.close()

@@ -156,12 +156,29 @@ def copy_in_background(engine: Engine) -> LogCopier | None:
 
 
 def _sync(path: str) -> None:
-    """Flush the database file's written pages to the disk (as SQLite's own sync would)."""
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        getattr(os, "fdatasync", os.fsync)(fd)
-    finally:
-        os.close(fd)
+    """Flush the database file's written pages to the disk (as SQLite's own sync would),
+    through a descriptor the process keeps open (:func:`_kept_descriptor`)."""
+    getattr(os, "fdatasync", os.fsync)(_kept_descriptor(path))
+
+
+_DESCRIPTORS: dict[tuple[str, int], int] = {}
+_DESCRIPTORS_LOCK = threading.Lock()
+
+
+def _kept_descriptor(path: str) -> int:
+    """A descriptor of the database file at ``path``, opened once per file and never closed.
+
+    Closing any descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+    included: with no lock left on the database, another process that closes its last
+    connection (a command run while the server serves) takes the file for itself, copies the
+    log and deletes it with its index, while this process goes on writing to the deleted log;
+    what it commits then is seen by no other process and lost when it exits."""
+    key = (path, os.stat(path).st_ino)  # a file put in the place of another gets its own
+    with _DESCRIPTORS_LOCK:
+        fd = _DESCRIPTORS.get(key)
+        if fd is None:
+            fd = _DESCRIPTORS[key] = os.open(path, os.O_RDONLY)
+        return fd
 
 
 def _fallback_only(dbapi_conn: Any, _record: Any) -> None:
