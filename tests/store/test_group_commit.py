@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import event, text
@@ -49,10 +50,17 @@ def commits_of(league: League) -> Callable[[], int]:
 
 
 def queued_behind_the_lock(league: League, writes: list[Callable[[], object]]) -> list[object]:
-    """Run ``writes`` in threads while this thread holds the process's turn for the league,
-    let go once all of them wait, and give what each returned or raised."""
+    """What each of ``writes`` returned or raised, queued behind the lock
+    (:func:`queued_in_order`)."""
+    return queued_in_order(league, writes)[0]
+
+
+def queued_in_order(league: League, writes: list[Callable[[], Any]]) -> tuple[list[Any], int]:
+    """Run ``writes`` in threads, each queued for the league's lock after the one before it,
+    while this thread holds the process's turn; let go once all wait; what each returned or
+    raised, and how many queued (the others were refused before)."""
     group = group_of(store_db.group_key(league.engine, league.id))
-    outcomes: list[object] = [None] * len(writes)
+    outcomes: list[Any] = [None] * len(writes)
 
     def run(i: int) -> None:
         try:
@@ -60,20 +68,23 @@ def queued_behind_the_lock(league: League, writes: list[Callable[[], object]]) -
         except Exception as exc:
             outcomes[i] = exc
 
-    assert group.gate.acquire(timeout=10)
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
+    queued = 0
+    assert group.gate.acquire(timeout=10)
     try:
-        for t in threads:
-            t.start()
-        deadline = time.monotonic() + 10
-        while len(group._waiting) < len(writes):
-            assert time.monotonic() < deadline, "the writes never queued"
-            time.sleep(0.005)
+        for thread in threads:
+            thread.start()
+            deadline = time.monotonic() + 10
+            # queued, or refused before it queued (a game the rules refuse)
+            while len(group._waiting) == queued and thread.is_alive():
+                assert time.monotonic() < deadline, "the write never queued"
+                time.sleep(0.002)
+            queued = len(group._waiting)
     finally:
         group.gate.release()
-    for t in threads:
-        t.join(timeout=30)
-    return outcomes
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes, queued
 
 
 def test_queued_writes_commit_together_and_a_failing_one_is_undone_alone(db_url: str) -> None:

@@ -61,12 +61,18 @@ def _autocheckpoint(league: League) -> int:
         return int(conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar_one())
 
 
-def test_the_log_is_copied_by_the_thread_not_by_the_writes(tmp_path: Path) -> None:
-    db = tmp_path / "league.db"
+def _copying(db: Path) -> tuple[League, wal.LogCopier]:
+    """A league of one game in a new database ``db``, its log copied in the background."""
     league = League.create(str(db), "Live", "bataille-empire")
     league.import_games([_game(0)], source="first")
     copier = league.copy_log_in_background()
     assert copier is not None
+    return league, copier
+
+
+def test_the_log_is_copied_by_the_thread_not_by_the_writes(tmp_path: Path) -> None:
+    db = tmp_path / "league.db"
+    league, copier = _copying(db)
     try:
         assert league.copy_log_in_background() is copier  # once per database and process
         assert _autocheckpoint(league) == wal.FALLBACK_PAGES  # the writes copy only past it
@@ -148,10 +154,7 @@ def test_another_process_cannot_take_the_log_away_from_a_copying_server(tmp_path
     SQLite's locks of the whole process, and a command run meanwhile (its last connection
     closing) would delete the log the server goes on writing to, losing its next results."""
     db = tmp_path / "live.db"
-    league = League.create(str(db), "Live", "bataille-empire")
-    league.import_games([_game(0)], source="api")
-    copier = league.copy_log_in_background()
-    assert copier is not None
+    league, copier = _copying(db)
     try:
         for n in range(1, 4):
             league.import_games([_game(n)], source="api")

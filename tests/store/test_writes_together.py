@@ -12,8 +12,6 @@ import dataclasses
 import datetime as dt
 import itertools
 import json
-import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +23,8 @@ from sqlalchemy import DateTime, select
 from eloleague.errors import EloleagueError
 from eloleague.league import _ENGINES, ImportReport, League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store import db as store_db
 from eloleague.store import imports_together, tables
-from eloleague.store.group_commit import group_of
-from tests.store.test_group_commit import commits_of
+from tests.store.test_group_commit import commits_of, queued_in_order
 from tests.store.test_live_appends import assert_is_a_fresh_replay
 
 NAMES = ("Ana", "Bob", "Chloé", "Dan", "Eve", "Fred")
@@ -105,38 +101,6 @@ def post(league: League, p: Post) -> ImportReport:
     return league.import_games(
         p.games, source="api", user="server", content_hash=p.digest, answer=answer
     )
-
-
-def queued_in_order(league: League, writes: list[Callable[[], Any]]) -> tuple[list[Any], int]:
-    """Run ``writes`` in threads, each queued for the league's lock after the one before it,
-    while this thread holds the process's turn; let go once all wait; what each returned or
-    raised, and how many queued (the others were refused before)."""
-    group = group_of(store_db.group_key(league.engine, league.id))
-    outcomes: list[Any] = [None] * len(writes)
-
-    def run(i: int) -> None:
-        try:
-            outcomes[i] = writes[i]()
-        except Exception as exc:
-            outcomes[i] = exc
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(writes))]
-    queued = 0
-    assert group.gate.acquire(timeout=10)
-    try:
-        for thread in threads:
-            thread.start()
-            deadline = time.monotonic() + 10
-            # queued, or refused before it queued (a game the rules refuse)
-            while len(group._waiting) == queued and thread.is_alive():
-                assert time.monotonic() < deadline, "the write never queued"
-                time.sleep(0.002)
-            queued = len(group._waiting)
-    finally:
-        group.gate.release()
-    for thread in threads:
-        thread.join(timeout=60)
-    return outcomes, queued
 
 
 def comparable(outcome: Any) -> Any:

@@ -470,9 +470,8 @@ def apply(
             with kept_ahead(conn, pools, pool_rows):
                 stored = insert_games(conn, league_id, to_insert, ids, batch_id)
                 appended = live.append(conn, league_id, rules, end, stored, ids)
-            return appended_report(
-                source, dry_run, todo, (new_names, warnings, already), appended, to_insert, rules
-            )
+            outcome = appended_outcome(appended, to_insert, rules.start_rating)
+            return import_report(source, dry_run, todo, new_names, warnings, already, *outcome)
         if small:  # the general path reads the whole league's players
             canonical = player_names(conn, league_id)
             ids = {name: pk for pk, name in canonical.items()}
@@ -579,26 +578,14 @@ def unrated_texts(found: Sequence[Unrated], inserted: Sequence[NewGame]) -> list
     ]
 
 
-def appended_report(
-    source: str,
-    dry_run: bool,
-    todo: Plan,
-    names: tuple[list[str], list[NameWarning], dt.datetime | None],
-    appended: live.Appended,
-    inserted: Sequence[NewGame],
-    rules: RuleSet,
-) -> ImportReport:
-    """What an import whose games took the append path did: ``names`` are the players it
-    registered, their look-alikes' warnings, and when its request was stored before."""
-    new_names, warnings, already = names
-    return import_report(
-        source,
-        dry_run,
-        todo,
-        new_names,
-        warnings,
-        already,
-        changes(appended.before, appended.after, rules.start_rating),
+def appended_outcome(
+    appended: live.Appended, inserted: Sequence[NewGame], start: float
+) -> tuple[list[RatingChange], list[Text], int]:
+    """What games that took the append path did, as :func:`import_report` takes it: the rating
+    changes (a new pool's from the ``start`` rating), why a game is not rated, the games
+    replayed."""
+    return (
+        changes(appended.before, appended.after, start),
         unrated_texts(appended.unrated, inserted),
         appended.replayed,
     )

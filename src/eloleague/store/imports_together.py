@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import Connection
 
@@ -34,13 +35,16 @@ from eloleague.store.games import LAST_SEQ, NewGame, insert_games, seq_after
 from eloleague.store.group_commit import NotTogether
 from eloleague.store.imports import (
     Plan,
-    appended_report,
+    appended_outcome,
+    import_report,
     new_batch,
     plan,
     reads_ahead,
     resolve_players,
 )
 from eloleague.store.reports import ImportReport
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -102,10 +106,7 @@ def apply_writes(
         _first_of(_seen_before(by_post))
         end = live_tail.from_rows(run(conn, live_tail.READ, (league_id,)))
         seq = seq_after(run(conn, LAST_SEQ, (league_id,)))
-    turns, at = [], 0
-    for post in posts:  # each post's games, their players resolved
-        turns.append(found.records[at : at + len(post.records)])
-        at += len(post.records)
+    turns = _by_post(found.records, posts)  # each post's games, their players resolved
     late = live.out_of_turn(conn, league_id, rules, end, turns)
     if end is None or late is not None:  # no tail: the first post is alone
         raise NotTogether(late)
@@ -122,16 +123,30 @@ def apply_writes(
         seq += len(own.new)
     inserted = [g for _, to_insert in written for g in to_insert]
     stored = insert_games(conn, league_id, inserted, found.ids, batches)
-    at = 0
-    by_write = []
-    for _, to_insert in written:
-        by_write.append(stored[at : at + len(to_insert)])
-        at += len(to_insert)
-    appended = live.append_writes(conn, league_id, rules, end, by_write, found.ids)
+    games_of = _by_post(stored, posts)  # every game is new: as many as each post's
+    appended = live.append_writes(conn, league_id, rules, end, games_of, found.ids)
     return [  # no post registered a player, none was stored before (see above)
-        appended_report(post.source, False, own, ([], [], None), done, to_insert, rules)
+        import_report(
+            post.source,
+            False,
+            own,
+            [],
+            [],
+            None,
+            *appended_outcome(done, to_insert, rules.start_rating),
+        )
         for post, (own, to_insert), done in zip(posts, written, appended, strict=True)
     ]
+
+
+def _by_post(items: Sequence[T], posts: Sequence[Post]) -> list[Sequence[T]]:
+    """``items``, one for each game of the posts in turn, cut into each post's."""
+    out: list[Sequence[T]] = []
+    at = 0
+    for post in posts:
+        out.append(items[at : at + len(post.records)])
+        at += len(post.records)
+    return out
 
 
 def _first_of(flags: Iterable[bool], owner: Sequence[int] | None = None) -> None:
