@@ -1261,18 +1261,7 @@ class League:
         else:
             day = created.date() if isinstance(created, dt.datetime) else to_date(created)
         return [
-            LedgerEntry(
-                game="",
-                date=day,
-                key=key,
-                before=pool.rating,
-                expected=None,
-                k=None,
-                score=None,
-                delta=0.0,
-                after=pool.rating,
-                fired=(STARTING,),
-            )
+            LedgerEntry.outside_game(key, day, pool.rating, 0.0, pool.rating, fired=(STARTING,))
             for key, pool in mine
         ], source
 

@@ -52,6 +52,36 @@ class LedgerEntry:
     outcome: str | None = None
     extra: tuple[float, ...] = ()
 
+    @classmethod
+    def outside_game(
+        cls,
+        key: PoolKey,
+        date: dt.date,
+        before: float,
+        delta: float,
+        after: float,
+        *,
+        warning: str = "",
+        fired: tuple[str, ...] = (),
+        raw_delta: float | None = None,
+    ) -> LedgerEntry:
+        """A pool's rating set outside any game (a season's adjustment, a decay, a starting
+        rating): no expectation, K or score."""
+        return cls(
+            game="",
+            date=date,
+            key=key,
+            before=before,
+            expected=None,
+            k=None,
+            score=None,
+            delta=delta,
+            after=after,
+            warning=warning,
+            fired=fired,
+            raw_delta=raw_delta,
+        )
+
     @property
     def is_season(self) -> bool:
         """Whether this entry is a season adjustment rather than a game's change."""

@@ -95,19 +95,8 @@ class _Replayer:
         pool at its new rating."""
         pool = self.pools[key]
         self.ledger.append(
-            LedgerEntry(
-                game="",
-                date=date,
-                key=key,
-                before=pool.rating,
-                expected=None,
-                k=None,
-                score=None,
-                delta=delta,
-                after=after,
-                warning=kind,
-                fired=(kind,),
-                raw_delta=delta,
+            LedgerEntry.outside_game(
+                key, date, pool.rating, delta, after, warning=kind, fired=(kind,), raw_delta=delta
             )
         )
         self.pools[key] = replace(pool, rating=after)
