@@ -186,3 +186,27 @@ def test_an_array_of_games_is_read_pretty_printed_and_its_errors_located(
     status, answer, _ = _post(client, b'[{"date": "2026-04-01"},', site.officer_token, lean=True)
     assert status == 422
     assert "JSON" in answer["error"]["problems"][0]["message"]
+
+
+def test_malformed_json_is_located_in_the_readers_language(client: TestClient, site: Site) -> None:
+    """A pretty-printed array with a missing colon on its third line: where and what, in French,
+    on either path; and the same for a JSON body read by pydantic (closing a season)."""
+    body = b'[\n  {"id": "x", "date": "2026-04-01",\n   "sides" []}\n]'
+    for lean in (True, False):
+        status, answer, _ = _post(client, body, site.officer_token, lean=lean)
+        assert status == 422, answer
+        (detail,) = answer["error"]["problems"]
+        assert detail["message"] == (
+            "le contenu n'est pas du JSON\u202f: un deux-points était attendu "
+            "à la ligne 3, colonne 12"
+        ), lean
+    closed = client.post(
+        f"/api/v1/leagues/{BE}/seasons/close",
+        content=b'{"end": "2025-12-31",\n "dry_run" true}',
+        headers={"Authorization": f"Bearer {site.officer_token}", "Accept-Language": "fr"},
+    )
+    assert closed.status_code == 422
+    (detail,) = closed.json()["error"]["problems"]
+    assert detail["message"] == (
+        "JSON non valide\u202f: un deux-points était attendu à la ligne 2, colonne 12"
+    )

@@ -17,6 +17,7 @@ import msgspec
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
+from eloleague.io.json_errors import json_problem
 from eloleague.io.limits import lines_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
@@ -213,8 +214,8 @@ def _explain_line(line: bytes) -> list[Text]:
         return [Text.of("not UTF-8 text: save the file as UTF-8")]
     try:
         obj = _loads(text.encode())
-    except msgspec.DecodeError as exc:
-        return [Text.of("not valid JSON ({reason})", reason=exc)]
+    except msgspec.DecodeError:
+        return [Text.of("not valid JSON ({reason})", reason=json_problem(text))]
     except RecursionError:  # [[[[...]]]] thousands deep: no game is shaped like that
         return [Text.of("not valid JSON (nested too deeply)")]
     if not isinstance(obj, dict):

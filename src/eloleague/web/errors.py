@@ -31,6 +31,7 @@ from eloleague.errors import (
     in_source,
 )
 from eloleague.i18n import Text, render
+from eloleague.io.json_errors import json_problem
 from eloleague.store.db import unavailable_text, unreachable
 
 log = logging.getLogger("eloleague.web")
@@ -170,7 +171,13 @@ def _request_problem(error: Mapping[str, Any]) -> Problem:
     """One of pydantic's problems with a request's body, in words the site translates (its own
     are English only); a kind of problem not listed keeps pydantic's words."""
     location = ".".join(str(x) for x in error.get("loc", ()))
-    words = _WORDS.get(str(error.get("type")))
+    kind = str(error.get("type"))
+    if kind == "json_invalid" and isinstance(error.get("input"), str | bytes):
+        # pydantic's detail is its parser's English: say what and where in the page's language
+        return Problem(
+            location, Text.of("not valid JSON: {error}", error=json_problem(error["input"]))
+        )
+    words = _WORDS.get(kind)
     if words is not None:
         try:
             return Problem(location, words(error.get("ctx") or {}))

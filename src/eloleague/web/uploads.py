@@ -20,6 +20,7 @@ from typing import Any
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
+from eloleague.io.json_errors import json_problem
 from eloleague.io.jsonl import array_as_lines
 from eloleague.league import ImportReport, League
 from eloleague.records import GameRecord
@@ -87,9 +88,10 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
     elif text.startswith(b"["):
         try:
             items = json.loads(text)
-        except ValueError as exc:
+        except ValueError:
             raise InputError(
-                [Problem("", Text.of("the body is not JSON: {error}", error=str(exc)))], source
+                [Problem("", Text.of("the body is not JSON: {error}", error=json_problem(text)))],
+                source,
             ) from None
         except RecursionError:
             raise InputError(
