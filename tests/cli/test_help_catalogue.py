@@ -4,12 +4,14 @@ option's and argument's help, Typer's own words) has its French text in the ``cl
 
 from __future__ import annotations
 
+import itertools
 import re
 from importlib import resources
 from pathlib import Path
 
 from babel.messages.pofile import read_po
 from typer.main import get_command
+from typer.testing import CliRunner
 
 from eloleague.cli import app
 from eloleague.cli.help import (
@@ -51,3 +53,31 @@ def test_every_help_text_is_translated() -> None:
         french = catalogue[msgid]
         assert re.findall(r"\{\w*\}", msgid) == re.findall(r"\{\w*\}", french), msgid
         assert MARKUP.findall(msgid) == MARKUP.findall(french), msgid
+
+
+def _commands() -> list[list[str]]:
+    found: list[list[str]] = []
+
+    def walk(command: object, path: list[str]) -> None:
+        found.append(path)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*path, name])
+
+    walk(get_command(app), [])
+    return found
+
+
+def test_help_paragraphs_are_wrapped_by_the_terminal_only() -> None:
+    """A docstring's own line breaks do not reach the help (Typer's rich mode would keep them:
+    "numbers" alone on a line, then the rest of the sentence), in English as in French."""
+    runner = CliRunner()
+    for lang in ("en", "fr"):
+        for path in _commands():
+            result = runner.invoke(app, ["--lang", lang, *path, "--help"], env={"COLUMNS": "80"})
+            assert result.exit_code == 0, (lang, path, result.output)
+            description = result.output.split("╭")[0].splitlines()[3:]  # after the usage line
+            for line, after in itertools.pairwise(description):
+                if line.strip() and after.strip():  # the paragraph goes on: its next word
+                    # could not have fitted on this line
+                    fitted = len(line.rstrip()) + 1 + len(after.split()[0])
+                    assert fitted > 76, (lang, path, line, after)

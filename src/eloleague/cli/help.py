@@ -71,7 +71,7 @@ USAGE_ERRORS = (
 
 def help_paragraphs(text: str | None) -> list[str]:
     """The paragraphs of a help text as the catalogue holds them: a help text is cut at blank
-    lines, and each paragraph is one line (Typer joins a paragraph's lines anyway)."""
+    lines, and each paragraph is one line (given so in English too: see :func:`_translated`)."""
     if not text:
         return []
     body = text.partition("\f")[0]
@@ -117,11 +117,9 @@ def _language(ctx: click.Context) -> str:
 def _translated(command: click.Command, ctx: click.Context) -> Iterator[None]:
     """While help is formatted, ``command``'s texts (and its subcommands' for a group, and Typer's
     own words) are in the context's language; they are put back afterwards."""
-    lang = _language(ctx)
-    if lang == "en":
-        yield
-        return
-    _ = translator(lang, DOMAIN)
+    # English too: each paragraph one line, as the catalogue holds it (Typer's rich mode keeps a
+    # docstring's line breaks, which a terminal then wraps a second time).
+    _ = translator(_language(ctx), DOMAIN)
     saved: list[tuple[object, str, Any]] = []
 
     def put(target: object, name: str, value: Any) -> None:
