@@ -361,3 +361,22 @@ def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
         "Alice Martin,,,1420,31,Maréchal d'Empire",
         "Jean Dupont,,,980,4,Chef de bataillon",
     ]
+
+
+def test_a_players_history_fits_a_terminal_of_80_columns(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In French at 80 columns: every date whole (the rules column wraps instead), and French
+    typography in the history's line."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    name = league.players()[0]
+    dates = {e.date.isoformat() for e in league.player(name).history[-10:]}
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = cli("--lang", "fr", "player", name, "--last", "10", *db).output
+    assert max(len(line) for line in shown.splitlines()) <= 80
+    assert dates and all(date in shown for date in dates)
+    assert "…" not in shown
+    assert "Historique\u202f: " in shown

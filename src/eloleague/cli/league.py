@@ -625,16 +625,14 @@ def player(
     )
     games_history = [e for e in report.history]
     if games_history:
-        console.print(
-            _t("History")
-            + ": "
-            + sparkline(report.ratings)
+        line = (
+            sparkline(report.ratings)
             + "  "
             + _shown(lg.rules, games_history[0].before)
             + " → "
-            + _shown(lg.rules, report.ratings[-1]),
-            highlight=False,
+            + _shown(lg.rules, report.ratings[-1])
         )
+        console.print(_t("History: {line}", line=line), highlight=False)
     _print_entries(lg.rules, games_history[-last:], _t("Last changes"), console, with_game=True)
 
 
@@ -704,14 +702,14 @@ def _print_entries(
 
     lang = pick_language()
     table = Table(title=title, title_justify="left")
-    if with_game:
-        table.add_column(_t("Game"))
-        table.add_column(_t("Date"))
+    if with_game:  # never cut: the rules column wraps instead
+        table.add_column(_t("Game"), no_wrap=True)
+        table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
     for col in (_t("Before"), "P", "K", "S", _t("Change"), _t("After")):
-        table.add_column(col, justify="right")
-    table.add_column(_t("Rules fired"))
+        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
+    table.add_column(_t("Rules fired"), overflow="fold")
     for e in entries:
         cells = []
         if with_game:
