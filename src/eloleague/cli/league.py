@@ -793,8 +793,10 @@ def events_(
     if output is not None:
         raise typer.BadParameter(_t("name the event to write"), param_hint="--output")
     table = Table(title=_t("Events"), title_justify="left")
-    for col in (_t("Event"), _t("First day"), _t("Last day"), _t("Games"), _t("Players")):
+    for col in (_t("Event"), _t("First day"), _t("Last day")):
         table.add_column(col)
+    for col in (_t("Games"), _t("Players")):
+        table.add_column(col, justify="right")  # numbers, as in every other table
     for e in lg.events():
         table.add_row(e.name, e.first.isoformat(), e.last.isoformat(), str(e.games), str(e.players))
     _console().print(table)
@@ -875,7 +877,9 @@ def games_(
         (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout, people)
         return
     table = Table(title=_t("Games"), title_justify="left")
-    for col in (_t("Game"), _t("Date"), _t("Event"), _t("Sides")):
+    table.add_column(_t("Game"), no_wrap=True)
+    table.add_column(_t("Date"), no_wrap=True, min_width=10)  # whole: the sides wrap instead
+    for col in (_t("Event"), _t("Sides")):
         table.add_column(col)
     for g in found:
         sides = "  vs  ".join(
