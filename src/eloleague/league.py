@@ -62,8 +62,9 @@ from eloleague.store.bulk import (
     deferred_indexes,
     drop_ahead,
     keep_ahead,
-    pipelined,
     refresh_statistics,
+    send_held,
+    sent_with_commit,
     to_date,
 )
 from eloleague.store.derived import active_player_ids, read_ledger, read_ratings, write_ratings
@@ -471,12 +472,13 @@ class League:
         Together`)."""
 
         def alone(conn: Connection) -> T:
+            send_held(conn)  # the write before it in the transaction: its notes, answered first
             self._refresh_rules(conn)
             try:
                 done = body(conn)
             finally:  # the reads made ahead for it were its own: none reaches the next write
                 drop_ahead(conn)
-            with pipelined(conn, 1):
+            with sent_with_commit(conn):  # PostgreSQL: in the commit's round trip
                 if notes is not None:
                     notes(conn, done)
                 # Each write its own league's: on SQLite the writes of every league of the
@@ -794,10 +796,11 @@ class League:
     ) -> list[ImportReport]:
         """The imports of several writes applied as one (:meth:`import_games` queued together):
         each one's report, each noted as it would have been alone."""
+        send_held(conn)  # the write before them in the transaction: its notes, answered first
         self._refresh_rules(conn)
         drop_ahead(conn)  # read for the first write's games alone
         reports = imports_together.apply_writes(conn, self.id, self.rules, [p for p, _ in parts])
-        with pipelined(conn, 1):
+        with sent_with_commit(conn):
             for (_, notes), report in zip(parts, reports, strict=True):
                 notes(conn, report)
             bump_revision(conn, self.id)

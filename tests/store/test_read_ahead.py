@@ -15,7 +15,7 @@ import pytest
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import kept_ahead, read_ahead, run
+from eloleague.store.bulk import kept_ahead, read_ahead, run, sent_with_commit
 from eloleague.store.db import write
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 
@@ -141,13 +141,13 @@ def test_an_imports_first_reads_each_reach_postgresql_once(
 
 
 @pytest.mark.pg
-def test_an_appended_game_takes_six_round_trips_to_postgresql(
+def test_an_appended_game_takes_four_round_trips_to_postgresql(
     pg_server: PgServer,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The lock with the rules and every first read; the batch with the players' pools; the
-    game; the ledger, ratings and tail; the journal with the revision; the commit. A read
-    leaving its round trip for one of its own would make seven."""
+    game; the ledger, ratings, tail, journal entry and revision with the commit. A read leaving
+    its round trip for one of its own, or the writes leaving the commit's, would make more."""
     league = _league(pg_server.new_database())
     league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
     trips = _count_round_trips(monkeypatch)
@@ -155,7 +155,16 @@ def test_an_appended_game_takes_six_round_trips_to_postgresql(
         [_duel("x9", Participant("P1"), Participant("P3"))], source="post", content_hash="h9"
     )
     assert report.added == 1
-    assert len(trips) == 6, trips
+    assert len(trips) == 4, trips
+    assert trips[-1] == "pipeline"  # the writes and the commit: psycopg's commit() sends nothing
+    monkeypatch.undo()
+    league.engine.dispose()  # another connection sees the game: it was committed
+    assert "x9" in {
+        g.id
+        for g in League.open(
+            league.engine.url.render_as_string(hide_password=False), "Ahead"
+        ).games()
+    }
 
 
 def _count_round_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -186,10 +195,52 @@ def _count_round_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             inside[0] -= 1
 
     def counted_commit(self: Any) -> None:
-        trips.append("commit")
+        if self.pgconn.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            trips.append("commit")  # else the transaction ended already: nothing is sent
         commit(self)
 
     monkeypatch.setattr(psycopg.Cursor, "execute", counted_execute)
     monkeypatch.setattr(psycopg.Connection, "pipeline", counted_pipeline)
     monkeypatch.setattr(psycopg.Connection, "commit", counted_commit)
     return trips
+
+
+@pytest.mark.pg
+def test_a_write_held_for_the_commit_that_fails_stores_nothing(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A statement sent with the commit fails (here the league's revision, made to divide by
+    zero): the import raises, nothing of it is stored, and the next one goes through on the same
+    pooled connection. A read after held statements gets its rows."""
+    import eloleague.league as league_module
+
+    league = _league(pg_server.new_database())
+    before = league.games()
+    bump = league_module.bump_revision
+
+    def failing(conn: Any, league_id: int) -> None:
+        run(conn, "UPDATE leagues SET revision = revision / 0 WHERE id = ?", (league_id,))
+
+    monkeypatch.setattr(league_module, "bump_revision", failing)
+    with pytest.raises(Exception, match="division by zero"):
+        league.import_games([_duel("x8", Participant("P1"), Participant("P5"))], source="post")
+    assert league.games() == before
+    monkeypatch.setattr(league_module, "bump_revision", bump)
+    report = league.import_games([_duel("x8", Participant("P1"), Participant("P5"))], source="post")
+    assert report.added == 1 and len(league.games()) == len(before) + 1
+
+    with write(league.engine) as conn, sent_with_commit(conn):
+        run(conn, "UPDATE leagues SET revision = revision + 1 WHERE id = ?", (league.id,))
+        # a read after a held write: its rows, the write's effect in them
+        ((revision,),) = run(conn, "SELECT revision FROM leagues WHERE id = ?", (league.id,))
+    assert revision == league_revision(league)
+
+
+def league_revision(league: League) -> int:
+    with league.engine.connect() as conn:
+        return int(
+            conn.exec_driver_sql(
+                f"SELECT revision FROM leagues WHERE id = {league.id}"
+            ).scalar_one()
+        )

@@ -77,6 +77,7 @@ def insert_rows(
     cur = cursor(conn)
     try:
         if postgresql and len(rows) > FEW_ROWS and not keep_existing:
+            send_held(conn)  # a pipeline cannot carry COPY
             prefix = tuple(constants.values())
             with cur.copy(copy_head) as copy:
                 for row in rows:
@@ -141,6 +142,8 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
                 return rows
     if conn.dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
+        if _HELD in conn.info and sql.lstrip()[:6].upper() in _READS:
+            send_held(conn)  # a read's rows are not known before its answer: wait for it
     cur = cursor(conn)
     try:
         if many:
@@ -227,18 +230,54 @@ def drop_ahead(conn: Connection) -> None:
     conn.info.pop(_AHEAD, None)
 
 
+_HELD = "eloleague.held_pipeline"
+_READS = ("SELECT", "WITH ", "WITH\n")
+
+
 @contextmanager
-def pipelined(conn: Connection, rows: int) -> Iterator[None]:
-    """On PostgreSQL, the statements of the block sent without waiting for each answer (psycopg's
-    pipeline mode: one round trip instead of one each; errors still surface, by the end of the
-    block). Only for statements whose results the block does not read, writing at most ``rows``
-    rows each: more go through ``COPY`` (:func:`insert_rows`), which a pipeline cannot carry.
-    Elsewhere: nothing."""
-    if conn.dialect.name != "postgresql" or rows > FEW_ROWS:
-        yield
+def sent_with_commit(conn: Connection) -> Iterator[None]:
+    """On PostgreSQL, the statements of the block go with the transaction's ``COMMIT``, in its
+    round trip instead of one of their own: psycopg's pipeline is entered and held open until
+    :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the next write of the
+    transaction). For the last statements of a write, whose results nobody reads (its journal
+    entry, the league's revision): an error among them surfaces at the commit, and fails the
+    transaction. What the transaction does meanwhile travels in the same pipeline (a read still
+    gets its rows; a ``COPY``, which a pipeline cannot carry, sends the held statements first:
+    :func:`insert_rows`). Elsewhere: nothing."""
+    if conn.dialect.name == "postgresql" and _HELD not in conn.info:
+        pipeline = conn.connection.driver_connection.pipeline()  # type: ignore[union-attr]
+        pipeline.__enter__()
+        conn.info[_HELD] = pipeline
+    yield
+
+
+def send_held(conn: Connection, *, commit: bool = False) -> None:
+    """Send the statements :func:`sent_with_commit` holds and wait for their answers (one round
+    trip), with ``COMMIT`` after them when ``commit``; their error raises. Nothing held: nothing
+    is sent (the caller commits as usual)."""
+    pipeline = conn.info.pop(_HELD, None)
+    if pipeline is None:
         return
-    with conn.connection.driver_connection.pipeline():  # type: ignore[union-attr]
-        yield
+    try:
+        if commit:
+            cur = cursor(conn)
+            cur.execute(
+                "COMMIT"
+            )  # psycopg then finds the transaction ended: its commit() is a no-op
+            cur.close()
+    except BaseException as exc:
+        pipeline.__exit__(type(exc), exc, exc.__traceback__)
+        raise
+    pipeline.__exit__(None, None, None)
+
+
+def drop_held(conn: Connection) -> None:
+    """Leave a held pipeline (the transaction failed and is rolled back): what it holds is not
+    waited for, its errors are psycopg's to log."""
+    pipeline = conn.info.pop(_HELD, None)
+    if pipeline is not None:
+        error = RuntimeError("the transaction is rolled back")
+        pipeline.__exit__(RuntimeError, error, None)
 
 
 def one_of(conn: Connection, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:

@@ -24,7 +24,7 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DisconnectionError, Ope
 
 from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
-from eloleague.store.bulk import CACHE_KB, database_key, run_together
+from eloleague.store.bulk import CACHE_KB, database_key, drop_held, run_together, send_held
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
 
@@ -201,7 +201,10 @@ def write(
                 trans = conn.begin()
                 try:
                     yield conn
+                    # PostgreSQL: the statements held for the commit, sent with it (or alone)
+                    send_held(conn, commit=commit)
                 except BaseException:
+                    drop_held(conn)
                     trans.rollback()
                     raise
                 if commit:

@@ -40,7 +40,14 @@ from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import date_param, insert_rows, one_of, pipelined, run, to_date
+from eloleague.store.bulk import (
+    date_param,
+    insert_rows,
+    one_of,
+    run,
+    sent_with_commit,
+    to_date,
+)
 from eloleague.store.derived import write_ledger
 from eloleague.store.games import StoredGame
 from eloleague.store.players import player_names
@@ -267,7 +274,8 @@ def append_writes(
 
     pks = {g.record.id or "": g.pk for games in writes for g in games}
     entries = ledger[0] if len(ledger) == 1 else [e for part in ledger for e in part]
-    with pipelined(conn, len(entries)):  # PostgreSQL: the writes in one round trip
+    # PostgreSQL: the writes sent with the commit, in its round trip (their results are not read)
+    with sent_with_commit(conn):
         cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
         write_ledger(conn, league_id, tail.ledger_next, entries, pks, ids)
 
