@@ -212,7 +212,8 @@ def test_a_write_held_for_the_commit_that_fails_stores_nothing(
 ) -> None:
     """A statement sent with the commit fails (here the league's revision, made to divide by
     zero): the import raises, nothing of it is stored, and the next one goes through on the same
-    pooled connection. A read after held statements gets its rows."""
+    pooled connection. A read after held statements gets its rows, through the store's own
+    statements or through SQLAlchemy."""
     import eloleague.league as league_module
 
     league = _league(pg_server.new_database())
@@ -234,7 +235,11 @@ def test_a_write_held_for_the_commit_that_fails_stores_nothing(
         run(conn, "UPDATE leagues SET revision = revision + 1 WHERE id = ?", (league.id,))
         # a read after a held write: its rows, the write's effect in them
         ((revision,),) = run(conn, "SELECT revision FROM leagues WHERE id = ?", (league.id,))
-    assert revision == league_revision(league)
+        run(conn, "UPDATE leagues SET revision = revision + 1 WHERE id = ?", (league.id,))
+        # the same through SQLAlchemy
+        again = conn.exec_driver_sql(f"SELECT revision FROM leagues WHERE id = {league.id}")
+        assert again.scalar_one() == revision + 1
+    assert league_revision(league) == revision + 1
 
 
 def league_revision(league: League) -> int:

@@ -239,11 +239,12 @@ def sent_with_commit(conn: Connection) -> Iterator[None]:
     """On PostgreSQL, the statements of the block go with the transaction's ``COMMIT``, in its
     round trip instead of one of their own: psycopg's pipeline is entered and held open until
     :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the next write of the
-    transaction). For the last statements of a write, whose results nobody reads (its journal
-    entry, the league's revision): an error among them surfaces at the commit, and fails the
-    transaction. What the transaction does meanwhile travels in the same pipeline (a read still
-    gets its rows; a ``COPY``, which a pipeline cannot carry, sends the held statements first:
-    :func:`insert_rows`). Elsewhere: nothing."""
+    transaction). For the last statements of a write, whose results nobody reads (its ledger,
+    its journal entry, the league's revision): an error among them surfaces at the commit, and
+    fails the transaction. The statements :func:`run` makes meanwhile join them, but a read,
+    a statement through SQLAlchemy (:func:`eloleague.store.db.connect`) and a ``COPY`` (which a
+    pipeline cannot carry, :func:`insert_rows`) send them first and wait. The end of the block
+    sends nothing. Elsewhere: nothing."""
     if conn.dialect.name == "postgresql" and _HELD not in conn.info:
         pipeline = conn.connection.driver_connection.pipeline()  # type: ignore[union-attr]
         pipeline.__enter__()
@@ -260,10 +261,9 @@ def send_held(conn: Connection, *, commit: bool = False) -> None:
         return
     try:
         if commit:
+            # psycopg then finds the transaction ended: its own commit() sends nothing
             cur = cursor(conn)
-            cur.execute(
-                "COMMIT"
-            )  # psycopg then finds the transaction ended: its commit() is a no-op
+            cur.execute("COMMIT")
             cur.close()
     except BaseException as exc:
         pipeline.__exit__(type(exc), exc, exc.__traceback__)

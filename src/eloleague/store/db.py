@@ -89,7 +89,19 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
             )
         ) from None
     _ping_when_idle(engine)
+    _held_statements_first(engine)
     return engine
+
+
+def _held_statements_first(engine: Engine) -> None:
+    """Before a statement goes through SQLAlchemy, the statements held for the commit
+    (:func:`~eloleague.store.bulk.sent_with_commit`) are sent and answered: the statement may
+    read, and a read inside psycopg's pipeline would find no rows yet (the store's own reads,
+    :func:`~eloleague.store.bulk.run`, do the same)."""
+
+    @event.listens_for(engine, "before_cursor_execute")
+    def _send_first(conn: Connection, *_: Any) -> None:
+        send_held(conn)
 
 
 PING_IDLE_SECONDS = 1.0
