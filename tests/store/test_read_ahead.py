@@ -218,7 +218,7 @@ def test_a_write_held_for_the_commit_that_fails_stores_nothing(
 
     league = _league(pg_server.new_database())
     before = league.games()
-    bump = league_module.bump_revision
+    real_bump = league_module.bump_revision
 
     def failing(conn: Any, league_id: int) -> None:
         run(conn, "UPDATE leagues SET revision = revision / 0 WHERE id = ?", (league_id,))
@@ -227,19 +227,28 @@ def test_a_write_held_for_the_commit_that_fails_stores_nothing(
     with pytest.raises(Exception, match="division by zero"):
         league.import_games([_duel("x8", Participant("P1"), Participant("P5"))], source="post")
     assert league.games() == before
-    monkeypatch.setattr(league_module, "bump_revision", bump)
+    monkeypatch.setattr(league_module, "bump_revision", real_bump)
     report = league.import_games([_duel("x8", Participant("P1"), Participant("P5"))], source="post")
     assert report.added == 1 and len(league.games()) == len(before) + 1
 
-    with write(league.engine) as conn, sent_with_commit(conn):
-        run(conn, "UPDATE leagues SET revision = revision + 1 WHERE id = ?", (league.id,))
-        # a read after a held write: its rows, the write's effect in them
-        ((revision,),) = run(conn, "SELECT revision FROM leagues WHERE id = ?", (league.id,))
-        run(conn, "UPDATE leagues SET revision = revision + 1 WHERE id = ?", (league.id,))
+    start = league_revision(league)
+    bump = "UPDATE leagues SET revision = revision + 1 WHERE id = ?"
+    reads = [
+        ("SELECT revision FROM leagues WHERE id = ?", 1),
+        ("WITH r AS (SELECT revision FROM leagues WHERE id = ?) SELECT * FROM r", 2),
+        (bump + " RETURNING revision", 4),
+    ]
+    with write(league.engine) as conn:
+        for read, expected in reads:  # each after a held write: its rows, the write's effect
+            with sent_with_commit(conn):
+                run(conn, bump, (league.id,))
+            assert run(conn, read, (league.id,)) == [(start + expected,)], read
+        with sent_with_commit(conn):
+            run(conn, bump, (league.id,))
         # the same through SQLAlchemy
         again = conn.exec_driver_sql(f"SELECT revision FROM leagues WHERE id = {league.id}")
-        assert again.scalar_one() == revision + 1
-    assert league_revision(league) == revision + 1
+        assert again.scalar_one() == start + 5
+    assert league_revision(league) == start + 5
 
 
 def league_revision(league: League) -> int:

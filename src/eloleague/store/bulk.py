@@ -142,7 +142,7 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
                 return rows
     if conn.dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
-        if _HELD in conn.info and sql.lstrip()[:6].upper() in _READS:
+        if _HELD in conn.info and _reads(sql):
             send_held(conn)  # a read's rows are not known before its answer: wait for it
     cur = cursor(conn)
     try:
@@ -231,7 +231,12 @@ def drop_ahead(conn: Connection) -> None:
 
 
 _HELD = "eloleague.held_pipeline"
-_READS = ("SELECT", "WITH ", "WITH\n")
+
+
+def _reads(sql: str) -> bool:
+    """Whether a statement may return rows (a query, or a write with ``RETURNING``)."""
+    upper = sql.upper()
+    return upper.lstrip().startswith(("SELECT", "WITH")) or "RETURNING" in upper
 
 
 @contextmanager
