@@ -17,7 +17,16 @@ import msgspec
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import date_param, fetch_all, insert_rows, placeholder, run, to_date
+from eloleague.store.bulk import (
+    date_param,
+    fetch_all,
+    insert_rows,
+    keep_ahead,
+    placeholder,
+    run,
+    run_together,
+    to_date,
+)
 from eloleague.store.tables import events, games, side_players
 
 
@@ -120,20 +129,38 @@ GAME_COLUMNS = (
 PLAYER_COLUMNS = ("game_id", "side_no", "position", "player_id", "role", "outcome", "score")
 
 
+Statement = tuple[str, Sequence[Any]]
+
+
 def insert_games(
     conn: Connection,
     league_id: int,
     new: Sequence[NewGame],
     player_ids: Mapping[str, int],
     batch_id: int | Sequence[int] | None,
+    *,
+    batch: Statement | None = None,
+    along: Sequence[Statement] = (),
 ) -> list[StoredGame]:
     """Write ``new`` games with their players (and their sides' results); returns them as stored
     (row ids, labels). ``batch_id``: the import batch of every game, or of each game in turn
     (the imports of several writes at once). On SQLite the row ids are given (the write lock is
     held), so nothing is read back; PostgreSQL numbers them itself (a few games and their
-    players in one statement: one round trip)."""
+    players in one statement: one round trip).
+
+    ``batch``: instead of ``batch_id``, the statement recording the import batch and returning
+    its id (:func:`eloleague.store.imports.new_batch`); on PostgreSQL a few games' statement
+    records it too. ``along``: reads the caller makes next, sent in the round trip of that
+    statement (or of the batch's) and kept for it (:func:`~eloleague.store.bulk.keep_ahead`; the
+    caller drops what it does not read, :func:`~eloleague.store.bulk.drop_ahead`); without
+    ``batch``, on PostgreSQL with more than a few games, the caller's own reads ask."""
     if not new:
         return []
+    few = conn.dialect.name == "postgresql" and len(new) <= FEW
+    if batch is not None and not few:  # the batch first (with the reads): its id on every game
+        ((batch_id,),), *found = run_together(conn, [batch, *along])
+        keep_ahead(conn, along, found)
+        batch, along = None, ()
     ev = event_ids(conn, league_id, {g.record.event for g in new if g.record.event})
     day = date_param(conn)
     batches = [batch_id] * len(new) if batch_id is None or isinstance(batch_id, int) else batch_id
@@ -165,15 +192,26 @@ def insert_games(
         pk_list = list(range(first, first + len(new)))
         with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
         insert_rows(conn, games, ("id", *columns), with_ids, fixed)
-    elif len(rows) <= FEW:  # a live post: one statement writes the games and their players
+    elif few:  # a live post: one statement writes the games and their players (and the batch)
         sides = _player_rows(new, [g.seq for g in new], player_ids)  # joined by arrival number
-        params = [
+        params = [] if batch is None else list(batch[1])
+        params.extend(
             x
             for row in rows
-            for x in ((league_id, batches[0], *row) if one_batch else (league_id, *row))
-        ]
+            for x in (
+                (league_id, *row)
+                if batch is not None or not one_batch
+                else (league_id, batches[0], *row)
+            )
+        )
         params.extend(x for side in sides for x in side)
-        by_seq = dict(run(conn, _few_games_sql(len(rows), len(sides)), params))
+        sql = _few_games_sql(len(rows), len(sides), None if batch is None else batch[0])
+        if along:
+            *found, written = run_together(conn, [*along, (sql, params)])
+            keep_ahead(conn, along, found)
+        else:
+            written = run(conn, sql, params)
+        by_seq = dict(written)
         return _stored(new, [by_seq[g.seq] for g in new])
     else:
         insert_rows(conn, games, columns, rows, fixed)
@@ -208,18 +246,23 @@ def _player_rows(
 FEW = 100  # games written by one statement on PostgreSQL (more: COPY, then read their ids back)
 
 
-def _few_games_sql(games_count: int, players_count: int) -> str:
+def _few_games_sql(games_count: int, players_count: int, batch: str | None = None) -> str:
     """PostgreSQL: insert games and their players in one statement (the players' rows join
-    their game's row id by its arrival number) and return each game's ``(seq, id)``."""
+    their game's row id by its arrival number) and return each game's ``(seq, id)``. ``batch``:
+    the statement recording their import batch (``INSERT ... RETURNING id``), made first, its id
+    on every game (otherwise each game's row gives it)."""
     cols = ", ".join(("league_id", "batch_id", *GAME_COLUMNS))
-    one_game = "(?, ?, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"
+    batch_id = "?" if batch is None else "(SELECT id FROM b)"
+    one_game = f"(?, {batch_id}, " + ", ".join("?" * len(GAME_COLUMNS)) + ")"
     # Typed: a column of NULLs (no scores, say) has no type of its own in VALUES.
     one_player = (
         "(?::integer, ?::integer, ?::integer, ?::integer, ?::varchar, ?::varchar, "
         "?::double precision)"
     )
     return (
-        f"WITH g AS (INSERT INTO games ({cols}) VALUES {', '.join([one_game] * games_count)} "
+        "WITH "
+        + ("" if batch is None else f"b AS ({batch}), ")
+        + f"g AS (INSERT INTO games ({cols}) VALUES {', '.join([one_game] * games_count)} "
         "RETURNING seq, id), "
         "p AS (INSERT INTO side_players (game_id, side_no, position, player_id, role, outcome, "
         "score) SELECT g.id, v.side_no, v.position, v.player_id, v.role, v.outcome, v.score "

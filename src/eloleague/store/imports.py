@@ -30,12 +30,11 @@ from eloleague.store import live
 from eloleague.store import tail as live_tail
 from eloleague.store.bulk import (
     deferred_indexes,
-    kept_ahead,
+    drop_ahead,
     list_size,
     one_of,
     read_ahead,
     run,
-    run_together,
     stamp_param,
     to_stamp,
 )
@@ -454,24 +453,26 @@ def apply(
             and not replaced
             and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
         )
-        # On PostgreSQL the players' pools the append path reads travel with the batch.
-        pools = (
-            [live.pools_read(conn, league_id, live.players_of([g for g, _ in new], ids))]
-            if appending and conn.dialect.name == "postgresql"
-            else []
-        )
-        batch, *pool_rows = run_together(
-            conn, [new_batch(conn, league_id, source, digest, user, todo), *pools]
-        )
-        ((batch_id,),) = batch
+        batch = new_batch(conn, league_id, source, digest, user, todo)
         if appending:
             assert end is not None
             to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
-            with kept_ahead(conn, pools, pool_rows):
-                stored = insert_games(conn, league_id, to_insert, ids, batch_id)
+            # On PostgreSQL the batch, the games and the players' pools go in one round trip.
+            pools = (
+                [live.pools_read(conn, league_id, live.players_of([g for g, _ in new], ids))]
+                if conn.dialect.name == "postgresql"
+                else []
+            )
+            try:
+                stored = insert_games(
+                    conn, league_id, to_insert, ids, None, batch=batch, along=pools
+                )
                 appended = live.append(conn, league_id, rules, end, stored, ids)
+            finally:
+                drop_ahead(conn)  # the pools, had the append not read them
             outcome = appended_outcome(appended, to_insert, rules.start_rating)
             return import_report(source, dry_run, todo, new_names, warnings, already, *outcome)
+        ((batch_id,),) = run(conn, *batch)
         if small:  # the general path reads the whole league's players
             canonical = player_names(conn, league_id)
             ids = {name: pk for pk, name in canonical.items()}
