@@ -61,10 +61,9 @@ from eloleague.store import journal as store_journal
 from eloleague.store.bulk import (
     deferred_indexes,
     drop_ahead,
+    hold_for_commit,
     keep_ahead,
     refresh_statistics,
-    send_held,
-    sent_with_commit,
     to_date,
 )
 from eloleague.store.derived import active_player_ids, read_ledger, read_ratings, write_ratings
@@ -472,18 +471,17 @@ class League:
         Together`)."""
 
         def alone(conn: Connection) -> T:
-            send_held(conn)  # the write before it in the transaction: its notes, answered first
             self._refresh_rules(conn)
             try:
                 done = body(conn)
             finally:  # the reads made ahead for it were its own: none reaches the next write
                 drop_ahead(conn)
-            with sent_with_commit(conn):  # PostgreSQL: in the commit's round trip
-                if notes is not None:
-                    notes(conn, done)
-                # Each write its own league's: on SQLite the writes of every league of the
-                # database queue together (one write lock), and share another league's transaction.
-                bump_revision(conn, self.id)
+            hold_for_commit(conn)  # PostgreSQL: the notes in the commit's round trip
+            if notes is not None:
+                notes(conn, done)
+            # Each write its own league's: on SQLite the writes of every league of the
+            # database queue together (one write lock), and share another league's transaction.
+            bump_revision(conn, self.id)
             return done
 
         def transaction(
@@ -796,14 +794,13 @@ class League:
     ) -> list[ImportReport]:
         """The imports of several writes applied as one (:meth:`import_games` queued together):
         each one's report, each noted as it would have been alone."""
-        send_held(conn)  # the write before them in the transaction: its notes, answered first
         self._refresh_rules(conn)
         drop_ahead(conn)  # read for the first write's games alone
         reports = imports_together.apply_writes(conn, self.id, self.rules, [p for p, _ in parts])
-        with sent_with_commit(conn):
-            for (_, notes), report in zip(parts, reports, strict=True):
-                notes(conn, report)
-            bump_revision(conn, self.id)
+        hold_for_commit(conn)
+        for (_, notes), report in zip(parts, reports, strict=True):
+            notes(conn, report)
+        bump_revision(conn, self.id)
         return reports
 
     def copy_log_in_background(self) -> LogCopier | None:

@@ -186,3 +186,41 @@ def test_writes_to_two_leagues_of_one_sqlite_file_share_a_transaction_and_both_c
     assert second.kept("games", lambda: len(second.games())) == 1
     assert_is_a_fresh_replay(first)
     assert_is_a_fresh_replay(second)
+
+
+def test_a_write_whose_last_statements_fail_is_undone_alone_and_told(db_url: str) -> None:
+    """The first of two queued writes fails in its last statements (the league's revision, sent
+    on PostgreSQL with whatever follows it): that write gets the error and is undone, the next
+    one is stored and answered, whatever its statements travel with."""
+    import eloleague.league as league_module
+    from eloleague.store.bulk import run
+
+    league = League.create(db_url, "live", "bataille-empire")
+    league.import_games([game(0)], source="api")
+    real_bump = league_module.bump_revision
+    calls = [0]
+
+    def first_fails(conn: Any, league_id: int) -> None:
+        calls[0] += 1
+        if calls[0] == 1:
+            run(conn, "UPDATE leagues SET revision = revision / 0 WHERE id = ?", (league_id,))
+        else:
+            real_bump(conn, league_id)
+
+    league_module.bump_revision = first_fails  # type: ignore[assignment]
+    try:
+        # update=True: written each in its own savepoint, not applied together
+        outcomes = queued_behind_the_lock(
+            league,
+            [
+                functools.partial(league.import_games, [game(n)], source="api", update=True)
+                for n in (1, 2)
+            ],
+        )
+    finally:
+        league_module.bump_revision = real_bump  # type: ignore[assignment]
+    failed, stored = outcomes
+    assert isinstance(failed, Exception), failed  # PostgreSQL: division by zero; SQLite: NULL
+    assert not isinstance(stored, Exception) and stored.added == 1, stored
+    assert {g.id for g in league.games()} == {"g0", "g2"}
+    assert_is_a_fresh_replay(league)

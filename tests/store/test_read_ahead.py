@@ -15,7 +15,7 @@ import pytest
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import kept_ahead, read_ahead, run, sent_with_commit
+from eloleague.store.bulk import hold_for_commit, kept_ahead, read_ahead, run
 from eloleague.store.db import write
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 
@@ -243,11 +243,11 @@ def test_a_write_held_for_the_commit_that_fails_stores_nothing(
     ]
     with write(league.engine) as conn:
         for read, expected in reads:  # each after a held write: its rows, the write's effect
-            with sent_with_commit(conn):
-                run(conn, bump, (league.id,))
-            assert run(conn, read, (league.id,)) == [(start + expected,)], read
-        with sent_with_commit(conn):
+            hold_for_commit(conn)
             run(conn, bump, (league.id,))
+            assert run(conn, read, (league.id,)) == [(start + expected,)], read
+        hold_for_commit(conn)
+        run(conn, bump, (league.id,))
         # the same through SQLAlchemy
         again = conn.exec_driver_sql(f"SELECT revision FROM leagues WHERE id = {league.id}")
         assert again.scalar_one() == start + 5

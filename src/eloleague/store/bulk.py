@@ -239,26 +239,24 @@ def _reads(sql: str) -> bool:
     return upper.lstrip().startswith(("SELECT", "WITH")) or "RETURNING" in upper
 
 
-@contextmanager
-def sent_with_commit(conn: Connection) -> Iterator[None]:
-    """On PostgreSQL, the statements of the block go with the transaction's ``COMMIT``, in its
-    round trip instead of one of their own: psycopg's pipeline is entered and held open until
-    :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the next write of the
-    transaction). For the last statements of a write, whose results nobody reads (its ledger,
-    its journal entry, the league's revision): an error among them surfaces at the commit, and
-    fails the transaction. The statements :func:`run` makes meanwhile join them, but a read,
-    a statement through SQLAlchemy (:func:`eloleague.store.db.connect`) and a ``COPY`` (which a
-    pipeline cannot carry, :func:`insert_rows`) send them first and wait. The end of the block
-    sends nothing. Elsewhere: nothing."""
+def hold_for_commit(conn: Connection) -> None:
+    """On PostgreSQL, the statements the transaction makes from now on go with its ``COMMIT``,
+    in its round trip instead of one of their own: psycopg's pipeline is entered and held open
+    until :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the end of the
+    write's savepoint when the transaction holds several writes,
+    :mod:`eloleague.store.group_commit`). For the last statements of a write, whose results
+    nobody reads (its ledger, its journal entry, the league's revision): an error among them
+    surfaces when they are sent, and fails the write. A read, a statement through SQLAlchemy
+    (:func:`eloleague.store.db.connect`) and a ``COPY`` (which a pipeline cannot carry,
+    :func:`insert_rows`) send them first and wait. Elsewhere: nothing."""
     if conn.dialect.name == "postgresql" and _HELD not in conn.info:
         pipeline = conn.connection.driver_connection.pipeline()  # type: ignore[union-attr]
         pipeline.__enter__()
         conn.info[_HELD] = pipeline
-    yield
 
 
 def send_held(conn: Connection, *, commit: bool = False) -> None:
-    """Send the statements :func:`sent_with_commit` holds and wait for their answers (one round
+    """Send the statements :func:`hold_for_commit` holds and wait for their answers (one round
     trip), with ``COMMIT`` after them when ``commit``; their error raises. Nothing held: nothing
     is sent (the caller commits as usual)."""
     pipeline = conn.info.pop(_HELD, None)

@@ -95,7 +95,7 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
 
 def _held_statements_first(engine: Engine) -> None:
     """Before a statement goes through SQLAlchemy, the statements held for the commit
-    (:func:`~eloleague.store.bulk.sent_with_commit`) are sent and answered: the statement may
+    (:func:`~eloleague.store.bulk.hold_for_commit`) are sent and answered: the statement may
     read, and a read inside psycopg's pipeline would find no rows yet (the store's own reads,
     :func:`~eloleague.store.bulk.run`, do the same)."""
 

@@ -36,7 +36,7 @@ from sqlalchemy import Connection
 
 from eloleague.errors import BusyError, EloleagueError
 from eloleague.store import after_commit
-from eloleague.store.bulk import run
+from eloleague.store.bulk import drop_held, run, send_held
 from eloleague.store.messages import msg
 
 T = TypeVar("T")
@@ -218,7 +218,9 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> in
     asked = after_commit.mark(conn)
     try:
         results = together.run(conn, [w.together.part for w in writes if w.together is not None])
+        send_held(conn)  # their statements answered in the savepoint: an error undoes them
     except Exception as exc:
+        drop_held(conn)
         run(conn, "ROLLBACK TO SAVEPOINT together")
         after_commit.drop_since(conn, asked)
         run(conn, "RELEASE SAVEPOINT together")
@@ -238,7 +240,9 @@ def _in_savepoint(conn: Connection, write: Write[Any]) -> None:
     asked = after_commit.mark(conn)
     try:
         write.result = write.body(conn)
+        send_held(conn)  # its statements answered in its savepoint: their error is its own
     except Exception as exc:  # this write is undone alone; the others go on
+        drop_held(conn)
         run(conn, "ROLLBACK TO SAVEPOINT one_write")
         after_commit.drop_since(conn, asked)
         run(conn, "RELEASE SAVEPOINT one_write")

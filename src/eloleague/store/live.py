@@ -42,10 +42,10 @@ from eloleague.store import checkpoints as cps
 from eloleague.store import tail as live_tail
 from eloleague.store.bulk import (
     date_param,
+    hold_for_commit,
     insert_rows,
     one_of,
     run,
-    sent_with_commit,
     to_date,
 )
 from eloleague.store.derived import write_ledger
@@ -275,66 +275,66 @@ def append_writes(
     pks = {g.record.id or "": g.pk for games in writes for g in games}
     entries = ledger[0] if len(ledger) == 1 else [e for part in ledger for e in part]
     # PostgreSQL: the writes sent with the commit, in its round trip (their results are not read)
-    with sent_with_commit(conn):
-        cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
-        write_ledger(conn, league_id, tail.ledger_next, entries, pks, ids)
+    hold_for_commit(conn)
+    cps.drop_from(conn, league_id, first_day)  # those dated after it lack the new games
+    write_ledger(conn, league_id, tail.ledger_next, entries, pks, ids)
 
-        day = date_param(conn)
+    day = date_param(conn)
 
-        def when(key: PoolKey) -> object:
-            found = played.get(key)
-            return None if found is None else day(found)
+    def when(key: PoolKey) -> object:
+        found = played.get(key)
+        return None if found is None else day(found)
 
-        def extra(pool: PoolState) -> str | None:
-            return json.dumps(pool.extra) if pool.extra else None
+    def extra(pool: PoolState) -> str | None:
+        return json.dumps(pool.extra) if pool.extra else None
 
-        changed = [
-            (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
-            for k, p in pools.items()
-            if k in known and (p != stored[k] or played.get(k) != stored_played.get(k))
-        ]
-        if changed:
-            run(
-                conn,
-                "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
-                "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
-                changed,
-                many=True,
-            )
-        fresh = [k for k in pools if k not in known]  # new pools, in order of first appearance
-        insert_rows(
-            conn,
-            ratings,
-            ("player_id", "mode", "role", "rating", "games", "position", "extra", "last_played"),
-            [
-                (
-                    ids[k.player],
-                    k.mode,
-                    k.role,
-                    pools[k].rating,
-                    pools[k].games,
-                    tail.pools + n,
-                    extra(pools[k]),
-                    when(k),
-                )
-                for n, k in enumerate(fresh)
-            ],
-            {"league_id": league_id},
-        )
-        live_tail.add_active(conn, league_id, active, ids)
+    changed = [
+        (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
+        for k, p in pools.items()
+        if k in known and (p != stored[k] or played.get(k) != stored_played.get(k))
+    ]
+    if changed:
         run(
             conn,
-            "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
-            "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
-            (
-                day(as_of),
-                day(last_key[0]),
-                last_key[1],
-                tail.games + len(everything),
-                tail.ledger_next + len(entries),
-                tail.pools + len(fresh),
-                periods,
-                league_id,
-            ),
+            "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
+            "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
+            changed,
+            many=True,
         )
+    fresh = [k for k in pools if k not in known]  # new pools, in order of first appearance
+    insert_rows(
+        conn,
+        ratings,
+        ("player_id", "mode", "role", "rating", "games", "position", "extra", "last_played"),
+        [
+            (
+                ids[k.player],
+                k.mode,
+                k.role,
+                pools[k].rating,
+                pools[k].games,
+                tail.pools + n,
+                extra(pools[k]),
+                when(k),
+            )
+            for n, k in enumerate(fresh)
+        ],
+        {"league_id": league_id},
+    )
+    live_tail.add_active(conn, league_id, active, ids)
+    run(
+        conn,
+        "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
+        "ledger_next = ?, pools = ?, periods = ? WHERE league_id = ?",
+        (
+            day(as_of),
+            day(last_key[0]),
+            last_key[1],
+            tail.games + len(everything),
+            tail.ledger_next + len(entries),
+            tail.pools + len(fresh),
+            periods,
+            league_id,
+        ),
+    )
     return done
