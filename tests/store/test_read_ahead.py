@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -261,3 +262,31 @@ def league_revision(league: League) -> int:
                 f"SELECT revision FROM leagues WHERE id = {league.id}"
             ).scalar_one()
         )
+
+
+@pytest.mark.pg
+def test_posts_applied_together_share_their_round_trips(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three plain posts queued together: the lock with the first reads; the savepoint; the
+    reads of them all; their import batches; their players' pools with their games; their writes
+    with the savepoint's release; the commit. Each post a round trip of its own would make more."""
+    from tests.store.test_group_commit import queued_in_order
+
+    league = _league(pg_server.new_database())
+    league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
+    trips = _count_round_trips(monkeypatch)
+    posts = [
+        functools.partial(
+            league.import_games,
+            [_duel(f"t{n}", Participant(f"P{n}"), Participant(f"P{n + 3}"))],
+            source="api",
+        )
+        for n in range(3)
+    ]
+    outcomes, queued = queued_in_order(league, posts)
+    monkeypatch.undo()
+    assert queued == 3 and [o.added for o in outcomes] == [1, 1, 1]
+    assert len(trips) == 7, trips
+    assert {"t0", "t1", "t2"} <= {g.id for g in league.games()}

@@ -218,7 +218,7 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> in
     asked = after_commit.mark(conn)
     try:
         results = together.run(conn, [w.together.part for w in writes if w.together is not None])
-        send_held(conn)  # their statements answered in the savepoint: an error undoes them
+        _release(conn, "together")
     except Exception as exc:
         drop_held(conn)
         run(conn, "ROLLBACK TO SAVEPOINT together")
@@ -229,7 +229,6 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> in
         if not isinstance(exc, EloleagueError):  # each alone will say it again
             log.warning("writes applied alone after an error together: %r", exc)
         return None
-    run(conn, "RELEASE SAVEPOINT together")
     for write, result in zip(writes, results, strict=True):
         write.result = result
     return len(writes)
@@ -240,15 +239,21 @@ def _in_savepoint(conn: Connection, write: Write[Any]) -> None:
     asked = after_commit.mark(conn)
     try:
         write.result = write.body(conn)
-        send_held(conn)  # its statements answered in its savepoint: their error is its own
+        _release(conn, "one_write")
     except Exception as exc:  # this write is undone alone; the others go on
         drop_held(conn)
         run(conn, "ROLLBACK TO SAVEPOINT one_write")
         after_commit.drop_since(conn, asked)
         run(conn, "RELEASE SAVEPOINT one_write")
         write.error = exc
-        return
-    run(conn, "RELEASE SAVEPOINT one_write")
+
+
+def _release(conn: Connection, savepoint: str) -> None:
+    """End a write's savepoint, the statements it held for the commit sent with the release and
+    answered before the write counts as done (:func:`~eloleague.store.bulk.hold_for_commit`):
+    their error is that write's (the release, after them, then does not run)."""
+    run(conn, f"RELEASE SAVEPOINT {savepoint}")
+    send_held(conn)
 
 
 def busy_text() -> str:

@@ -30,7 +30,7 @@ from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import one_of, read_ahead, run
+from eloleague.store.bulk import drop_ahead, one_of, read_ahead, run, run_together
 from eloleague.store.games import LAST_SEQ, NewGame, insert_games, seq_after
 from eloleague.store.group_commit import NotTogether
 from eloleague.store.imports import (
@@ -112,19 +112,35 @@ def apply_writes(
         raise NotTogether(late)
 
     written: list[tuple[Plan, list[NewGame]]] = []
-    batches: list[int] = []
-    for post, games in zip(posts, turns, strict=True):  # each its batch; the games together
+    for games in turns:  # each post its batch; the games together
         own = Plan(new=[(g, new[id(g)]) for g in games])
-        ((batch_id,),) = run(
-            conn, *new_batch(conn, league_id, post.source, post.digest, post.user, own)
-        )
         written.append((own, [NewGame(g, seq + n, h) for n, (g, h) in enumerate(own.new)]))
-        batches += [batch_id] * len(own.new)
         seq += len(own.new)
+    recorded = run_together(  # PostgreSQL: in one round trip
+        conn,
+        [
+            new_batch(conn, league_id, post.source, post.digest, post.user, own)
+            for post, (own, _) in zip(posts, written, strict=True)
+        ],
+    )
+    batches = [
+        batch_id
+        for ((batch_id,),), (own, _) in zip(recorded, written, strict=True)
+        for _ in own.new
+    ]
     inserted = [g for _, to_insert in written for g in to_insert]
-    stored = insert_games(conn, league_id, inserted, found.ids, batches)
-    games_of = _by_post(stored, posts)  # every game is new: as many as each post's
-    appended = live.append_writes(conn, league_id, rules, end, games_of, found.ids)
+    # PostgreSQL: the players' pools the append reads travel with the games
+    pools = (
+        [live.pools_read(conn, league_id, live.players_of(found.records, found.ids))]
+        if conn.dialect.name == "postgresql"
+        else []
+    )
+    try:
+        stored = insert_games(conn, league_id, inserted, found.ids, batches, along=pools)
+        games_of = _by_post(stored, posts)  # every game is new: as many as each post's
+        appended = live.append_writes(conn, league_id, rules, end, games_of, found.ids)
+    finally:
+        drop_ahead(conn)  # the pools, had the append not read them
     return [  # no post registered a player, none was stored before (see above)
         import_report(
             post.source,
