@@ -458,11 +458,7 @@ def apply(
             assert end is not None
             to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
             # On PostgreSQL the batch, the games and the players' pools go in one round trip.
-            pools = (
-                [live.pools_read(conn, league_id, live.players_of([g for g, _ in new], ids))]
-                if conn.dialect.name == "postgresql"
-                else []
-            )
+            pools = live.pools_ahead(conn, league_id, [g for g, _ in new], ids)
             try:
                 stored = insert_games(
                     conn, league_id, to_insert, ids, None, batch=batch, along=pools

@@ -129,12 +129,7 @@ def apply_writes(
         for _ in own.new
     ]
     inserted = [g for _, to_insert in written for g in to_insert]
-    # PostgreSQL: the players' pools the append reads travel with the games
-    pools = (
-        [live.pools_read(conn, league_id, live.players_of(found.records, found.ids))]
-        if conn.dialect.name == "postgresql"
-        else []
-    )
+    pools = live.pools_ahead(conn, league_id, found.records, found.ids)  # with the games
     try:
         stored = insert_games(conn, league_id, inserted, found.ids, batches, along=pools)
         games_of = _by_post(stored, posts)  # every game is new: as many as each post's

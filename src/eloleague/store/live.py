@@ -145,6 +145,17 @@ def pools_read(
     )
 
 
+def pools_ahead(
+    conn: Connection, league_id: int, records: Sequence[GameRecord], ids: Mapping[str, int]
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """On PostgreSQL, the read of the players' pools :func:`append` is about to make, for a
+    caller to send in another statement's round trip (the games' insert,
+    :func:`~eloleague.store.games.insert_games`); elsewhere none (a read costs no round trip)."""
+    if conn.dialect.name != "postgresql":
+        return []
+    return [pools_read(conn, league_id, players_of(records, ids))]
+
+
 def _pool_rows(
     conn: Connection, league_id: int, player_ids: Sequence[int], names: Mapping[int, str]
 ) -> tuple[dict[PoolKey, PoolState], dict[PoolKey, dt.date], set[PoolKey]]:
