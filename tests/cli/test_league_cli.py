@@ -366,17 +366,31 @@ def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
 def test_a_players_history_fits_a_terminal_of_80_columns(
     cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """In French at 80 columns: every date whole (the rules column wraps instead), and French
-    typography in the history's line."""
+    """In French at 80 columns, a game with a long id among them: every row of the table whole
+    (nothing cropped at the right, every date and number in full: the game's id and the rules
+    fired wrap instead), and French typography in the history's line."""
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "adlg", "--league", "AdlG", *db)
     cli("import", str(REPLAY / "adlg.jsonl"), *db)
     league = League.open(str(tmp_path / "club.db"))
-    name = league.players()[0]
-    dates = {e.date.isoformat() for e in league.player(name).history[-10:]}
+    name, other = league.players()[:2]
+    late = {
+        "id": "open-de-lyon-2026-ronde-3-table-12",
+        "date": "2026-01-10",
+        "sides": [
+            {"players": [name], "outcome": "victory"},
+            {"players": [other], "outcome": "defeat"},
+        ],
+    }
+    cli("import", str(write_lines(tmp_path / "late.jsonl", [late])), *db)
+    history = League.open(str(tmp_path / "club.db")).player(name).history[-10:]
     monkeypatch.setenv("COLUMNS", "80")
     shown = cli("--lang", "fr", "player", name, "--last", "10", *db).output
-    assert max(len(line) for line in shown.splitlines()) <= 80
-    assert dates and all(date in shown for date in dates)
-    assert "…" not in shown
+    rows = [line for line in shown.splitlines() if line.startswith("│")]
+    assert len(rows) >= len(history)
+    assert all(len(row) <= 80 and row.rstrip().endswith("│") for row in rows), rows
+    assert not any("…" in row for row in rows), rows
+    for entry in history:
+        assert entry.date.isoformat() in shown
+        assert f"{entry.after:.0f}" in shown
     assert "Historique\u202f: " in shown

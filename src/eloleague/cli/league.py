@@ -702,14 +702,16 @@ def _print_entries(
 
     lang = pick_language()
     table = Table(title=title, title_justify="left")
-    if with_game:  # never cut: the rules column wraps instead
-        table.add_column(_t("Game"), no_wrap=True)
+    # A date and the numbers whole (a narrow terminal cuts their headings); a long game id and
+    # the rules fired wrap.
+    if with_game:
+        table.add_column(_t("Game"), overflow="fold", min_width=4)
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
     for col in (_t("Before"), "P", "K", "S", _t("Change"), _t("After")):
-        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
-    table.add_column(_t("Rules fired"), overflow="fold")
+        table.add_column(col, justify="right")
+    table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
     for e in entries:
         cells = []
         if with_game:
