@@ -150,6 +150,16 @@ def ngettext(lang: str, domain: str, singular: str, plural: str, count: int) -> 
     return singular if plural_form("en", count) == 0 else plural
 
 
+def knows(lang: str, domain: str, message: Text) -> bool:
+    """Whether ``domain``'s catalogue translates ``message`` into ``lang`` (its template, or its
+    singular form)."""
+    lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+    forms = message.params.get(PLURAL)
+    if isinstance(forms, tuple):
+        return forms[0] in _plurals(lang, domain)
+    return message.template in _catalogue(lang, domain)
+
+
 def translator(lang: str, domain: str = "messages") -> Translate:
     """A function that translates an English message into ``lang`` (unknown: left in English)."""
     table = _catalogue(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, domain)

@@ -200,6 +200,12 @@ def test_malformed_json_is_located_in_the_readers_language(client: TestClient, s
             "le contenu n'est pas du JSON\u202f: un deux-points était attendu "
             "à la ligne 3, colonne 12"
         ), lean
+    # one line cut short (read as JSON Lines): the readers' words, in French too
+    status, answer, _ = _post(
+        client, b'{"id": "x", "date": "2026-04-01", "sides": [', site.officer_token, lean=True
+    )
+    (detail,) = answer["error"]["problems"]
+    assert detail["message"] == "JSON invalide (le texte s'arrête trop tôt à la colonne 45)"
     closed = client.post(
         f"/api/v1/leagues/{BE}/seasons/close",
         content=b'{"end": "2025-12-31",\n "dry_run" true}',

@@ -30,7 +30,7 @@ from eloleague.errors import (
     UnavailableError,
     in_source,
 )
-from eloleague.i18n import Text, render
+from eloleague.i18n import Text, knows, render
 from eloleague.io.json_errors import json_problem
 from eloleague.store.db import unavailable_text, unreachable
 
@@ -88,6 +88,9 @@ DOMAINS = ("web", "league", "tools", "sheets", "messages-readers", "messages")
 def translate(message: str, lang: str) -> str:
     """A message in ``lang``, from the first catalogue that knows it (the site's own, then those
     of the league service, the tools, the sheets and the readers)."""
+    if isinstance(message, Text):  # its template looked up (rendered, it would always differ)
+        found = next((d for d in DOMAINS if knows(lang, d, message)), DOMAINS[0])
+        return render(message, lang, found)
     for domain in DOMAINS:
         translated = render(message, lang, domain)
         if translated != message:
