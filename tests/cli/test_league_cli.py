@@ -97,6 +97,7 @@ def test_import_rank_reimport_refuse_explain_delete_export_backup(
     assert cli("ranking", "--format", "csv", *fresh).stdout == now
     backup = tmp_path / "backup.db"
     cli("backup", str(backup), *db)
+    assert [p.name for p in tmp_path.glob("backup.db*")] == ["backup.db"]  # one file to keep
     assert cli("ranking", "--format", "csv", "--db", str(backup)).stdout == now
     assert cli("leagues", *db).stdout == "adlg\n"
 

@@ -27,6 +27,7 @@ from eloleague.store import after_commit
 from eloleague.store.bulk import CACHE_KB, database_key, drop_held, run_together, send_held
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
+from eloleague.store.writer_turn import WriterTurn, turn_of
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -198,10 +199,19 @@ def write(
     false: a dry run), rolled back on any error. What the write asked to run once committed
     (:mod:`eloleague.store.after_commit`) runs after the commit, and only then.
 
-    SQLite takes the write lock at once: a second writer waits up to ``wait`` seconds (default:
-    the engine's busy timeout), then gets :class:`~eloleague.errors.BusyError`. PostgreSQL
+    SQLite takes the writers' turn of every process (:mod:`eloleague.store.writer_turn`), then
+    the write lock at once: a second writer waits up to ``wait`` seconds for both (default: the
+    engine's busy timeout), then gets :class:`~eloleague.errors.BusyError`. PostgreSQL
     callers take the league's lock themselves (:func:`lock_league`).
     """
+    # SQLite: the writers of every process take turns first (store/writer_turn.py)
+    turn = _writer_turn(engine)
+    if turn is not None:
+        started = time.monotonic()
+        if not turn.acquire(_sqlite_timeout(engine) if wait is None else wait):
+            raise BusyError(busy_text())
+        if wait is not None:  # what is left of it, for SQLite's lock
+            wait = max(0.05, wait - (time.monotonic() - started))
     options: dict[str, Any] = {_WRITE: True}
     if wait is not None:
         options[_WAIT] = wait
@@ -232,6 +242,20 @@ def write(
                     )
     except (OperationalError, sqlite3.OperationalError) as exc:  # the latter: from BEGIN
         raise _busy_or_raise(exc) from None
+    finally:
+        if turn is not None:
+            turn.release()
+
+
+def _writer_turn(engine: Engine) -> WriterTurn | None:
+    """The writers' turn of a SQLite file (none for PostgreSQL, whose writers queue on the
+    league's lock, nor for a database in memory, which one process sees)."""
+    if not is_sqlite(engine):
+        return None
+    database = engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return turn_of(database)
 
 
 def _sqlite_timeout(engine: Engine) -> float:

@@ -187,7 +187,8 @@ def backup(engine: Engine, path: Path) -> Path:
     target = store_db.connect(str(path))
     try:
         store_db.migrate(target)
-        with store_db.read(engine) as src, store_db.write(target) as dst:
+        # a plain transaction: a new file nobody else writes to (no writers' turn beside it)
+        with store_db.read(engine) as src, target.begin() as dst:
             for table in metadata.sorted_tables:
                 rows = [dict(r._mapping) for r in src.execute(select(table))]
                 for i in range(0, len(rows), 10_000):

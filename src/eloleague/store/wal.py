@@ -27,6 +27,7 @@ from sqlalchemy import Engine, event
 
 from eloleague.store.db import group_key
 from eloleague.store.group_commit import group_of
+from eloleague.store.writer_turn import turn_of
 
 log = logging.getLogger("eloleague.store")
 
@@ -109,7 +110,8 @@ class LogCopier:
         every page read searches it.
 
         The ``RESTART`` takes this process's turn to write first (the queue of
-        :mod:`eloleague.store.group_commit`): a write waiting for it then starts as soon as it
+        :mod:`eloleague.store.group_commit`), then that of every process
+        (:mod:`eloleague.store.writer_turn`): a write waiting for it then starts as soon as it
         is done, instead of sleeping in SQLite's busy handler (1, 2, 5, 10 ms… : a post
         answered in 20 or 35 ms instead of one), and the writes that queued meanwhile commit
         together.
@@ -126,11 +128,24 @@ class LogCopier:
             gate = group_of(group_key(self.engine, 0)).gate  # SQLite: one queue per database
             if gate.acquire(timeout=RESTART_WAIT):
                 try:
-                    conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+                    self._restart(conn)
                 finally:
                     gate.release()
         except (sqlite3.Error, OSError) as exc:  # never the writes' concern: theirs stay
             log.warning("copying the SQLite log of %s failed: %s", self.path, exc)
+
+    def _restart(self, conn: sqlite3.Connection) -> None:
+        """The ``RESTART`` copy, in the writers' turn of every process when there is one
+        (store/writer_turn.py): their writes wait for it woken by the kernel, not in SQLite's
+        busy handler."""
+        turn = turn_of(self.path)
+        if turn is not None and not turn.acquire(RESTART_WAIT):
+            return
+        try:
+            conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+        finally:
+            if turn is not None:
+                turn.release()
 
 
 _COPIERS: dict[str, LogCopier] = {}
