@@ -3,16 +3,18 @@
 
     .venv/bin/python benchmarks/live_api.py [--players 10000] [--games 1000000]
         [--posts 2000] [--seconds 30] [--pg] [--skip-http] [--lived 20000]
-        [--client http.client] [--client httpx]
+        [--workers 1] [--several-workers 2] [--client http.client] [--client httpx]
 
 A league of ``--players`` players and ``--games`` two-player games (bataille-empire rules: the
 compiled engine builds it quickly; seasons and inactivity apply) is built once through the bulk
 import into ``benchmarks/data/`` (git-ignored; ``--pg`` also imports it into a throwaway
-PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of it:
+PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of it (the posts after
+:data:`WARM_UP` uncounted ones):
 
 - single-game posts (``POST /api/v1/leagues/{league}/games``, one game each, dated the league's
   last day, as a game server posts a result when its game ends), from 1 client and from 8, to
-  ``eloleague serve`` in its own process on 127.0.0.1;
+  ``eloleague serve`` in its own process on 127.0.0.1 (one worker, ``--workers``); from 8 again
+  to ``--several-workers`` workers (2: one a core here);
 - posts of 1,000 games;
 - each of those with two HTTP clients (``--client``): the standard library's ``http.client``
   (about 0.2 ms of CPU a request here) and ``httpx`` (about 0.6 ms); the clients share the
@@ -118,8 +120,7 @@ def build_sqlite(players: int, games: int) -> Path:
         return db
     jsonl = source(players, games)
     partial = db.with_suffix(".partial.db")
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(partial) + suffix).unlink(missing_ok=True)
+    remove(partial)
     t = time.perf_counter()
     league = League.create(str(partial), LEAGUE, "bataille-empire")
     league.import_file(jsonl)
@@ -128,6 +129,7 @@ def build_sqlite(players: int, games: int) -> Path:
     league.engine.dispose()
     print(f"SQLite league built in {time.perf_counter() - t:.0f} s", flush=True)
     partial.rename(db)
+    remove(partial)
     return db
 
 
@@ -140,8 +142,7 @@ def lived_sqlite(db: Path, players: int, day: dt.date, games: int) -> Path:
     if lived.exists():
         return lived
     partial = lived.with_suffix(".partial.db")
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(partial) + suffix).unlink(missing_ok=True)
+    remove(partial)
     shutil.copyfile(db, partial)
     league = League.open(str(partial), LEAGUE)
     poster = Poster(players, day, "l")
@@ -152,13 +153,19 @@ def lived_sqlite(db: Path, players: int, day: dt.date, games: int) -> Path:
         conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     league.engine.dispose()
     partial.rename(lived)
+    remove(partial)
     return lived
+
+
+def remove(db: Path) -> None:
+    """A SQLite database's file and those beside it (its log, its index, its writers' turn)."""
+    for suffix in ("", "-wal", "-shm", "-writer"):
+        Path(str(db) + suffix).unlink(missing_ok=True)
 
 
 def sqlite_copy(db: Path, name: str) -> str:
     copy = DATA / f"run-{name}.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(copy) + suffix).unlink(missing_ok=True)
+    remove(copy)
     shutil.copyfile(db, copy)
     return str(copy)
 
@@ -255,6 +262,13 @@ def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dic
     server.kill()
     raise SystemExit("the server did not start")
 
+
+WARM_UP = 200
+"""Single-game posts sent before each measured run, uncounted: a server that has just started
+answers its first posts in tens of milliseconds (its modules, the league's rules, the database's
+pages read into each worker's cache), as a server that has run for a while does not. One post
+warmed one worker only; with two workers the other one's first posts were counted, and the
+eight clients' figure fell by a quarter (docs/benchmarks.md, "Live results")."""
 
 CLIENTS = ("http.client", "httpx")
 """The HTTP clients the posts are made with: the standard library's (one keep-alive connection
@@ -364,8 +378,7 @@ def floor(
 ) -> tuple[int, float, list[float]]:
     """One SQLite transaction per game: store it, read and update its two players' ratings."""
     path = DATA / "run-floor.db"
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(path) + suffix).unlink(missing_ok=True)
+    remove(path)
     conn = sqlite3.connect(path, isolation_level=None, timeout=60)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
@@ -460,23 +473,28 @@ def run_all(
     rows.append(summary(f"{kind}: League.import_games, one game with a new player", n, wall, lat))
     if args.skip_http:
         return rows
+    several = f"single-game posts, 8 clients, {args.several_workers} workers"
     runs = [
-        (client, clients, per_post, label)
+        (client, clients, per_post, workers, label)
         for client in args.client
-        for clients, per_post, label in (
-            (1, 1, "single-game posts, 1 client"),
-            (8, 1, "single-game posts, 8 clients"),
-            (1, 1000, "posts of 1,000 games, 1 client"),
+        for clients, per_post, workers, label in (
+            (1, 1, args.workers, "single-game posts, 1 client"),
+            (8, 1, args.workers, "single-game posts, 8 clients"),
+            (8, 1, args.several_workers, several),
+            (1, 1000, args.workers, "posts of 1,000 games, 1 client"),
         )
+        if workers == args.workers or args.several_workers > 1
     ]
-    for client, clients, per_post, label in runs:
-        url = copy(f"http{clients}x{per_post}")
-        server, base, auth = serve(url, args.workers)
+    for client, clients, per_post, workers, label in runs:
+        url = copy(f"http{clients}x{per_post}w{workers}")
+        server, base, auth = serve(url, workers)
         try:
             limit = args.posts if per_post == 1 else args.batch_games
             poster = Poster(args.players, day, f"h{clients}x{per_post}-")
-            # A first request warms the server up (imports, the league's rules), uncounted.
-            posts(base, auth, poster, 1, per_post, per_post, args.seconds, client)
+            # Uncounted posts warm the server up first (imports, the league's rules, each worker's
+            # page cache): WARM_UP games from as many clients (one post of 1,000 games).
+            warm = per_post if per_post > 1 else WARM_UP
+            posts(base, auth, poster, clients, per_post, warm, args.seconds, client)
             n, wall, lat, _statuses = posts(
                 base, auth, poster, clients, per_post, limit, args.seconds, client
             )
@@ -497,6 +515,12 @@ def main() -> None:
     parser.add_argument("--pg", action="store_true", help="PostgreSQL too")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
+    parser.add_argument(
+        "--several-workers",
+        type=int,
+        default=2,
+        help="the 8 clients' posts again with this many workers (0: not)",
+    )
     parser.add_argument(
         "--client",
         action="append",
