@@ -258,6 +258,12 @@ def test_every_command_speaks_french_on_the_demo_league(demo_db: Path, french: C
     assert shown == {}
 
 
+def test_the_list_of_games_puts_contre_between_the_sides(demo_db: Path, french: CliRunner) -> None:
+    listed = french.invoke(app, ["--lang", "fr", "games", "--db", str(demo_db), "--league", "adlg"])
+    assert listed.exit_code == 0, listed.output
+    assert " contre " in listed.output and " vs " not in listed.output
+
+
 def test_the_workbooks_and_csv_files_are_in_french(demo_db: Path, french: CliRunner) -> None:
     adlg = League.open(str(demo_db), "adlg")
     player = adlg.ranking(top=1)[0].player

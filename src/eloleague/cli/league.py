@@ -884,7 +884,7 @@ def games_(
     for col in (_t("Event"), _t("Sides")):
         table.add_column(col)
     for g in found:
-        sides = "  vs  ".join(
+        sides = ("  " + _t("vs") + "  ").join(
             ", ".join(p.name for p in s.players) + " — " + _result(lg.rules, s.outcome, s.score)
             for s in g.sides
         )
