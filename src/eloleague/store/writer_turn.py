@@ -129,9 +129,10 @@ _TURNS_LOCK = threading.Lock()
 def turn_of(database: str) -> WriterTurn | None:
     """The writers' turn of the SQLite file ``database`` in this process (its file opened once);
     ``None`` when there is none (see the module's docstring: writers then queue in SQLite)."""
-    turn = _TURNS.get(database, _TURNS)
-    if turn is not _TURNS:
-        return turn  # type: ignore[return-value]
+    try:
+        return _TURNS[database]
+    except KeyError:
+        pass
     with _TURNS_LOCK:
         if database not in _TURNS:
             _TURNS[database] = _open(database + SUFFIX)
@@ -166,4 +167,5 @@ def _forget_in_child() -> None:
     _TURNS.clear()
 
 
-os.register_at_fork(after_in_child=_forget_in_child)
+if hasattr(os, "register_at_fork"):  # not on Windows, which has no turn anyway
+    os.register_at_fork(after_in_child=_forget_in_child)
