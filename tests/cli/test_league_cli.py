@@ -364,12 +364,14 @@ def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     ]
 
 
-def test_a_players_history_fits_a_terminal_of_80_columns(
-    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("width", [80, 60])
+def test_a_players_history_fits_a_terminal_of_80_columns_or_a_phones(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
     """In French at 80 columns, a game with a long id among them: every row of the table whole
     (nothing cropped at the right, every date and number in full: the game's id and the rules
-    fired wrap instead), and French typography in the history's line."""
+    fired wrap instead), and French typography in the history's line. At 60 (a phone's
+    terminal), the same without P, K, S and the rules fired, and where to find them."""
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "adlg", "--league", "AdlG", *db)
     cli("import", str(REPLAY / "adlg.jsonl"), *db)
@@ -385,13 +387,15 @@ def test_a_players_history_fits_a_terminal_of_80_columns(
     }
     cli("import", str(write_lines(tmp_path / "late.jsonl", [late])), *db)
     history = League.open(str(tmp_path / "club.db")).player(name).history[-10:]
-    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("COLUMNS", str(width))
     shown = cli("--lang", "fr", "player", name, "--last", "10", *db).output
     rows = [line for line in shown.splitlines() if line.startswith("│")]
     assert len(rows) >= len(history)
-    assert all(len(row) <= 80 and row.rstrip().endswith("│") for row in rows), rows
+    assert all(len(row) <= width and row.rstrip().endswith("│") for row in rows), rows
     assert not any("…" in row for row in rows), rows
     for entry in history:
         assert entry.date.isoformat() in shown
         assert f"{entry.after:.0f}" in shown
     assert "Historique\u202f: " in shown
+    pointer = "P, K, S et règles appliquées\u202f: eloleague explain PARTIE"
+    assert ("Règles" in shown, pointer in shown) == (width == 80, width == 60)

@@ -687,6 +687,10 @@ def _add_or_edit(
         print(_identity_line(who))
 
 
+FULL_HISTORY_WIDTH = 80
+"""From this many columns, a player's history shows every column of the ledger."""
+
+
 def _print_entries(
     rules: RuleSet,
     entries: Sequence[LedgerEntry],
@@ -701,7 +705,16 @@ def _print_entries(
     from eloleague.io.ratings_csv import format_plain
 
     lang = pick_language()
-    table = Table(title=title, title_justify="left")
+    # Narrower than 80 columns (a phone's terminal), a player's history leaves out P, K, S and
+    # the rules fired: their nine columns could not all be read there; each game's are one
+    # command away.
+    brief = with_game and console.width < FULL_HISTORY_WIDTH
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption=_t("P, K, S and the rules fired: eloleague explain GAME") if brief else None,
+        caption_justify="left",
+    )
     # A date and the numbers whole (a narrow terminal cuts their headings); a long game id and
     # the rules fired wrap.
     if with_game:
@@ -709,9 +722,15 @@ def _print_entries(
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
-    for col in (_t("Before"), "P", "K", "S", _t("Change"), _t("After")):
+    shown = (
+        (_t("Before"), _t("Change"), _t("After"))
+        if brief
+        else (_t("Before"), "P", "K", "S", _t("Change"), _t("After"))
+    )
+    for col in shown:
         table.add_column(col, justify="right")
-    table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
+    if not brief:
+        table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
     for e in entries:
         cells = []
         if with_game:
@@ -720,6 +739,10 @@ def _print_entries(
         if with_player:
             role = rules.label(e.key.role, lang)
             cells.append(e.key.player + (f" ({role})" if role else ""))
+        if brief:
+            cells += [_shown(rules, e.before), _signed(rules, e.delta), _shown(rules, e.after)]
+            table.add_row(*cells)
+            continue
         cells += [
             _shown(rules, e.before),
             "" if e.expected is None else number(f"{e.expected:.3f}", lang),
