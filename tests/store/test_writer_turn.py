@@ -1,8 +1,8 @@
 """The writers' turn of a SQLite database across processes (store/writer_turn.py, docs/league.md
-"Writers in several processes"): a write waits for another process's turn, bounded, and is then told busy
-with nothing stored; a waiting process gets the turn when the other lets go; a writer that gave
-up waiting leaves the turn to the others; a forked child has a turn of its own; without the
-turn's file the writes go on as before. Real processes, a real SQLite file."""
+"Writers in several processes"): a write waits for another process's turn, bounded, and is then
+told busy with nothing stored; a waiting process gets the turn when the other lets go; a writer
+that gave up waiting leaves the turn to the others; a forked child takes turns with its parent;
+without the turn's file the writes go on as before. Real processes, a real SQLite file."""
 
 from __future__ import annotations
 
