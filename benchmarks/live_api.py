@@ -473,18 +473,15 @@ def run_all(
     rows.append(summary(f"{kind}: League.import_games, one game with a new player", n, wall, lat))
     if args.skip_http:
         return rows
-    several = f"single-game posts, 8 clients, {args.several_workers} workers"
-    runs = [
-        (client, clients, per_post, workers, label)
-        for client in args.client
-        for clients, per_post, workers, label in (
-            (1, 1, args.workers, "single-game posts, 1 client"),
-            (8, 1, args.workers, "single-game posts, 8 clients"),
-            (8, 1, args.several_workers, several),
-            (1, 1000, args.workers, "posts of 1,000 games, 1 client"),
-        )
-        if workers == args.workers or args.several_workers > 1
+    kinds = [
+        (1, 1, args.workers, "single-game posts, 1 client"),
+        (8, 1, args.workers, "single-game posts, 8 clients"),
     ]
+    if args.several_workers > 1 and args.several_workers != args.workers:
+        several = f"single-game posts, 8 clients, {args.several_workers} workers"
+        kinds.append((8, 1, args.several_workers, several))
+    kinds.append((1, 1000, args.workers, "posts of 1,000 games, 1 client"))
+    runs = [(client, *kind) for client in args.client for kind in kinds]
     for client, clients, per_post, workers, label in runs:
         url = copy(f"http{clients}x{per_post}w{workers}")
         server, base, auth = serve(url, workers)
