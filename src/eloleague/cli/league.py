@@ -709,12 +709,7 @@ def _print_entries(
     # the rules fired: their nine columns could not all be read there; each game's are one
     # command away.
     brief = with_game and console.width < FULL_HISTORY_WIDTH
-    table = Table(
-        title=title,
-        title_justify="left",
-        caption=_t("P, K, S and the rules fired: eloleague explain GAME") if brief else None,
-        caption_justify="left",
-    )
+    table = Table(title=title, title_justify="left")
     # A date and the numbers whole (a narrow terminal cuts their headings); a long game id and
     # the rules fired wrap.
     if with_game:
@@ -722,12 +717,10 @@ def _print_entries(
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
-    shown = (
-        (_t("Before"), _t("Change"), _t("After"))
-        if brief
-        else (_t("Before"), "P", "K", "S", _t("Change"), _t("After"))
-    )
-    for col in shown:
+    details = slice(1, 4 if brief else 1)  # P, K, S among the numbers: left out when brief
+    numbers = [_t("Before"), "P", "K", "S", _t("Change"), _t("After")]
+    del numbers[details]
+    for col in numbers:
         table.add_column(col, justify="right")
     if not brief:
         table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
@@ -739,22 +732,25 @@ def _print_entries(
         if with_player:
             role = rules.label(e.key.role, lang)
             cells.append(e.key.player + (f" ({role})" if role else ""))
-        if brief:
-            cells += [_shown(rules, e.before), _signed(rules, e.delta), _shown(rules, e.after)]
-            table.add_row(*cells)
-            continue
-        cells += [
+        values = [
             _shown(rules, e.before),
             "" if e.expected is None else number(f"{e.expected:.3f}", lang),
             number(format_plain(e.k), lang),
             number(format_plain(e.score), lang),
             _signed(rules, e.delta),
             _shown(rules, e.after),
-            ", ".join(_rule_word(f) for f in e.fired)
-            + (f" [{_rule_word(e.warning)}]" if e.warning and e.warning not in e.fired else ""),
         ]
+        del values[details]
+        cells += values
+        if not brief:
+            cells.append(
+                ", ".join(_rule_word(f) for f in e.fired)
+                + (f" [{_rule_word(e.warning)}]" if e.warning and e.warning not in e.fired else "")
+            )
         table.add_row(*cells)
     console.print(table)
+    if brief:  # below the table, not as its caption: a caption wraps at the table's width
+        console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
 
 
 @app.command()
