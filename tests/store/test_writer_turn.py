@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -20,7 +21,8 @@ import pytest
 from eloleague.errors import BusyError
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.writer_turn import SUFFIX, turn_of
+from eloleague.store import wal
+from eloleague.store.writer_turn import SUFFIX, WriterTurn, turn_of
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock: POSIX systems only")
 
@@ -83,6 +85,14 @@ def other(database: Path) -> Iterator[Other]:
     process.close()
 
 
+@pytest.fixture
+def turn(database: Path) -> WriterTurn:
+    """This process's turn of the database."""
+    found = turn_of(str(database))
+    assert found is not None
+    return found
+
+
 def game(n: int) -> GameRecord:
     return GameRecord(
         date=dt.date(2024, 3, 1),
@@ -110,10 +120,8 @@ def test_a_write_waits_for_another_process_turn_then_is_told_busy_and_stores_not
 
 
 def test_a_writer_waiting_for_the_turn_gets_it_when_the_other_process_lets_go(
-    database: Path, other: Other
+    turn: WriterTurn, other: Other
 ) -> None:
-    turn = turn_of(str(database))
-    assert turn is not None
     assert other.ask("take") == "held"
     had = threading.Event()
     waiter = threading.Thread(target=lambda: turn.acquire(60) and had.set())
@@ -129,10 +137,8 @@ def test_a_writer_waiting_for_the_turn_gets_it_when_the_other_process_lets_go(
 
 
 def test_a_writer_that_stopped_waiting_leaves_the_turn_to_the_others(
-    database: Path, other: Other
+    turn: WriterTurn, other: Other
 ) -> None:
-    turn = turn_of(str(database))
-    assert turn is not None
     assert other.ask("take") == "held"
     assert not turn.acquire(0.2)  # this process's helper goes on waiting for the lock…
     assert other.ask("release") == "released"
@@ -148,9 +154,8 @@ def test_a_writer_that_stopped_waiting_leaves_the_turn_to_the_others(
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
-def test_a_forked_child_takes_turns_with_its_parent(database: Path) -> None:
-    turn = turn_of(str(database))
-    assert turn is not None and turn.acquire(5)
+def test_a_forked_child_takes_turns_with_its_parent(database: Path, turn: WriterTurn) -> None:
+    assert turn.acquire(5)
     turn.release()
     child_holds, parent_done = os.pipe(), os.pipe()
     pid = os.fork()
@@ -175,6 +180,34 @@ def test_a_forked_child_takes_turns_with_its_parent(database: Path) -> None:
     assert os.waitstatus_to_exitcode(status) == 0
     assert turn.acquire(5)
     turn.release()
+
+
+def test_the_log_restarts_in_the_turn_of_every_process(
+    database: Path, other: Other, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log copier's ``RESTART`` (store/wal.py) waits for another process's writer: it
+    starts the log anew once that writer lets go, not beside it."""
+    monkeypatch.setattr(wal, "RESTART_WAIT", 60.0)  # however slow the machine, it waits
+    league = League.open(str(database), "Club")
+    league.import_games([game(n) for n in range(50)], source="api")
+    copier = wal.LogCopier(league.engine, str(database))
+    conn = sqlite3.connect(database, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert other.ask("take") == "held"
+        restarting = threading.Thread(target=copier._restart, args=(conn,))
+        restarting.start()
+        restarting.join(0.3)
+        assert restarting.is_alive()  # waits for the other process's turn
+        assert other.ask("release") == "released"
+        restarting.join(30)
+        assert not restarting.is_alive()
+        _, written, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        league.import_games([game(50)], source="api")
+        _, after, _ = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        assert after < written  # restarted: the next write began the log anew
+    finally:
+        conn.close()
 
 
 def test_without_the_turns_file_the_writes_go_on(tmp_path: Path) -> None:
