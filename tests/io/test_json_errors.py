@@ -70,6 +70,17 @@ CASES = [
         "le texte n'est pas en UTF-8\u202f: enregistrez le fichier en UTF-8",
     ),
     (b"[" * 100_000, "nested too deeply", "imbrication trop profonde"),
+    (
+        b'{"a": "x\\ud800"}',
+        "an escape of half a character (\\ud800: a lone surrogate) at column 9",
+        "un échappement d'un demi-caractère (\\ud800\u202f: demi-codet isolé) à la colonne 9",
+    ),
+    (  # a pair is one character, an escaped backslash no escape: the lone half comes after
+        b'{"a": "\\\\ud800",\n "b": "\\ud83d\\ude00\\uDC01"}',
+        "an escape of half a character (\\uDC01: a lone surrogate) at line 2, column 20",
+        "un échappement d'un demi-caractère (\\uDC01\u202f: demi-codet isolé) "
+        "à la ligne 2, colonne 20",
+    ),
 ]
 
 

@@ -216,3 +216,31 @@ def test_malformed_json_is_located_in_the_readers_language(client: TestClient, s
     assert detail["message"] == (
         "JSON non valide\u202f: un deux-points était attendu à la ligne 2, colonne 12"
     )
+
+
+def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, site: Site) -> None:
+    """Half a character escaped (``\\ud800`` without its other half: the standard library reads
+    it, UTF-8 has no form for it) is a located error on either path, in an array or in JSON
+    Lines, and nothing of the post is stored; a whole pair is one character, stored."""
+    half = "Demi \\ud800 308"
+    item = json.dumps(_game(308)).replace("Lean 308", half)
+    column = item.index("\\ud800") + 1
+    french = (
+        "JSON invalide (un échappement d'un demi-caractère (\\ud800\u202f: demi-codet isolé) "
+        f"à la colonne {column})"
+    )
+    array = f"[{json.dumps(_game(310))}, {item}]".encode()
+    lines = f"{json.dumps(_game(310))}\n{item}".encode()
+    for body in (array, lines):
+        for lean in (True, False):
+            status, answer, _ = _post(client, body, site.officer_token, lean=lean)
+            assert status == 422, answer
+            (problem,) = answer["error"]["problems"]
+            assert problem == {"location": "request\u202f: ligne 2", "message": french}, lean
+    assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 310"}).json()["rows"] == []
+
+    whole = json.dumps(_game(312)).replace("Lean 312", "Smile \\ud83d\\ude00 312")
+    status, answer, _ = _post(client, f"[{whole}]".encode(), site.officer_token, lean=True)
+    assert (status, answer["added"]) == (201, 1), answer
+    ranking = client.get(f"/api/v1/leagues/{BE}", params={"q": "Smile"}).json()
+    assert [row["player"] for row in ranking["rows"]] == ["Smile \U0001f600 312"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import partial
 
 from eloleague.i18n import Text
@@ -62,7 +63,57 @@ def json_problem(data: str | bytes) -> Text:
         return Text.in_domain("messages", "NaN and Infinity are not JSON numbers")
     if "out of range" in seen:
         return Text.in_domain("messages", "a number out of range")
+    surrogate = _lone_surrogate(data)
+    if surrogate is not None:
+        return surrogate
     return Text.in_domain("messages", "not valid JSON")
+
+
+_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+
+
+def _lone_surrogate(data: str) -> Text | None:
+    """Where ``data`` (a text the standard library reads) escapes half a character: a ``\\u``
+    escape of a surrogate without its other half (``\\ud83d\\ude00`` is one character,
+    ``\\ud83d`` alone none). The standard library reads it; a stricter parser, and UTF-8 text,
+    do not. In a JSON text that parses, a backslash only appears in strings, and each escape
+    starts where the one before it ends, so the escapes are found in order from the start."""
+    escapes = [(found, _code(found)) for found in _ESCAPE.finditer(data)]
+    n = 0
+    while n < len(escapes):
+        found, code = escapes[n]
+        if code is None or not 0xD800 <= code <= 0xDFFF:
+            n += 1
+        elif code <= 0xDBFF and n + 1 < len(escapes) and _low_after(found, *escapes[n + 1]):
+            n += 2  # a pair: one character
+        else:
+            line = data.count("\n", 0, found.start()) + 1
+            column = found.start() - (data.rfind("\n", 0, found.start()) + 1) + 1
+            what = Text.in_domain(
+                "messages",
+                "an escape of half a character ({escape}: a lone surrogate)",
+                escape=found.group(0),
+            )
+            one_line = "\n" not in data.rstrip("\r\n")
+            where = _where(line, column, one_line)
+            return Text.in_domain("messages", "{what} {where}", what=what, where=where)
+    return None
+
+
+def _low_after(high: re.Match[str], escape: re.Match[str], code: int | None) -> bool:
+    """Whether ``escape`` is the second half of the surrogate pair ``high`` begins."""
+    return escape.start() == high.end() and code is not None and 0xDC00 <= code <= 0xDFFF
+
+
+def _code(escape: re.Match[str]) -> int | None:
+    digits = escape.group(1)
+    return None if digits is None else int(digits, 16)
+
+
+def _where(line: int, column: int, one_line: bool) -> Text:
+    if one_line:
+        return Text.in_domain("messages", "at column {column}", column=column)
+    return Text.in_domain("messages", "at line {line}, column {column}", line=line, column=column)
 
 
 def _float(seen: set[str], text: str) -> float:
@@ -79,12 +130,7 @@ def _said(exc: json.JSONDecodeError, *, one_line: bool) -> Text:
         what = _TRAILING_COMMA  # Python 3.11 expects another field or value there
     elif exc.pos >= len(exc.doc.rstrip()) and what is not None and not exc.msg.startswith("Extra"):
         what = _CUT_SHORT  # whatever was expected never came
-    if one_line:
-        where = Text.in_domain("messages", "at column {column}", column=exc.colno)
-    else:
-        where = Text.in_domain(
-            "messages", "at line {line}, column {column}", line=exc.lineno, column=exc.colno
-        )
+    where = _where(exc.lineno, exc.colno, one_line)
     if what is None:
         return where
     return Text.in_domain("messages", "{what} {where}", what=what, where=where)

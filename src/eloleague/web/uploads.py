@@ -100,7 +100,9 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
             ) from None
         if not isinstance(items, list):
             raise InputError([Problem("", Text.of("expected a list of games"))], source)
-        text = b"\n".join(json.dumps(item, ensure_ascii=False).encode() for item in items)
+        # ASCII: a lone surrogate escape (which the standard library reads) stays an escape, for
+        # the JSON Lines reader to refuse with its place (it has no UTF-8 form).
+        text = b"\n".join(json.dumps(item).encode() for item in items)
     if not text:
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
