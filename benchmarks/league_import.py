@@ -28,6 +28,7 @@ from eloleague import league as league_module
 from eloleague.engine import fast
 from eloleague.league import League
 from eloleague.store import bulk, db, imports, recompute
+from eloleague.store.db import delete_sqlite_files
 
 OUTCOMES = [
     ("decisive_victory", "defeat"),
@@ -153,8 +154,7 @@ def main() -> None:
     sqlite = "://" not in args.db
     path = Path(args.db)
     if sqlite:
-        for suffix in ("", "-wal", "-shm"):
-            Path(str(path) + suffix).unlink(missing_ok=True)
+        delete_sqlite_files(path)
 
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "

@@ -60,6 +60,7 @@ import httpx
 from eloleague import accounts
 from eloleague.league import League, engine_for
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store.db import delete_sqlite_files
 
 DATA = Path(__file__).parent / "data"
 LEAGUE = "Live"
@@ -120,7 +121,7 @@ def build_sqlite(players: int, games: int) -> Path:
         return db
     jsonl = source(players, games)
     partial = db.with_suffix(".partial.db")
-    remove(partial)
+    delete_sqlite_files(partial)
     t = time.perf_counter()
     league = League.create(str(partial), LEAGUE, "bataille-empire")
     league.import_file(jsonl)
@@ -129,7 +130,7 @@ def build_sqlite(players: int, games: int) -> Path:
     league.engine.dispose()
     print(f"SQLite league built in {time.perf_counter() - t:.0f} s", flush=True)
     partial.rename(db)
-    remove(partial)
+    delete_sqlite_files(partial)
     return db
 
 
@@ -142,7 +143,7 @@ def lived_sqlite(db: Path, players: int, day: dt.date, games: int) -> Path:
     if lived.exists():
         return lived
     partial = lived.with_suffix(".partial.db")
-    remove(partial)
+    delete_sqlite_files(partial)
     shutil.copyfile(db, partial)
     league = League.open(str(partial), LEAGUE)
     poster = Poster(players, day, "l")
@@ -153,19 +154,13 @@ def lived_sqlite(db: Path, players: int, day: dt.date, games: int) -> Path:
         conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
     league.engine.dispose()
     partial.rename(lived)
-    remove(partial)
+    delete_sqlite_files(partial)
     return lived
-
-
-def remove(db: Path) -> None:
-    """A SQLite database's file and those beside it (its log, its index, its writers' turn)."""
-    for suffix in ("", "-wal", "-shm", "-writer"):
-        Path(str(db) + suffix).unlink(missing_ok=True)
 
 
 def sqlite_copy(db: Path, name: str) -> str:
     copy = DATA / f"run-{name}.db"
-    remove(copy)
+    delete_sqlite_files(copy)
     shutil.copyfile(db, copy)
     return str(copy)
 
@@ -378,7 +373,7 @@ def floor(
 ) -> tuple[int, float, list[float]]:
     """One SQLite transaction per game: store it, read and update its two players' ratings."""
     path = DATA / "run-floor.db"
-    remove(path)
+    delete_sqlite_files(path)
     conn = sqlite3.connect(path, isolation_level=None, timeout=60)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")

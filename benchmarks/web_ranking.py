@@ -31,6 +31,7 @@ from urllib.parse import quote
 import httpx
 
 from eloleague.league import League
+from eloleague.store.db import delete_sqlite_files
 
 DATA = Path(__file__).parent / "data"
 OUTCOMES = (
@@ -74,8 +75,7 @@ def build(players: int, games: int) -> Path:
         print(f"generating {games:,} games of {players:,} players…", flush=True)
         generate(source, games, players)
     partial = db.with_suffix(".partial.db")
-    for suffix in ("", "-wal", "-shm"):
-        Path(str(partial) + suffix).unlink(missing_ok=True)
+    delete_sqlite_files(partial)
     print("importing (once)…", flush=True)
     t = time.perf_counter()
     league = League.create(str(partial), LEAGUE, "bataille-empire")

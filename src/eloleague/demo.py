@@ -21,6 +21,7 @@ from eloleague.cli.output import print_ranking
 from eloleague.i18n import Text, pick_language, render
 from eloleague.league import League
 from eloleague.rules import preset_names
+from eloleague.store.db import delete_sqlite_files
 
 TOP = 10
 DEFAULT_DB = "eloleague-demo.db"
@@ -40,8 +41,7 @@ def _t(message: str, /, **params: object) -> str:
 
 def build(db: Path, console: Console) -> list[League]:
     """A fresh demo database: one league per preset, named after it, with its sample imported."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    delete_sqlite_files(db)
     leagues = []
     for name, path in sample_files().items():
         league = League.create(str(db), name, name)

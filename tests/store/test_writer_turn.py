@@ -22,6 +22,7 @@ from eloleague.errors import BusyError
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import wal
+from eloleague.store.db import delete_sqlite_files
 from eloleague.store.writer_turn import SUFFIX, WriterTurn, turn_of
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="flock: POSIX systems only")
@@ -217,3 +218,21 @@ def test_without_the_turns_file_the_writes_go_on(tmp_path: Path) -> None:
     league = League.create(str(path), "Club", "bataille-empire")
     assert league.import_games([game(1)], source="api").added == 1
     assert [g.id for g in league.games()] == ["g1"]
+
+
+def test_a_database_and_the_files_beside_it_are_deleted_together(tmp_path: Path) -> None:
+    """The demo's rebuild and the benchmarks' copies start from nothing: no log, no log index,
+    no writers' turn left from the database before (docs/league.md, "Where the data lives")."""
+    path = tmp_path / "league.db"
+    league = League.create(str(path), "Club", "bataille-empire")
+    league.import_games([game(1)], source="api")
+    reader = sqlite3.connect(path)  # open: SQLite keeps its log and the log's index
+    try:
+        assert reader.execute("SELECT count(*) FROM games").fetchone() == (1,)
+        beside = {"league.db", "league.db-wal", "league.db-shm", "league.db" + SUFFIX}
+        assert {p.name for p in tmp_path.iterdir()} == beside
+        delete_sqlite_files(path)
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        reader.close()
+        league.engine.dispose()

@@ -27,6 +27,7 @@ from eloleague.store import after_commit
 from eloleague.store.bulk import CACHE_KB, database_key, drop_held, run_together, send_held
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg
+from eloleague.store.writer_turn import SUFFIX as WRITER_SUFFIX
 from eloleague.store.writer_turn import WriterTurn, turn_of
 
 if TYPE_CHECKING:
@@ -145,6 +146,14 @@ def missing_sqlite_file(url: str | None) -> Path | None:
         return None
     path = Path(parsed.database).expanduser()
     return None if path.exists() else path
+
+
+def delete_sqlite_files(path: Path) -> None:
+    """Delete a SQLite database and the files beside it (docs/league.md, "Where the data lives"):
+    its log (``-wal``), the log's index (``-shm``) and the writers' turn (``-writer``). For a
+    database nothing has open (the demo's rebuilt one, a benchmark's copy)."""
+    for suffix in ("", "-wal", "-shm", WRITER_SUFFIX):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
 def _sqlite_engine(url: str, timeout: float) -> Engine:
