@@ -20,7 +20,8 @@ _json = st.recursive(
     max_leaves=12,
 )
 # Values no league can hold (docs/formats.md, "Limits"): the readers' trial found them passing.
-_beyond = st.sampled_from(["a\u0000b", "x" * 201, "#²", "#3", "tab\there", "\u0085"])
+# A lone surrogate: json.dumps writes it as an escape, which UTF-8 has no form for.
+_beyond = st.sampled_from(["a\u0000b", "x" * 201, "#²", "#3", "tab\there", "\u0085", "\ud800"])
 _game_like = st.fixed_dictionaries(
     {
         "date": st.sampled_from(["2026-01-01", "2026-02-30", "", "x", "9999-12-31", "0999-01-01"]),
