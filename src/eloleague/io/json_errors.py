@@ -52,10 +52,11 @@ def json_problem(data: str | bytes) -> Text:
     if not data.strip():
         return Text.in_domain("messages", "the text is empty")
     seen: set[str] = set()
+    one_line = "\n" not in data.rstrip("\r\n")
     try:
         json.loads(data, parse_constant=seen.add, parse_float=partial(_float, seen))
     except json.JSONDecodeError as exc:
-        return _said(exc, one_line="\n" not in data.rstrip("\r\n"))
+        return _said(exc, one_line=one_line)
     except RecursionError:  # [[[[...]]]] thousands deep: no game is shaped like that
         return Text.in_domain("messages", "nested too deeply")
     # The standard library reads what the stricter parsers refuse: NaN, Infinity, 1e400.
@@ -63,7 +64,7 @@ def json_problem(data: str | bytes) -> Text:
         return Text.in_domain("messages", "NaN and Infinity are not JSON numbers")
     if "out of range" in seen:
         return Text.in_domain("messages", "a number out of range")
-    surrogate = _lone_surrogate(data)
+    surrogate = _lone_surrogate(data, one_line)
     if surrogate is not None:
         return surrogate
     return Text.in_domain("messages", "not valid JSON")
@@ -72,7 +73,7 @@ def json_problem(data: str | bytes) -> Text:
 _ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
 
 
-def _lone_surrogate(data: str) -> Text | None:
+def _lone_surrogate(data: str, one_line: bool) -> Text | None:
     """Where ``data`` (a text the standard library reads) escapes half a character: a ``\\u``
     escape of a surrogate without its other half (``\\ud83d\\ude00`` is one character,
     ``\\ud83d`` alone none). The standard library reads it; a stricter parser, and UTF-8 text,
@@ -94,7 +95,6 @@ def _lone_surrogate(data: str) -> Text | None:
                 "an escape of half a character ({escape}: a lone surrogate)",
                 escape=found.group(0),
             )
-            one_line = "\n" not in data.rstrip("\r\n")
             where = _where(line, column, one_line)
             return Text.in_domain("messages", "{what} {where}", what=what, where=where)
     return None

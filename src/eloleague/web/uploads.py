@@ -100,9 +100,12 @@ def games_from_body(league: League, body: bytes, source: str = "request") -> lis
             ) from None
         if not isinstance(items, list):
             raise InputError([Problem("", Text.of("expected a list of games"))], source)
-        # ASCII: a lone surrogate escape (which the standard library reads) stays an escape, for
-        # the JSON Lines reader to refuse with its place (it has no UTF-8 form).
-        text = b"\n".join(json.dumps(item).encode() for item in items)
+        # A lone surrogate (which the standard library reads, and UTF-8 cannot hold) is written
+        # back as its escape, for the JSON Lines reader to refuse with its place.
+        text = b"\n".join(
+            json.dumps(item, ensure_ascii=False).encode("utf-8", "backslashreplace")
+            for item in items
+        )
     if not text:
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
