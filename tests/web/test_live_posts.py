@@ -237,7 +237,14 @@ def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, s
             assert status == 422, answer
             (problem,) = answer["error"]["problems"]
             assert problem == {"location": "request\u202f: ligne 2", "message": french}, lean
+            said = "les données ont 1 problème\u202f; rien n'a été enregistré"
+            assert answer["error"]["message"] == said
     assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 310"}).json()["rows"] == []
+    status, answer, _ = _post(client, f"{item}\n{item}".encode(), site.officer_token, lean=True)
+    assert (status, len(answer["error"]["problems"])) == (422, 2)
+    assert (
+        answer["error"]["message"] == "les données ont 2 problèmes\u202f; rien n'a été enregistré"
+    )
 
     whole = json.dumps(_game(312)).replace("Lean 312", "Smile \\ud83d\\ude00 312")
     status, answer, _ = _post(client, f"[{whole}]".encode(), site.officer_token, lean=True)

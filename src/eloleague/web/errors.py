@@ -103,8 +103,10 @@ def as_web_error(exc: Exception) -> WebError:
     if isinstance(exc, WebError):
         return exc
     if isinstance(exc, InputError):
-        message = Text.of(
-            "the input has {count} problem(s); nothing was stored", count=len(exc.problems)
+        message = Text.plural(
+            "the input has {count} problem; nothing was stored",
+            "the input has {count} problems; nothing was stored",
+            len(exc.problems),
         )
         located = [in_source(exc.source, p) if exc.source else p for p in exc.problems]
         return WebError(422, "invalid_input", message, located)

@@ -156,10 +156,11 @@ def other_rules(
         raise WebError(
             422,
             "invalid_input",
-            Text.of(
-                "the rule file {file} cannot be used: {count} problem(s)",
+            Text.plural(
+                "the rule file {file} cannot be used: {count} problem",
+                "the rule file {file} cannot be used: {count} problems",
+                len(problems),
                 file=name,
-                count=len(problems),
             ),
             problems,
         ) from None
@@ -202,10 +203,11 @@ def _replay(league: League, rules: RuleSet | None) -> Any:
         raise WebError(
             422,
             "invalid_input",
-            Text.of(
-                "the league's games do not fit rule set {name}: {count} problem(s)",
+            Text.plural(
+                "the league's games do not fit rule set {name}: {count} problem",
+                "the league's games do not fit rule set {name}: {count} problems",
+                len(exc.problems),
                 name=rules.name,
-                count=len(exc.problems),
             ),
             problems,
         ) from None
