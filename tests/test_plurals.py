@@ -3,11 +3,16 @@ English, and French's own rule (0 and 1 are singular)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import pickle
 
 import pytest
 
+from eloleague.accounts import signed_out_text
 from eloleague.i18n import Text, ngettext, plural_form, render
+from eloleague.store.journal import JournalEntry
+from eloleague.store.messages import season_closed, season_reopened
+from eloleague.store.reports import ImportReport
 from eloleague.tools.balance import balance
 from eloleague.tools.players import ToolError
 
@@ -42,3 +47,48 @@ def test_balance_says_one_place_and_two_places_in_both_languages() -> None:
 def test_a_catalogue_without_the_message_falls_back_to_english() -> None:
     assert ngettext("fr", "tools", "{count} apple", "{count} apples", 2) == "{count} apples"
     assert ngettext("en", "tools", "{count} apple", "{count} apples", 1) == "{count} apple"
+
+
+def test_an_import_says_each_count_with_its_own_noun_in_both_languages() -> None:
+    """ "1 partie ajoutée, 0 remplacée", "2 parties ajoutées": each count of an import's summary
+    takes its own form (French: 0 and 1 singular), for an import and for a dry run."""
+    one = ImportReport("a.jsonl", False, added=1, new_players=["Zoé"]).summary()
+    two = ImportReport("a.jsonl", False, added=2, replaced=2, unchanged=3).summary()
+    assert render(one, "en") == "a.jsonl: added 1 game, replaced 0, 0 already there; 1 new player"
+    assert render(two, "en") == "a.jsonl: added 2 games, replaced 2, 3 already there; 0 new players"
+    assert render(one, "fr") == (
+        "a.jsonl\u202f: 1 partie ajoutée, 0 remplacée, 0 déjà présente\u202f; 1 nouveau joueur"
+    )
+    assert render(two, "fr") == (
+        "a.jsonl\u202f: 2 parties ajoutées, 2 remplacées, 3 déjà présentes\u202f; 0 nouveau joueur"
+    )
+    dry = ImportReport("a.jsonl", True, added=2, new_players=["Zoé", "Léa"]).summary()
+    assert render(dry, "en") == (
+        "a.jsonl: would add 2 games, replace 0, 0 already there; 2 new players"
+    )
+    assert render(dry, "fr") == (
+        "a.jsonl\u202f: ajouterait 2 parties, en remplacerait 0, 0 déjà présente\u202f; "
+        "2 nouveaux joueurs"
+    )
+
+
+def test_the_journal_and_the_seasons_say_their_counts_in_both_languages() -> None:
+    entry = JournalEntry(
+        dt.datetime(2026, 1, 1), "Claire", "import", {"source": "x", "added": 1, "replaced": 0}
+    )
+    assert render(entry.text(), "fr", "league") == "x\u202f: 1 partie ajoutée, 0 remplacée"
+    many = JournalEntry(
+        dt.datetime(2026, 1, 1), None, "import", {"source": "x", "added": 5, "replaced": 2}
+    )
+    assert render(many.text(), "en", "league") == "x: 5 games added, 2 replaced"
+    start = JournalEntry(dt.datetime(2026, 1, 1), None, "initial", {"source": "l.csv", "pools": 1})
+    assert render(start.text(), "en", "league") == "1 starting rating from l.csv"
+    assert render(season_closed("2025-12-31", 3), "fr") == (
+        "saison se terminant le 2025-12-31 close\u202f: 3 Elo modifiés"
+    )
+    assert render(season_reopened("2025-12-31", 1), "en") == (
+        "season ending 2025-12-31 reopened: 1 adjustment taken back"
+    )
+    assert (
+        render(signed_out_text("Rémi", 0), "fr") == "Rémi est déconnecté partout (0 session fermée)"
+    )

@@ -118,6 +118,17 @@ def set_password(engine: Engine, name: str, password: str) -> None:
         sessions.end_user_sessions(conn, uid)
 
 
+def signed_out_text(name: str, count: int) -> Text:
+    """What :func:`sign_out_everywhere` did, as the site and the command line say it."""
+    return Text.plural_in_domain(
+        "web",
+        "{name} signed out everywhere ({count} session ended)",
+        "{name} signed out everywhere ({count} sessions ended)",
+        count,
+        name=name,
+    )
+
+
 def sign_out_everywhere(engine: Engine, name: str) -> int:
     """End every browser session of ``name`` at once (on every worker); how many there were."""
     with write(engine) as conn:

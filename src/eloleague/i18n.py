@@ -219,6 +219,14 @@ class Text(str):
         return cls(template, {"count": count, **params, PLURAL: (singular, plural)})
 
     @classmethod
+    def plural_in_domain(
+        cls, domain: str, singular: str, plural: str, count: int, /, **params: object
+    ) -> Text:
+        """:meth:`plural` of a catalogue's domain (:meth:`in_domain`)."""
+        made = cls.plural(singular, plural, count, **params)
+        return cls(made.template, made.params, domain)
+
+    @classmethod
     def in_domain(cls, domain: str, template: str, /, **params: object) -> Text:
         """A message that carries its catalogue's domain (for errors rendered far away)."""
         return cls(template, params, domain)

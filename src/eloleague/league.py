@@ -106,7 +106,7 @@ from eloleague.store.identity import (
 )
 from eloleague.store.imports_together import Post
 from eloleague.store.leagues import RULES_READ, add_league, read_rules, set_rules, starting_list
-from eloleague.store.messages import engine_text, msg
+from eloleague.store.messages import engine_text, msg, msg_plural
 from eloleague.store.players import (
     add_alias,
     alias_rows,
@@ -1458,9 +1458,12 @@ class League:
                 labels = self._labels(conn)
                 shown = ", ".join(sorted(labels[g] for g in both)[:10])
                 raise EloleagueError(
-                    msg(
-                        "cannot merge {alias!r} into {into!r}: they played in the same game(s) "
+                    msg_plural(
+                        "cannot merge {alias!r} into {into!r}: they played in the same game "
                         "{games}, so they are two different players",
+                        "cannot merge {alias!r} into {into!r}: they played in the same games "
+                        "{games}, so they are two different players",
+                        len(both),
                         alias=names[src],
                         into=names[dst],
                         games=shown,

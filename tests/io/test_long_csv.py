@@ -42,7 +42,7 @@ def test_a_row_longer_than_the_header_is_refused_not_cut() -> None:
     assert [(str(p.location), str(p.message)) for p in problems] == [
         (
             "line 3",
-            "12 value(s) but the header has 11 columns (a comma inside a name needs quotes: "
+            "12 values but the header has 11 columns (a comma inside a name needs quotes: "
             '"Martin, Alice")',
         )
     ]
@@ -97,8 +97,8 @@ def test_header_problems() -> None:
     _, problems = parse_long_csv(b"game,date,player,colour\n")
     every = HEADER.strip() + ",home,neutral,player_id,club,region"  # the optional columns too
     assert [str(p) for p in problems] == [
-        "line 1: missing column(s) side (columns: " + every + ")",
-        "line 1: unknown column(s) colour (columns: " + every + ")",
+        "line 1: missing column side (columns: " + every + ")",
+        "line 1: unknown column colour (columns: " + every + ")",
     ]
     _, empty = parse_long_csv(b"")
     assert "the file is empty" in str(empty[0])

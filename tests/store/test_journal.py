@@ -52,7 +52,7 @@ def test_every_change_is_in_the_journal_with_who_and_how_much(db_url: str, tmp_p
         "reopen",
     ]
     assert said[0][1:3] == ("Claire", "league created with rule set bataille-empire")
-    assert said[1][2] == f"games.jsonl: {len(lines)} game(s) added, 0 replaced"
+    assert said[1][2] == f"games.jsonl: {len(lines)} games added, 0 replaced"
     assert said[1][3] == len(lines) and said[1][4] == len(league.players())
     assert said[2][2:4] == (f"game {first['id']} deleted", 1)
     assert said[2][4] >= 2  # both players of the game, and whoever played them after

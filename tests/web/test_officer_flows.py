@@ -68,7 +68,7 @@ def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
     assert "Agathe Flux" in League.open(str(site.db), BE).players()
     admin = officer.get("/admin").text
     assert f"/uploads/{upload.group(1)}" not in admin  # no longer waiting for review
-    assert "Claire · flow.jsonl\u202f: 1 partie(s) ajoutée(s)" in admin  # in the journal
+    assert "Claire · flow.jsonl\u202f: 1 partie ajoutée, 0 remplacée" in admin  # in the journal
     closed = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}").text
     assert "Cet envoi est clos\u202f: importé." in closed and "/confirm" not in closed
 
@@ -191,13 +191,16 @@ def test_closing_a_season_applies_inactivity(site: Site) -> None:
         json={"end": end, "dry_run": True},
         headers={"Authorization": f"Bearer {site.officer_token}"},
     ).json()["adjustments"]
-    assert planned and all(a["player"] in shown.text for a in planned)
+    assert len(planned) > 1 and all(a["player"] in shown.text for a in planned)
+    assert f"applique maintenant ces {len(planned)} ajustements, et seulement" in shown.text
     unchanged = client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]
     assert {r["player"]: r["rating"] for r in unchanged} == before
     done = client.post(
         f"/leagues/{BE}/seasons/close", data={"csrf_token": token, "end": end, "confirm": "yes"}
     )
-    assert done.status_code == 200 and end in done.text
+    assert (
+        done.status_code == 200 and f"{end} close\u202f: {len(planned)} Elo modifiés" in done.text
+    )
     after = {
         r["player"]: r["rating"]
         for r in client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1000"}).json()["rows"]

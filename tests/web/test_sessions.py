@@ -221,7 +221,7 @@ def test_sign_out_everywhere_from_the_officers_page(client: TestClient) -> None:
     phone = TestClient(client.app)
     _sign_in(phone)
     page = client.get("/admin").text
-    assert "Se déconnecter partout" in page and "connecté sur 2 navigateur(s)" in page
+    assert "Se déconnecter partout" in page and "connecté sur 2 navigateurs." in page
     done = client.post(
         "/admin/sign-out-everywhere", data={"csrf_token": token}, follow_redirects=False
     )
@@ -243,7 +243,7 @@ def test_an_officer_signs_a_referee_out_everywhere(client: TestClient) -> None:
     assert no_token.status_code == 403  # CSRF
     assert referee.get("/admin", follow_redirects=False).status_code == 200
     done = client.post("/admin/users/Rémi/sign-out", data={"csrf_token": token})
-    assert done.status_code == 200 and "Rémi est déconnecté partout (1 session(s)" in done.text
+    assert done.status_code == 200 and "Rémi est déconnecté partout (1 session fermée)" in done.text
     assert referee.get("/admin", follow_redirects=False).status_code == 303
     assert client.get("/admin", follow_redirects=False).status_code == 200  # the officer stays
     missing = client.post("/admin/users/Nobody/sign-out", data={"csrf_token": token})
@@ -254,12 +254,12 @@ def test_sign_out_everywhere_from_the_command_line(client: TestClient, site: Sit
     _sign_in(client)
     done = run_cli("user", "sign-out", "Claire", "--db", str(site.db))
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "Claire signed out everywhere (1 session(s) ended)"
+    assert done.stdout.strip() == "Claire signed out everywhere (1 session ended)"
     assert client.get("/admin", follow_redirects=False).status_code == 303
     french = run_cli(
         "user", "sign-out", "Claire", "--db", str(site.db), env={"ELOLEAGUE_LANG": "fr"}
     )
-    assert french.stdout.strip() == "Claire est déconnecté partout (0 session(s) fermée(s))"
+    assert french.stdout.strip() == "Claire est déconnecté partout (0 session fermée)"
     missing = run_cli("user", "sign-out", "Nobody", "--db", str(site.db))
     assert missing.returncode == 2 and "no user named 'Nobody'" in missing.stderr
 

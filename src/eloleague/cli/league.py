@@ -124,6 +124,11 @@ def _t(message: str, /, **params: object) -> str:
     return render(Text.of(message, **params), pick_language(), DOMAIN)
 
 
+def _tn(singular: str, plural: str, count: int, /, **params: object) -> str:
+    """:func:`_t` of a message with a singular and a plural form, chosen by ``count``."""
+    return render(Text.plural(singular, plural, count, **params), pick_language(), DOMAIN)
+
+
 def _name_map(pairs: Sequence[str]) -> dict[str, str]:
     """``--map "SPELLING=PLAYER"`` options as a mapping (a pair without ``=`` is refused)."""
     out: dict[str, str] = {}
@@ -266,9 +271,10 @@ def init(
     )
     if initial is not None:
         print(
-            _t(
-                "{n} player(s) start from the ratings of {file}",
-                n=len(created.players()),
+            _tn(
+                "{count} player starts from the ratings of {file}",
+                "{count} players start from the ratings of {file}",
+                len(created.players()),
                 file=initial.name,
             )
         )
@@ -965,21 +971,19 @@ def season_close(
         _print_entries(lg.rules, changes, title, _console(), with_player=True)
     if dry_run:
         print(
-            _t(
-                "dry run: closing the season ending {end} would adjust {n} rating(s); "
+            _tn(
+                "dry run: closing the season ending {end} would adjust {count} rating; "
                 "nothing was changed",
+                "dry run: closing the season ending {end} would adjust {count} ratings; "
+                "nothing was changed",
+                len(changes),
                 end=day.isoformat(),
-                n=len(changes),
             )
         )
     else:
-        print(
-            _t(
-                "season ending {end} closed: {n} rating(s) adjusted",
-                end=day.isoformat(),
-                n=len(changes),
-            )
-        )
+        from eloleague.store.messages import season_closed
+
+        print(render(season_closed(day.isoformat(), len(changes)), pick_language()))
 
 
 @season_app.command("reopen")
@@ -999,13 +1003,9 @@ def season_reopen(
     lg = _open(db, league)
     with _progress(lg):
         undone = lg.reopen_season(day, user=_who())
-    print(
-        _t(
-            "season ending {end} reopened: {n} adjustment(s) taken back",
-            end=day.isoformat(),
-            n=len(undone),
-        )
-    )
+    from eloleague.store.messages import season_reopened
+
+    print(render(season_reopened(day.isoformat(), len(undone)), pick_language()))
 
 
 @app.command("change-rules")
@@ -1105,7 +1105,9 @@ def export(
         return
     with open(file, "w", encoding="utf-8", newline="") as out:
         count = (lg.export_csv if chosen is ExportFormat.csv else lg.export_jsonl)(out)
-    print(_t("{count} game(s) written to {file}", count=count, file=file))
+    print(
+        _tn("{count} game written to {file}", "{count} games written to {file}", count, file=file)
+    )
     # What a game file cannot hold: say it, with what to do (backup keeps everything).
     for end in lg.closings_after_last_game():
         print(

@@ -112,11 +112,16 @@ def template(
 
     write_template(out, rule_set, name, players, chosen, ids=with_ids)
     typer.echo(
-        _t(
-            "{out}: {rules}, {count} registered player(s), language {lang}",
-            out=str(out),
-            rules=rule_set.name,
-            count=len(players),
-            lang=chosen,
+        render(
+            Text.plural(
+                "{out}: {rules}, {count} registered player, language {lang}",
+                "{out}: {rules}, {count} registered players, language {lang}",
+                len(players),
+                out=str(out),
+                rules=rule_set.name,
+                lang=chosen,
+            ),
+            pick_language(),
+            "sheets",
         )
     )

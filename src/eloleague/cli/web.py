@@ -160,10 +160,7 @@ def user_sign_out(
     """
     accounts, engine = _accounts(db)
     count = accounts.sign_out_everywhere(engine, name)
-    ended = Text.in_domain(
-        "web", "{name} signed out everywhere ({count} session(s) ended)", name=name, count=count
-    )
-    typer.echo(render(ended, pick_language()))
+    typer.echo(render(accounts.signed_out_text(name, count), pick_language()))
 
 
 @token_app.command("create")
@@ -194,4 +191,5 @@ def token_revoke(
     count = accounts.revoke_tokens(engine, user)
     if count == 0:
         raise EloleagueError(Text.in_domain("web", "{user!r} has no API token", user=user))
-    typer.echo(_said("{count} token(s) revoked", count=count))
+    revoked = Text.plural_in_domain("web", "{count} token revoked", "{count} tokens revoked", count)
+    typer.echo(render(revoked, pick_language()))

@@ -47,10 +47,13 @@ def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
             out.append(t("side {side}: no players", side=s))
         elif size < teams.min_size:
             out.append(
-                t(
-                    "side {side}: {n} player(s), but rule set {rules} needs at least {min} per side",
+                Text.plural(
+                    "side {side}: {count} player, but rule set {rules} needs at least {min} per "
+                    "side",
+                    "side {side}: {count} players, but rule set {rules} needs at least {min} per "
+                    "side",
+                    size,
                     side=s,
-                    n=size,
                     rules=rules.name,
                     min=teams.min_size,
                 )

@@ -84,16 +84,20 @@ def _header_problems(header: list[str]) -> list[Problem]:
     out = []
     if missing:
         out.append(
-            Text.of(
-                "missing column(s) {names} (columns: {all})",
+            Text.plural(
+                "missing column {names} (columns: {all})",
+                "missing columns {names} (columns: {all})",
+                len(missing),
                 names=", ".join(missing),
                 all=",".join(COLUMNS),
             )
         )
     if unknown:
         out.append(
-            Text.of(
-                "unknown column(s) {names} (columns: {all})",
+            Text.plural(
+                "unknown column {names} (columns: {all})",
+                "unknown columns {names} (columns: {all})",
+                len(unknown),
                 names=", ".join(unknown),
                 all=",".join(COLUMNS),
             )
@@ -132,7 +136,7 @@ def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
                     Problem(
                         _line(reader.line_num),
                         Text.of(
-                            "{count} value(s) but the header has {columns} columns "
+                            "{count} values but the header has {columns} columns "
                             '(a comma inside a name needs quotes: "Martin, Alice")',
                             count=len(row),
                             columns=len(header),

@@ -216,8 +216,10 @@ def parse_initial(text: str, rules: RuleSet) -> tuple[dict[PoolKey, PoolState], 
         return {}, [
             Problem(
                 _line(1),
-                Text.of(
-                    "missing column(s) {names} (columns: {all})",
+                Text.plural(
+                    "missing column {names} (columns: {all})",
+                    "missing columns {names} (columns: {all})",
+                    len(missing),
                     names=", ".join(missing),
                     all=",".join(RATING_COLUMNS),
                 ),

@@ -26,7 +26,7 @@ from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
 from eloleague.store.bulk import CACHE_KB, database_key, drop_held, run_together, send_held
 from eloleague.store.group_commit import busy_text, group_of
-from eloleague.store.messages import msg
+from eloleague.store.messages import msg, msg_plural
 from eloleague.store.writer_turn import SUFFIX as WRITER_SUFFIX
 from eloleague.store.writer_turn import WriterTurn, turn_of
 
@@ -480,10 +480,12 @@ def _migrate_sqlite(engine: Engine, cfg: Config) -> None:
                 broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
                 if broken:
                     raise EloleagueError(
-                        msg(
-                            "the database could not be brought up to date: {count} row(s) "
-                            "refer to rows that do not exist (table {table}); nothing was changed",
-                            count=len(broken),
+                        msg_plural(
+                            "the database could not be brought up to date: {count} row refers "
+                            "to a row that does not exist (table {table}); nothing was changed",
+                            "the database could not be brought up to date: {count} rows refer "
+                            "to rows that do not exist (table {table}); nothing was changed",
+                            len(broken),
                             table=broken[0][0],
                         )
                     )

@@ -22,8 +22,8 @@ from eloleague.store.tables import journal
 # What each action says, with the entry's details as its parameters (league catalogue).
 WORDS: dict[str, str] = {
     "create": "league created with rule set {rules}",
-    "initial": "{pools} starting rating(s) from {source}",
-    "import": "{source}: {added} game(s) added, {replaced} replaced",
+    "initial": "{pools} from {source}",
+    "import": "{source}: {added}, {replaced}",
     "correct": "game {game} corrected",
     "delete": "game {game} deleted",
     "rename": "{old} renamed {new}",
@@ -33,6 +33,13 @@ WORDS: dict[str, str] = {
     "reopen": "season ending {end} reopened",
     "player_add": "player {name} registered",
     "player_edit": "id, club or region of {name} changed",
+}
+
+# The counts among the details, each said with its noun: (action, detail) -> its two forms.
+COUNTED: dict[tuple[str, str], tuple[str, str]] = {
+    ("initial", "pools"): ("{count} starting rating", "{count} starting ratings"),
+    ("import", "added"): ("{count} game added", "{count} games added"),
+    ("import", "replaced"): ("{count} replaced", "{count} replaced"),
 }
 
 
@@ -50,7 +57,11 @@ class JournalEntry:
 
     def text(self) -> Text:
         """The change in words (translatable)."""
-        return msg(WORDS.get(self.action, self.action), **self.detail)
+        detail = dict(self.detail)
+        for (action, key), forms in COUNTED.items():
+            if action == self.action and key in detail:
+                detail[key] = Text.plural(*forms, int(detail[key]))
+        return msg(WORDS.get(self.action, self.action), **detail)
 
 
 def note(

@@ -17,6 +17,32 @@ def msg(template: str, /, **params: object) -> Text:
     return Text.in_domain(DOMAIN, template, **params)
 
 
+def msg_plural(singular: str, plural: str, count: int, /, **params: object) -> Text:
+    """A message of the ``league`` domain with a singular and a plural form, chosen by ``count``
+    (``{count}`` in them): ``msg_plural("{count} game", "{count} games", n)``."""
+    return Text.plural_in_domain(DOMAIN, singular, plural, count, **params)
+
+
+def season_closed(end: str, count: int) -> Text:
+    """What closing a season did (the command line and the site say it alike)."""
+    return msg_plural(
+        "season ending {end} closed: {count} rating adjusted",
+        "season ending {end} closed: {count} ratings adjusted",
+        count,
+        end=end,
+    )
+
+
+def season_reopened(end: str, count: int) -> Text:
+    """What reopening a season undid."""
+    return msg_plural(
+        "season ending {end} reopened: {count} adjustment taken back",
+        "season ending {end} reopened: {count} adjustments taken back",
+        count,
+        end=end,
+    )
+
+
 def engine_text(message: str) -> Text | str:
     """A message made by the engine or the readers (catalogue ``messages``), tagged with that
     domain so that it stays translated when it is put inside a league message."""

@@ -63,23 +63,19 @@ class ImportReport:
 
     def summary(self) -> Text:
         """One line for the officer."""
-        counts = {
-            "source": self.source,
-            "added": self.added,
-            "replaced": self.replaced,
-            "unchanged": self.unchanged,
-            "players": len(self.new_players),
-        }
         if self.dry_run:
-            return msg(
-                "{source}: would add {added} game(s), replace {replaced}, {unchanged} already "
-                "there; {players} new player(s)",
-                **counts,
-            )
+            added = Text.plural("would add {count} game", "would add {count} games", self.added)
+            replaced = Text.plural("replace {count}", "replace {count}", self.replaced)
+        else:
+            added = Text.plural("added {count} game", "added {count} games", self.added)
+            replaced = Text.plural("replaced {count}", "replaced {count}", self.replaced)
         return msg(
-            "{source}: added {added} game(s), replaced {replaced}, {unchanged} already there; "
-            "{players} new player(s)",
-            **counts,
+            "{source}: {added}, {replaced}, {unchanged}; {players}",
+            source=self.source,
+            added=added,
+            replaced=replaced,
+            unchanged=Text.plural("{count} already there", "{count} already there", self.unchanged),
+            players=Text.plural("{count} new player", "{count} new players", len(self.new_players)),
         )
 
 

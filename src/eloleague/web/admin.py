@@ -16,6 +16,7 @@ from starlette.responses import RedirectResponse, Response
 from eloleague import accounts
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text
+from eloleague.store.messages import season_closed, season_reopened
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, error_body, translate
 from eloleague.web.inputs import Form, Member, Officer
@@ -55,9 +56,10 @@ def login(request: Request, form: Form) -> Response:
         raise WebError(
             429,
             "too_many_requests",
-            Text.of(
-                "too many wrong passwords for this name: try again in {minutes} minute(s)",
-                minutes=(wait + 59) // 60,
+            Text.plural(
+                "too many wrong passwords for this name: try again in {count} minute",
+                "too many wrong passwords for this name: try again in {count} minutes",
+                (wait + 59) // 60,
             ),
             headers={"Retry-After": str(wait)},
         )
@@ -134,7 +136,7 @@ def sign_out_user(request: Request, name: str, user: Officer, form: Form) -> Res
     if name == user.name:
         return RedirectResponse("/login", status_code=303)
     request.session["flash"] = translate(
-        Text.of("{name} signed out everywhere ({count} session(s) ended)", name=name, count=count),
+        accounts.signed_out_text(name, count),
         page_lang(request),
     )
     return RedirectResponse("/admin", status_code=303)
@@ -434,13 +436,7 @@ def close_season(request: Request, league: str, user: Officer, form: Form) -> Re
         )
     applied = found.close_season(end, user=user.name)
     request.session["flash"] = translate(
-        Text.in_domain(
-            "league",
-            "season ending {end} closed: {n} rating(s) adjusted",
-            end=end.isoformat(),
-            n=len(applied),
-        ),
-        page_lang(request),
+        season_closed(end.isoformat(), len(applied)), page_lang(request)
     )
     return RedirectResponse(_league_url(found.name), status_code=303)
 
@@ -451,12 +447,6 @@ def reopen_season(request: Request, league: str, user: Officer, form: Form) -> R
     end = _season_end(form)
     undone = found.reopen_season(end, user=user.name)
     request.session["flash"] = translate(
-        Text.in_domain(
-            "league",
-            "season ending {end} reopened: {n} adjustment(s) taken back",
-            end=end.isoformat(),
-            n=len(undone),
-        ),
-        page_lang(request),
+        season_reopened(end.isoformat(), len(undone)), page_lang(request)
     )
     return RedirectResponse(_league_url(found.name), status_code=303)

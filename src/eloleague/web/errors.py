@@ -221,7 +221,9 @@ _KINDS: tuple[tuple[tuple[str, ...], Callable[[Context], Text]], ...] = (
     ),
     (
         ("too_short",),
-        lambda c: Text.of("expected at least {least} item(s)", least=c["min_length"]),
+        lambda c: Text.plural(
+            "expected at least {count} item", "expected at least {count} items", c["min_length"]
+        ),
     ),
     (
         ("string_too_long",),
@@ -229,7 +231,11 @@ _KINDS: tuple[tuple[tuple[str, ...], Callable[[Context], Text]], ...] = (
     ),
     (
         ("string_too_short",),
-        lambda c: Text.of("expected at least {least} character(s)", least=c["min_length"]),
+        lambda c: Text.plural(
+            "expected at least {count} character",
+            "expected at least {count} characters",
+            c["min_length"],
+        ),
     ),
     (("json_invalid",), lambda c: Text.of("not valid JSON: {error}", error=c["error"])),
 )

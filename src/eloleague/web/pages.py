@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+from functools import partial
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -22,7 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, Problem
-from eloleague.i18n import Text, numbers_in, translator
+from eloleague.i18n import Text, ngettext, numbers_in, translator
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.io.published import ListPage, list_pdf
 from eloleague.io.sheets.exports import ranking_workbook
@@ -114,6 +115,7 @@ def render_page(
             "request": request,
             "lang": lang,
             "_": gettext,
+            "_n": partial(ngettext, lang, "web"),
             "user": session_user(request),
             "csrf_token": csrf_token(request),
             "switch_url": request.url.path + "?" + urlencode(params),
