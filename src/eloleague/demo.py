@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 
 from eloleague.cli.output import print_ranking
-from eloleague.i18n import Text, pick_language, render
+from eloleague.i18n import Text, colon, pick_language, render
 from eloleague.league import League
 from eloleague.rules import preset_names
 from eloleague.store.db import delete_sqlite_files
@@ -46,8 +46,9 @@ def build(db: Path, console: Console) -> list[League]:
     for name, path in sample_files().items():
         league = League.create(str(db), name, name)
         report = league.import_file(path, user="demo")
-        summary = render(report.summary(), pick_language(), "league")
-        console.print(f"[green]✓[/] {name}: {summary}")
+        lang = pick_language()
+        summary = render(report.summary(), lang, "league")
+        console.print(f"[green]✓[/] {name}{colon(lang)}{summary}")
         leagues.append(league)
     from eloleague.accounts import add_user
 

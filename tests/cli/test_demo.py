@@ -34,8 +34,8 @@ def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> No
     assert "Joueur" in done.stdout and "Elo" in done.stdout and "Parties" in done.stdout
     assert "La même chose en ligne de commande" in done.stdout
     assert League.names(str(db)) == preset_names()
-    for name in preset_names():
-        assert f"{name}: " in done.stdout
+    for name in preset_names():  # French typography, each count with its noun's form
+        assert re.search(rf"{name}\u202f: {name}\.jsonl\u202f: \d+ parties ajoutées", done.stdout)
     # The stored ranking is what `eloleague rate` computes from the same sample file.
     league = League.open(str(db), "bataille-empire")
     rated = run_cli(
