@@ -275,7 +275,7 @@ def test_an_officer_maps_a_new_name_to_the_player_it_looks_like(site: Site) -> N
         data={"csrf_token": token},
         files={"sheet": ("map.jsonl", json.dumps(game).encode(), "text/plain")},
     )
-    assert preview.status_code == 200
+    assert preview.status_code == 200 and "<h1>Aperçu\u202f: " in preview.text
     assert f'<option value="{known}">' in preview.text
     upload = re.search(r"/uploads/(\d+)/confirm", preview.text)
     assert upload

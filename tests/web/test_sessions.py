@@ -222,6 +222,7 @@ def test_sign_out_everywhere_from_the_officers_page(client: TestClient) -> None:
     _sign_in(phone)
     page = client.get("/admin").text
     assert "Se déconnecter partout" in page and "connecté sur 2 navigateurs." in page
+    assert "Rôle\u202f: " in page  # French typography after a label
     done = client.post(
         "/admin/sign-out-everywhere", data={"csrf_token": token}, follow_redirects=False
     )
