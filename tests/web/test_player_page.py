@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from eloleague.league import League
 from eloleague.web import player_facts
-from tests.web.conftest import BE, DIPLO, Site
+from tests.web.conftest import BE, DIPLO, Site, make_client
 
 EN = {"Accept-Language": "en"}
 
@@ -106,3 +107,29 @@ def test_a_single_pool_player_has_no_pool_table(read_client: TestClient) -> None
     page = read_client.get(f"/leagues/{BE}/players/{name}", params={"lang": "fr"}).text
     assert '<table class="pools">' not in page  # no "Classement | Elo" table with a row "Elo"
     assert "<dt>Rang</dt>" in page and "<small>sur " in page
+
+
+def test_what_the_next_title_needs_is_said_with_the_right_number(tmp_path: Path) -> None:
+    """ "1 more point", "2 more points", "encore 1 partie": the counts take their noun's form in
+    both languages (players placed just under a title by a starting list)."""
+    db = tmp_path / "titles.db"
+    points = tmp_path / "be.csv"
+    points.write_text("player,mode,role,rating,games\nAna,,,1199,5\nBob,,,1198,5\n", "utf-8")
+    League.create(str(db), "Empire", "bataille-empire", initial=points)
+    games = tmp_path / "adlg.csv"
+    games.write_text("player,mode,role,rating,games\nCléo,,,1300,9\nDan,,,1300,8\n", "utf-8")
+    League.create(str(db), "Guerre", "adlg", initial=games)
+    client = make_client(Site(db, "", ""))
+
+    def said(league: str, name: str, lang: str) -> str:
+        page = client.get(f"/leagues/{league}/players/{name}", params={"lang": lang}).text
+        found = re.search(r"· ((?:encore )?\d+ [a-z ]+?)</small>", page)
+        assert found is not None, page
+        return found.group(1)
+
+    assert said("Empire", "Ana", "en") == "1 more point"
+    assert said("Empire", "Bob", "en") == "2 more points"
+    assert said("Empire", "Ana", "fr") == "encore 1 point"
+    assert said("Empire", "Bob", "fr") == "encore 2 points"
+    assert said("Guerre", "Cléo", "en") == "1 more game"
+    assert said("Guerre", "Dan", "fr") == "encore 2 parties"
