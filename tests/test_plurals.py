@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import datetime as dt
 import pickle
+import re
+from pathlib import Path
 
 import pytest
 
 from eloleague.accounts import signed_out_text
 from eloleague.i18n import Text, ngettext, plural_form, render
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.journal import JournalEntry
 from eloleague.store.messages import season_closed, season_reopened
 from eloleague.store.reports import ImportReport
 from eloleague.tools.balance import balance
 from eloleague.tools.players import ToolError
+from tests.web.conftest import Site, make_client
 
 
 def test_the_plural_rule_of_each_language() -> None:
@@ -92,3 +97,31 @@ def test_the_journal_and_the_seasons_say_their_counts_in_both_languages() -> Non
     assert (
         render(signed_out_text("Rémi", 0), "fr") == "Rémi est déconnecté partout (0 session fermée)"
     )
+
+
+def test_the_pages_say_one_game_one_round_one_row(tmp_path: Path) -> None:
+    """An event of one game in one round between two players: the site's counts take their
+    noun's form (it said "1 rounds")."""
+    db = tmp_path / "small.db"
+    league = League.create(str(db), "Petite", "bataille-empire")
+    game = GameRecord(
+        dt.date(2026, 3, 1),
+        (Side((Participant("Ana"),), "decisive_victory"), Side((Participant("Bob"),), "defeat")),
+        id="g1",
+        event="Open",
+        round=1,
+    )
+    league.import_games([game], source="api")
+    League.create(
+        str(db), "Vide", "adlg"
+    )  # two leagues: the home page lists them (one: goes to it)
+    client = make_client(Site(db, "", ""))
+
+    def text(url: str, lang: str) -> str:
+        return re.sub(r"\s+", " ", client.get(url, params={"lang": lang}).text)
+
+    assert "1 partie · 2 joueurs · 1 ronde" in text("/leagues/Petite/events/Open", "fr")
+    assert "1 game · 2 players · 1 round" in text("/leagues/Petite/events/Open", "en")
+    assert "Tout le classement (2 lignes)" in text("/", "fr")
+    ranking = text("/leagues/Petite", "en")
+    assert "2 rows" in ranking and "1 game" in ranking and "1 games" not in ranking

@@ -160,7 +160,7 @@ def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> Non
     assert not (tmp_path / "games.xlsx").exists()
     exported = cli("export", str(tmp_path / "all.jsonl"), *db).stdout
     assert "close it again with eloleague season close 2024-12-31" in exported
-    assert "1 alias(es) are not in this file (Marie P002 → Marie Dupont)" in exported
+    assert "1 alias is not in this file (Marie P002 → Marie Dupont)" in exported
     again = ["--db", str(tmp_path / "again.db")]
     cli("init", "--rules", "bataille-empire-en", "--league", "Club", *again)
     cli("import", str(tmp_path / "all.jsonl"), *again)

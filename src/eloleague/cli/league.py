@@ -1120,10 +1120,12 @@ def export(
     aliases = lg.aliases()
     if aliases:
         print(
-            _t(
-                "note: {count} alias(es) are not in this file ({names}); eloleague backup keeps "
+            _tn(
+                "note: {count} alias is not in this file ({names}); eloleague backup keeps it, "
+                "with the accounts",
+                "note: {count} aliases are not in this file ({names}); eloleague backup keeps "
                 "them, with the accounts",
-                count=len(aliases),
+                len(aliases),
                 names=", ".join(f"{a} → {p}" for a, p in aliases.items()),
             )
         )

@@ -24,6 +24,7 @@ from eloleague.i18n import (
     Text,
     Translate,
     decimal,
+    ngettext,
     number,
     percent,
     pick_language,
@@ -535,7 +536,13 @@ def compare_cmd(
 def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     console.print(
-        _("{n} rated games, each predicted from the ratings just before it.").format(n=e.games)
+        ngettext(
+            lang,
+            "tools",
+            "{n} rated game, predicted from the ratings just before it.",
+            "{n} rated games, each predicted from the ratings just before it.",
+            e.games,
+        ).format(n=e.games)
     )
     table = Table(title=_("How well each model predicts results"), title_justify="left")
     for col in (_("model"), _("predictions"), _("log loss"), _("Brier score"), _("accuracy")):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from eloleague.i18n import translator
+from eloleague.i18n import ngettext, translator
 from eloleague.tools.compare import Comparison
 from eloleague.tools.evaluate import Evaluation, Metrics
 from eloleague.tools.svg import calibration_chart, line_chart
@@ -81,9 +81,13 @@ text-align:right}}td:first-child,th:first-child{{text-align:left}}</style></head
 <h1>{escape(title)}</h1>
 <p>{
         escape(
-            _("{n} rated games, each predicted from the ratings just before it.").format(
-                n=evaluation.games
-            )
+            ngettext(
+                lang,
+                "tools",
+                "{n} rated game, predicted from the ratings just before it.",
+                "{n} rated games, each predicted from the ratings just before it.",
+                evaluation.games,
+            ).format(n=evaluation.games)
         )
     }</p>
 <table id="metrics"><thead><tr><th>{escape(_("model"))}</th><th>{escape(_("predictions"))}</th>

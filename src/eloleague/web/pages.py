@@ -463,7 +463,9 @@ def _list_rows(request: Request, found: League, context: dict[str, Any]) -> List
         rows,
         [True, False, True, True, False][: len(headings)],
         widths,
-        footer=gettext("{n} players · rules: {rules}").format(n=len(rows), rules=found.rules.name),
+        footer=ngettext(
+            lang, "web", "{n} player · rules: {rules}", "{n} players · rules: {rules}", len(rows)
+        ).format(n=len(rows), rules=found.rules.name),
     )
 
 
