@@ -66,3 +66,33 @@ def test_published_files_read_in_words() -> None:
     assert any("100 extra rating points" in line for line in words["general"])
     fide = describe(load_rules(DATA / "fide.toml"), "fr")
     assert any("400 points compte pour 400" in line for line in fide["general"])
+
+
+def _all_words(words: object) -> str:
+    if isinstance(words, str):
+        return words
+    if isinstance(words, dict):
+        return " ".join(_all_words(v) for v in words.values())
+    if isinstance(words, list | tuple):
+        return " ".join(_all_words(v) for v in words)
+    return ""
+
+
+def test_counts_take_their_noun_s_form() -> None:
+    """ "1 decimal", "every day", "1 point is lost" (they read "1 decimals", "every 1 days")."""
+    rules = parse_rules(EVERYTHING)
+    assert "Changes are rounded to 1 decimal; a rating" in _all_words(describe(rules, "en"))
+    assert "arrondies à 1 décimale\u202f; un classement" in _all_words(describe(rules, "fr"))
+    assert "after 30 idle days, 2 points are lost every 7 days" in _all_words(describe(rules, "en"))
+    assert "après 30 jours sans jouer, 2 points sont perdus tous les 7 jours" in _all_words(
+        describe(rules, "fr")
+    )
+    daily = parse_rules(
+        EVERYTHING.replace("idle_days = 30", "idle_days = 1")
+        .replace("every_days = 7", "every_days = 1")
+        .replace("points = 2", "points = 1")
+    )
+    assert "after 1 idle day, 1 point is lost every day" in _all_words(describe(daily, "en"))
+    assert "après 1 jour sans jouer, 1 point est perdu chaque jour" in _all_words(
+        describe(daily, "fr")
+    )

@@ -29,12 +29,21 @@ def _n(value: float) -> str:
     return f"{value:g}"
 
 
+def _count(shown: str) -> int:
+    """The count a number as shown takes the form of: "1 point", "2 points", "0.5 points"."""
+    return int(shown) if shown.isdigit() else 2
+
+
 def _tier(tier: KTier) -> Text:
     parts = []
     if tier.games_below is not None:
-        parts.append(Text.of("fewer than {n} games", n=tier.games_below))
+        parts.append(
+            Text.plural("fewer than {count} game", "fewer than {count} games", tier.games_below)
+        )
     if tier.games_at_least is not None:
-        parts.append(Text.of("at least {n} games", n=tier.games_at_least))
+        parts.append(
+            Text.plural("at least {count} game", "at least {count} games", tier.games_at_least)
+        )
     if tier.rating_below is not None:
         parts.append(Text.of("a rating below {r}", r=_n(tier.rating_below)))
     if tier.rating_at_least is not None:
@@ -66,15 +75,18 @@ def _game_features(rules: RuleSet) -> list[Text]:
     rounding = rules.delta_rounding
     if rounding.mode != "none" and rounding.decimals > 0:
         out.append(
-            Text.of(
-                "Changes are rounded to {n} decimals; a rating is the exact sum of its rounded "
+            Text.plural(
+                "Changes are rounded to {count} decimal; a rating is the exact sum of its rounded "
                 "changes.",
-                n=rounding.decimals,
+                "Changes are rounded to {count} decimals; a rating is the exact sum of its rounded "
+                "changes.",
+                rounding.decimals,
             )
             if rules.rating_storage == "sum"
-            else Text.of(
-                "Changes are rounded to {n} decimals and ratings kept on that grid.",
-                n=rounding.decimals,
+            else Text.plural(
+                "Changes are rounded to {count} decimal and ratings kept on that grid.",
+                "Changes are rounded to {count} decimals and ratings kept on that grid.",
+                rounding.decimals,
             )
         )
     return out
@@ -107,12 +119,15 @@ def _reversion(rules: RuleSet) -> list[Text]:
 def _decay(rules: RuleSet) -> list[Text]:
     d = rules.decay
     assert d is not None
+    points = _n(d.points or 0.0) if d.step is None else str(d.step)
     out = [
         Text.of(
-            "after {idle} idle days, {points} points are lost every {every} days",
-            idle=d.idle_days,
-            points=_n(d.points or 0.0) if d.step is None else d.step,
-            every=d.every_days,
+            "after {idle}, {lost} {every}",
+            idle=Text.plural("{count} idle day", "{count} idle days", d.idle_days),
+            lost=Text.plural(
+                "{points} point is lost", "{points} points are lost", _count(points), points=points
+            ),
+            every=Text.plural("every day", "every {count} days", d.every_days),
         )
     ]
     if d.cap_percent is not None:
@@ -154,8 +169,10 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
     ]
     if rules.probability_decimals is not None:
         general.append(
-            Text.of(
-                "The expected score P is rounded to {n} decimals.", n=rules.probability_decimals
+            Text.plural(
+                "The expected score P is rounded to {count} decimal.",
+                "The expected score P is rounded to {count} decimals.",
+                rules.probability_decimals,
             )
         )
     general.append(Text.of("Changes are {how}.", how=Text.of(_ROUNDING[rules.delta_rounding.mode])))
@@ -221,8 +238,10 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
     seasons = []
     for tier in rules.season.inactivity:
         seasons.append(
-            Text.of(
+            Text.plural(
+                "a rating above {above} loses {penalty} point",
                 "a rating above {above} loses {penalty} points",
+                _count(_n(tier.penalty)),
                 above=_n(tier.above),
                 penalty=_n(tier.penalty),
             )
