@@ -19,6 +19,7 @@ from eloleague.store.messages import season_closed, season_reopened
 from eloleague.store.reports import ImportReport
 from eloleague.tools.balance import balance
 from eloleague.tools.players import ToolError
+from tests.conftest import run_cli
 from tests.web.conftest import Site, make_client
 
 
@@ -125,3 +126,11 @@ def test_the_pages_say_one_game_one_round_one_row(tmp_path: Path) -> None:
     assert "Tout le classement (2 lignes)" in text("/", "fr")
     ranking = text("/leagues/Petite", "en")
     assert "2 rows" in ranking and "1 game" in ranking and "1 games" not in ranking
+
+
+def test_rules_check_counts_outcomes_and_titles_in_both_languages() -> None:
+    presets = Path(__file__).parents[1] / "src" / "eloleague" / "rules" / "presets"
+    french = run_cli("--lang", "fr", "rules", "check", str(presets / "diplomacy.toml"))
+    assert french.returncode == 0 and "échelle 400, 0 résultat, 0 titre)" in french.stdout
+    english = run_cli("--lang", "en", "rules", "check", str(presets / "adlg.toml"))
+    assert english.returncode == 0 and "scale 500, 3 outcomes, 10 titles)" in english.stdout

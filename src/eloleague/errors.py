@@ -6,6 +6,7 @@ holding all of them (docs/formats.md: nothing partial, every problem with its li
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -28,6 +29,19 @@ class Problem:
         location = render(self.location, lang)
         colon = i18n_colon(lang)
         return f"{location}{colon}{message}" if location else message
+
+
+def first_problems(problems: Sequence[Problem], shown: int = 20) -> list[Problem]:
+    """The first ``shown`` of ``problems``, then "... and 3 more problems" when there are more
+    (a replay of a whole league under another rule set can find thousands)."""
+    from eloleague.i18n import Text
+
+    first = list(problems[:shown])
+    if len(problems) > shown:
+        more = len(problems) - shown
+        words = Text.plural("... and {count} more problem", "... and {count} more problems", more)
+        first.append(Problem("", words))
+    return first
 
 
 def in_source(source: str, problem: Problem) -> Problem:

@@ -46,13 +46,13 @@ def check(path: Annotated[str, typer.Argument(help="A .toml rule file.")]) -> No
     rules = load_rules(path)
     valid = Text.of(
         "{path}: rule set {name} is valid ({method}, start {start}, scale {scale}, "
-        "{outcomes} outcomes, {titles} titles)",
+        "{outcomes}, {titles})",
         path=path,
         name=repr(rules.name),
         method=rules.method,
         start=f"{rules.start_rating:g}",
         scale=f"{rules.scale:g}",
-        outcomes=len(rules.outcomes),
-        titles=len(rules.titles),
+        outcomes=Text.plural("{count} outcome", "{count} outcomes", len(rules.outcomes)),
+        titles=Text.plural("{count} title", "{count} titles", len(rules.titles)),
     )
     typer.echo(render(valid, pick_language(), "messages"))

@@ -19,7 +19,7 @@ from rich.table import Table
 
 from eloleague.cli import app
 from eloleague.engine.methods import expected_score, ranked, venue_points
-from eloleague.errors import EloleagueError, InputError, Problem
+from eloleague.errors import EloleagueError, InputError, first_problems
 from eloleague.i18n import (
     Text,
     Translate,
@@ -112,10 +112,9 @@ def _parse_participant(token: str, rules: RuleSet) -> Participant:
 def _check_games(rules: RuleSet, src: Source) -> None:
     problems = validate_games(rules, src.games)
     if problems:
-        shown = problems[:20]
-        if len(problems) > 20:
-            shown.append(Problem("", Text.of("... and {n} more problems", n=len(problems) - 20)))
-        raise InputError(shown, Text.of("under rule set {name}", name=rules.name))
+        raise InputError(
+            first_problems(problems), Text.of("under rule set {name}", name=rules.name)
+        )
 
 
 # predict -------------------------------------------------------------------------------------

@@ -322,11 +322,13 @@ def _call(node: ast.Call, variables: Mapping[str, str], names: set[str]) -> Comp
     if not fewest <= count <= most:
         wanted = str(fewest) if fewest == most else f"{fewest}-{most}"
         raise ExpressionError(
-            Text.of(
-                "{name}() takes {wanted} arguments, not {count}",
+            Text.plural(
+                "{name}() takes {wanted} argument, not {given}",
+                "{name}() takes {wanted} arguments, not {given}",
+                2 if fewest != most else fewest,
                 name=func.id,
                 wanted=wanted,
-                count=count,
+                given=count,
             ),
             column,
         )

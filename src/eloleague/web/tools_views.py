@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from eloleague.engine.methods import expected_score, ranked, venue_points
-from eloleague.errors import EloleagueError, InputError, Problem, RuleSetError
+from eloleague.errors import EloleagueError, InputError, Problem, RuleSetError, first_problems
 from eloleague.i18n import Text
 from eloleague.league import League
 from eloleague.rules import parse_rules, preset_names, preset_text
@@ -196,10 +196,7 @@ def _replay(league: League, rules: RuleSet | None) -> Any:
     except InputError as exc:
         if rules is None:
             raise as_web_error(exc) from None
-        problems = exc.problems[:20]
-        if len(exc.problems) > 20:
-            more = len(exc.problems) - 20
-            problems.append(Problem("", Text.of("... and {n} more problems", n=more)))
+        problems = first_problems(exc.problems)
         raise WebError(
             422,
             "invalid_input",
