@@ -57,6 +57,7 @@ def build(db: Path, console: Console) -> list[League]:
 
 
 def show(leagues: list[League], console: Console) -> None:
+    lang = pick_language()
     for league in leagues:
         rules = league.rules
         rows = league.ranking()
@@ -66,7 +67,7 @@ def show(leagues: list[League], console: Console) -> None:
         print_ranking(
             rules,
             rows[:TOP],
-            title=f"{league.name}: {rules.described(pick_language())}",
+            title=f"{league.name}{colon(lang)}{rules.described(lang)}",
             console=console,
         )
 
