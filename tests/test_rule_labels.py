@@ -62,6 +62,7 @@ def test_every_preset_reads_in_both_languages(name: str) -> None:
     rules = load_rules(name)
     assert rules.described("fr") and rules.described("en")
     assert rules.described("fr") != rules.described("en")
+    assert " :" not in rules.described("fr")  # French typography: a narrow no-break space
     for title in rules.titles:  # titles are named in both languages (a label where they differ)
         fr, en = rules.label(title.name, "fr"), rules.label(title.name, "en")
         assert fr and en

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from eloleague.i18n import Text
+from eloleague.i18n import Text, french_typography
 from eloleague.rules.expressions import Expression, ExpressionError, parse
 
 NO_LIMIT = 2**62  # an absent bound on games (KTier.limits)
@@ -438,11 +438,15 @@ class RuleSet(_Strict):
         return outcome.wording(lang, name) if outcome is not None else name
 
     def described(self, lang: str) -> str:
-        """The rule set's description in ``lang`` (the other language's when it has only one)."""
+        """The rule set's description in ``lang`` (the other language's when it has only one),
+        a French one with French typography ("L'Art de la Guerre : paliers de K")."""
         if isinstance(self.description, str):
             return self.description
         texts = self.description
-        return texts.get(lang) or next(iter(texts.values()), "")  # type: ignore[call-overload]
+        own = texts.get(lang)  # type: ignore[call-overload]
+        if own:
+            return french_typography(own) if lang == "fr" else str(own)
+        return next(iter(texts.values()), "")
 
     def names_of(self) -> dict[str, str]:
         """Each label of ``[labels]`` (any language) -> the rule file's name it stands for, to
