@@ -45,6 +45,8 @@ def test_the_language_switch_is_remembered(site: Site) -> None:
     assert '<html lang="en">' in later.text and "K factor" in later.text
     back = client.get(f"/leagues/{BE}/rules?lang=fr")
     assert "Coefficient K" in back.text and "K = 30 pour moins de 8 parties" in back.text
+    # on a phone an outcome's label breaks after its underscores, not inside a word
+    assert "<code>marginal_<wbr>victory</code>" in back.text
 
 
 def test_ranking_page_lists_players_with_titles_and_pages(read_client: TestClient) -> None:

@@ -16,7 +16,7 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request
 from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.datastructures import UploadFile as StarletteUpload
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -50,6 +50,8 @@ def templates() -> Environment:
     )
     env.filters["q"] = lambda value: quote(str(value), safe="")
     env.filters["day"] = day
+    # a rule file's label (marginal_victory) broken after its underscores only, not mid-word
+    env.filters["breakable"] = lambda value: escape(str(value)).replace("_", Markup("_<wbr>"))
     env.globals["place"] = place
     env.globals["colon"] = colon
     # Numbers in the page's language (decimal comma in French), names in the rule file's labels.
