@@ -133,3 +133,18 @@ def test_what_the_next_title_needs_is_said_with_the_right_number(tmp_path: Path)
     assert said("Empire", "Bob", "fr") == "encore 2 points"
     assert said("Guerre", "Cléo", "en") == "1 more game"
     assert said("Guerre", "Dan", "fr") == "encore 2 parties"
+
+
+def test_the_title_under_the_name_is_in_the_page_s_language(read_client: TestClient) -> None:
+    """The badge under a player's name and the title in her facts name it alike, in the page's
+    language (the badge showed the rule file's name: "Colonel" on an English page)."""
+    name = _busiest(read_client, BE)
+    badges = {}
+    for lang in ("en", "fr"):
+        page = read_client.get(f"/leagues/{BE}/players/{name}", params={"lang": lang}).text
+        badge = re.search(r'<p class="title-badge">([^<]+)</p>', page)
+        fact = re.search(r"<dt>(?:Title|Grade)</dt><dd>([^<]+?)\s*<", page)
+        assert badge is not None and fact is not None, lang
+        assert badge.group(1) == fact.group(1), lang
+        badges[lang] = badge.group(1)
+    assert badges["en"] != badges["fr"]  # bataille-empire names its titles in both languages
