@@ -214,7 +214,7 @@ def write(
     callers take the league's lock themselves (:func:`lock_league`).
     """
     # SQLite: the writers of every process take turns first (store/writer_turn.py)
-    turn = _writer_turn(engine)
+    turn = writer_turn(engine)
     if turn is not None:
         started = time.monotonic()
         if not turn.acquire(_sqlite_timeout(engine) if wait is None else wait):
@@ -256,9 +256,10 @@ def write(
             turn.release()
 
 
-def _writer_turn(engine: Engine) -> WriterTurn | None:
+def writer_turn(engine: Engine) -> WriterTurn | None:
     """The writers' turn of a SQLite file (none for PostgreSQL, whose writers queue on the
-    league's lock, nor for a database in memory, which one process sees)."""
+    league's lock, nor for a database in memory, which one process sees, nor for a ``file:``
+    URI, whose name is not the file's)."""
     if not is_sqlite(engine):
         return None
     database = engine.url.database

@@ -25,9 +25,8 @@ from typing import Any
 
 from sqlalchemy import Engine, event
 
-from eloleague.store.db import group_key
+from eloleague.store.db import group_key, writer_turn
 from eloleague.store.group_commit import group_of
-from eloleague.store.writer_turn import turn_of
 
 log = logging.getLogger("eloleague.store")
 
@@ -138,7 +137,7 @@ class LogCopier:
         """The ``RESTART`` copy, in the writers' turn of every process when there is one
         (store/writer_turn.py): their writes wait for it woken by the kernel, not in SQLite's
         busy handler."""
-        turn = turn_of(self.path)
+        turn = writer_turn(self.engine)
         if turn is not None and not turn.acquire(RESTART_WAIT):
             return
         try:
