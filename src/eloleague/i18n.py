@@ -142,6 +142,12 @@ def plural_form(lang: str, count: int) -> int:
     return 0 if count == 1 else 1
 
 
+def count_of(shown: str) -> int:
+    """The count a number as shown takes the form of (:func:`plural_form`): ``"1"`` one,
+    ``"2"`` two; a fraction (``"0.5"``, ``"1,5"``) the plural ("0.5 points")."""
+    return int(shown) if shown.isdigit() else 2
+
+
 def ngettext(lang: str, domain: str, singular: str, plural: str, count: int) -> str:
     """The template for ``count`` in ``lang`` (English when the catalogue lacks it)."""
     forms = _plurals(lang if lang in LANGUAGES else DEFAULT_LANGUAGE, domain).get(singular)

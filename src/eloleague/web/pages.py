@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, Problem
-from eloleague.i18n import Text, ngettext, numbers_in, translator
+from eloleague.i18n import Text, count_of, ngettext, numbers_in, translator
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.io.published import ListPage, list_pdf
 from eloleague.io.sheets.exports import ranking_workbook
@@ -50,6 +50,7 @@ def templates() -> Environment:
     )
     env.filters["q"] = lambda value: quote(str(value), safe="")
     env.filters["day"] = day
+    env.filters["count_of"] = count_of
     # a rule file's label (marginal_victory) broken after its underscores only, not mid-word
     env.filters["breakable"] = lambda value: escape(str(value)).replace("_", Markup("_<wbr>"))
     env.globals["place"] = place

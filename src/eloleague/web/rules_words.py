@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from eloleague.engine.methods import method_of
-from eloleague.i18n import Text, render
+from eloleague.i18n import Text, count_of, render
 from eloleague.rules.model import KTier, RuleSet
 
 _ROUNDING = {
@@ -27,11 +27,6 @@ _UPDATES = {
 
 def _n(value: float) -> str:
     return f"{value:g}"
-
-
-def _count(shown: str) -> int:
-    """The count a number as shown takes the form of: "1 point", "2 points", "0.5 points"."""
-    return int(shown) if shown.isdigit() else 2
 
 
 def _tier(tier: KTier) -> Text:
@@ -125,7 +120,10 @@ def _decay(rules: RuleSet) -> list[Text]:
             "after {idle}, {lost} {every}",
             idle=Text.plural("{count} idle day", "{count} idle days", d.idle_days),
             lost=Text.plural(
-                "{points} point is lost", "{points} points are lost", _count(points), points=points
+                "{points} point is lost",
+                "{points} points are lost",
+                count_of(points),
+                points=points,
             ),
             every=Text.plural("every day", "every {count} days", d.every_days),
         )
@@ -241,7 +239,7 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
             Text.plural(
                 "a rating above {above} loses {penalty} point",
                 "a rating above {above} loses {penalty} points",
-                _count(_n(tier.penalty)),
+                count_of(_n(tier.penalty)),
                 above=_n(tier.above),
                 penalty=_n(tier.penalty),
             )
