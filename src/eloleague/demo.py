@@ -12,11 +12,17 @@ throwaway file only.
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
+import sys
 from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
+from eloleague.cli import guarded
+from eloleague.cli.console import console as new_console
 from eloleague.cli.output import print_ranking
 from eloleague.i18n import Text, colon, pick_language, render
 from eloleague.league import League
@@ -72,6 +78,25 @@ def show(leagues: list[League], console: Console) -> None:
         )
 
 
+def same_from_command_line(db: Path) -> str:
+    """The command that prints the first ranking again, as typed where the demo ran: the
+    program beside this Python (``.venv/bin/eloleague`` for ``make demo``) and the database,
+    each relative to the working folder when inside it."""
+    program = Path(sys.executable).with_name("eloleague")
+    words = [_shown(program), "ranking", "--db", _shown(db), "--league", "adlg"]
+    if not program.exists():  # a Python without the command: the module runs the same
+        words[:1] = [_shown(Path(sys.executable)), "-m", "eloleague"]
+    return shlex.join(words)
+
+
+def _shown(path: Path) -> str:
+    absolute = Path(os.path.abspath(path))  # not resolved: .venv/bin/python is a link
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m eloleague.demo", description=__doc__)
     parser.add_argument("--db", default=DEFAULT_DB, help="SQLite file to (re)create")
@@ -79,12 +104,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--no-serve", action="store_true", help="print the rankings and stop")
     args = parser.parse_args(argv)
-    console = Console()
+    console = new_console()
     db = Path(args.db).resolve()
     console.print(_t("Building the demo leagues in {db} ...", db=f"[bold]{db}[/]"))
     leagues = build(db, console)
     show(leagues, console)
-    command = f"[bold].venv/bin/eloleague ranking --db {db.name} --league adlg[/]"
+    command = f"[bold]{escape(same_from_command_line(db))}[/]"
     console.print("\n" + _t("The same from the command line: {command}", command=command))
     if args.no_serve:
         return
@@ -103,4 +128,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    guarded(main)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -55,10 +56,12 @@ def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> No
     )
     assert table.returncode == 0, table.stderr
     assert "Player" in table.stdout and "Rating" in table.stdout and "Joueur" not in table.stdout
-    # The command the demo prints runs as printed, from the folder the demo ran in.
-    printed = re.search(r"\.venv/bin/eloleague (ranking --db \S+ --league adlg)", done.stdout)
+    # The command the demo prints runs as printed where the demo ran (given an absolute path).
+    printed = re.search(r"commande\u202f: (.+)$", done.stdout, re.MULTILINE)
     assert printed, done.stdout
-    same = run_cli(*printed.group(1).split(), cwd=tmp_path)
+    command = shlex.split(printed.group(1))
+    assert command[-5:] == ["ranking", "--db", str(db), "--league", "adlg"]
+    same = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert same.returncode == 0 and league_top(db, "adlg") in same.stdout, same.stderr
     # The officer account the demo prints lets a newcomer log in to the site.
     from eloleague.accounts import authenticate
@@ -66,3 +69,42 @@ def test_demo_builds_one_league_per_preset_and_prints_them(tmp_path: Path) -> No
 
     user = authenticate(league.engine, DEMO_USER, DEMO_PASSWORD)
     assert user is not None and user.is_officer
+
+
+def test_the_demo_lines_are_whole_and_its_command_runs_where_it_ran(tmp_path: Path) -> None:
+    """Output to a file (rich's 80 columns), the demo run in a folder with a relative database:
+    each import's line is whole, and the command it prints, copied as is, runs there."""
+    (tmp_path / "leagues").mkdir()
+    env = {**os.environ, "COLUMNS": "", "ELOLEAGUE_LANG": "en"}
+    done = subprocess.run(
+        [sys.executable, "-m", "eloleague.demo", "--db", "leagues/demo.db", "--no-serve"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    for name in preset_names():
+        assert re.search(rf"^✓ {name}: .+ already there; \d+ new players$", done.stdout, re.M)
+    printed = re.search(r"^The same from the command line: (.+)$", done.stdout, re.MULTILINE)
+    assert printed, done.stdout
+    command = shlex.split(printed.group(1))
+    assert command[-5:] == ["ranking", "--db", "leagues/demo.db", "--league", "adlg"]
+    same = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert same.returncode == 0, same.stderr
+    assert league_top(tmp_path / "leagues" / "demo.db", "adlg") in same.stdout
+
+
+def test_a_demo_file_in_a_missing_folder_is_said_in_words(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "eloleague.demo", "--db", "nowhere/demo.db", "--no-serve"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "ELOLEAGUE_LANG": "en"},
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    assert f"the folder {tmp_path / 'nowhere'} does not exist" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -8,6 +8,7 @@ import ast
 import csv
 import io
 import json
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -346,6 +347,43 @@ def test_import_maps_a_misspelt_name_to_the_registered_player(cli: Run, tmp_path
     assert typo not in league.players() and league.aliases() == {typo: name}
     bad = usage_error("import", str(sheet), "--map", "no equals sign", *db)
     assert "is not SPELLING=PLAYER" in bad
+
+
+def test_the_suggested_map_options_come_whole_on_one_line(tmp_path: Path) -> None:
+    """The hint a dry run prints is a line to copy, in a log (a file: rich's 80 columns) as in a
+    terminal: names long enough to pass 80 columns are not cut by a newline, and the options as
+    printed map every look-alike."""
+    db = ["--db", str(tmp_path / "club.db")]
+    narrow = {"COLUMNS": ""}  # not a terminal: rich would wrap at 80
+    assert run_cli("init", "--rules", "adlg", *db).returncode == 0
+    assert run_cli("import", str(REPLAY / "adlg.jsonl"), *db).returncode == 0
+    names = League.open(str(tmp_path / "club.db")).players()[:4]
+    typos = [name.lower() for name in names]  # each differs only by case: a look-alike
+    sheet = write_lines(
+        tmp_path / "sheet.jsonl",
+        [
+            {
+                "id": f"m{i}",
+                "date": "2026-01-10",
+                "sides": [
+                    {"players": [typos[2 * i]], "outcome": "victory"},
+                    {"players": [typos[2 * i + 1]], "outcome": "defeat"},
+                ],
+            }
+            for i in range(2)
+        ],
+    )
+    dry = run_cli("import", str(sheet), "--dry-run", *db, env=narrow)
+    assert dry.returncode == 0, dry.stderr
+    hint = "to import a name as the player it looks like, add: "
+    line = next(line for line in dry.stderr.splitlines() if line.startswith(hint))
+    assert len(line) > 80
+    for typo in typos:  # each warning whole on its line too
+        assert any(f'new player "{typo}" looks like' in w for w in dry.stderr.splitlines())
+    done = run_cli("import", str(sheet), *shlex.split(line.removeprefix(hint)), *db, env=narrow)
+    assert done.returncode == 0, done.stderr
+    league = League.open(str(tmp_path / "club.db"))
+    assert league.aliases() == dict(zip(typos[:3], names[:3], strict=True))  # the first three
 
 
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
+from collections.abc import Callable
 
 import typer
 
@@ -85,8 +86,14 @@ def fail(message: str, code: int = 2) -> None:
 
 def main() -> None:
     """Console entry point."""
+    guarded(app)
+
+
+def guarded(run: Callable[[], object]) -> None:
+    """``run()``, its errors said in words on standard error (exit status 2; 70 for a bug, its
+    kind only, and 130 when interrupted): the command line's, and the demo's."""
     try:
-        app()
+        run()
     except InputError as exc:
         fail(exc.render(pick_language()))
     except UnavailableError as exc:  # the operator needs the driver's words (host, port)

@@ -154,9 +154,9 @@ def _who() -> str | None:
 
 
 def _console(*, stderr: bool = False) -> Console:
-    from rich.console import Console
+    from eloleague.cli.console import console
 
-    return Console(stderr=stderr)
+    return console(stderr=stderr)
 
 
 def _err() -> Console:

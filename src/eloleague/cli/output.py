@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.table import Table
 
+from eloleague.cli.console import console as new_console
 from eloleague.engine.standings import Standing, competition_ranks
 from eloleague.i18n import number, pick_language, translator
 from eloleague.io.ratings_csv import format_number
@@ -29,7 +30,7 @@ def print_ranking(
     """
     lang = pick_language(lang)
     _ = translator(lang, "league")
-    console = console or Console()
+    console = console or new_console()
     table = Table(title=title or f"{rules.name}", title_justify="left")
     table.add_column("#", justify="right", style="dim")
     table.add_column(_("Player"))

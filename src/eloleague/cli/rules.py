@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from eloleague.cli import app
+from eloleague.cli.console import console as new_console
 from eloleague.cli.help import Typer
 from eloleague.i18n import Text, pick_language, render
 from eloleague.rules import load_rules, preset_names, preset_text
@@ -22,7 +22,7 @@ def list_rules() -> None:
 
     Example: [bold]eloleague rules list[/]
     """
-    console = Console()
+    console = new_console()
     for name in preset_names():
         rules = load_rules(name)
         console.print(f"[bold]{name}[/]  {rules.method}  {rules.described(pick_language())}")

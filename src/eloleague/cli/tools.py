@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from eloleague.cli import app
+from eloleague.cli.console import console as new_console
 from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import EloleagueError, InputError, first_problems
 from eloleague.i18n import (
@@ -256,7 +257,7 @@ def predict_cmd(
     if as_json:
         typer.echo(json.dumps(pred.to_json(), ensure_ascii=False, indent=1))
     else:
-        _print_prediction(pred, language, Console())
+        _print_prediction(pred, language, new_console())
 
 
 # balance -------------------------------------------------------------------------------------
@@ -395,7 +396,7 @@ def balance_cmd(
         )
     except EloleagueError as exc:
         raise _fail(exc, language) from None
-    _print_balance(b, src.rules, language, Console(), home_index)
+    _print_balance(b, src.rules, language, new_console(), home_index)
 
 
 # compare -------------------------------------------------------------------------------------
@@ -524,7 +525,7 @@ def compare_cmd(
         comparison = compare_results(src.games, res_a, res_b, initial=src.initial, movers=movers)
     except EloleagueError as exc:
         raise _fail(exc, language) from None
-    _print_comparison(comparison, language, Console(), limit)
+    _print_comparison(comparison, language, new_console(), limit)
     if chart is not None:
         chart.write_text(comparison_svg(comparison, language), "utf-8")
 
@@ -611,6 +612,6 @@ def evaluate_cmd(
         evaluation = evaluate_result(src.games, result, baselines=baselines)
     except EloleagueError as exc:
         raise _fail(exc, language) from None
-    _print_evaluation(evaluation, language, Console())
+    _print_evaluation(evaluation, language, new_console())
     if report is not None:
         report.write_text(evaluation_html(evaluation, language), "utf-8")
