@@ -145,6 +145,30 @@ def workbook_text(path: Path) -> str:
     return "\n".join(cells)
 
 
+# The community's words, one French word for each thing whatever the surface (the site, the
+# workbooks, the command line): an event is a « manifestation », the word of the rule documents
+# (docs/league.md, "Languages").
+WORDS = {"Event": "Manifestation", "Events": "Manifestations", "Game": "Partie", "Player": "Joueur"}
+NOT_THE_WORD = re.compile(r"[ée]v[ée]nement", re.IGNORECASE)
+
+
+def test_one_thing_has_one_french_word_everywhere() -> None:
+    seen: dict[str, set[tuple[str, str]]] = {msgid: set() for msgid in WORDS}
+    other_word: list[str] = []
+    for path in LOCALE.glob("*.po"):
+        with path.open("rb") as handle:
+            catalogue = read_po(handle, locale="fr")
+        for message in catalogue:
+            if isinstance(message.id, str) and message.id in WORDS and message.string:
+                seen[message.id].add((path.name, str(message.string)))
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            other_word += [f"{path.name}: {t}" for t in texts if t and NOT_THE_WORD.search(t)]
+    for msgid, french in WORDS.items():
+        assert seen[msgid], msgid  # the heading is translated somewhere
+        assert {said for _, said in seen[msgid]} == {french}, sorted(seen[msgid])
+    assert other_word == []
+
+
 def test_the_finder_sees_english_and_lets_french_through() -> None:
     assert len(PIECES) > 500
     assert english_in("Rating changes") == ["Rating changes"]

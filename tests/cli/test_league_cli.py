@@ -386,6 +386,15 @@ def test_the_suggested_map_options_come_whole_on_one_line(tmp_path: Path) -> Non
     assert league.aliases() == dict(zip(typos[:3], names[:3], strict=True))  # the first three
 
 
+def test_a_league_without_events_says_how_a_game_joins_one(tmp_path: Path) -> None:
+    db = ["--db", str(tmp_path / "club.db")]
+    assert run_cli("init", "--rules", "adlg", *db).returncode == 0
+    said = run_cli("events", *db)
+    assert said.returncode == 0 and said.stdout.startswith("no event yet: a game names its event")
+    french = run_cli("--lang", "fr", "events", *db)
+    assert french.stdout.startswith("aucune manifestation pour le moment\u202f: une partie")
+
+
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     listing = tmp_path / "classement.csv"
     listing.write_text(
@@ -402,14 +411,14 @@ def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     ]
 
 
-@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("width", [120, 80, 60])
 def test_a_players_history_fits_a_terminal_of_80_columns_or_a_phones(
     cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int
 ) -> None:
-    """In French at 80 columns, a game with a long id among them: every row of the table whole
-    (nothing cropped at the right, every date and number in full: the game's id and the rules
-    fired wrap instead), and French typography in the history's line. At 60 (a phone's
-    terminal), the same without P, K, S and the rules fired, and where to find them."""
+    """In French, a game with a long id among them: every line of the table whole (nothing
+    cropped at the right, no heading cut, every date and number in full). At 120 columns every
+    column of the ledger, the long id folded; at 80 and at 60 (a phone's terminal) the columns
+    would not fit: the table leaves out P, K, S and the rules fired, and says where they are."""
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "adlg", "--league", "AdlG", *db)
     cli("import", str(REPLAY / "adlg.jsonl"), *db)
@@ -427,13 +436,18 @@ def test_a_players_history_fits_a_terminal_of_80_columns_or_a_phones(
     history = League.open(str(tmp_path / "club.db")).player(name).history[-10:]
     monkeypatch.setenv("COLUMNS", str(width))
     shown = cli("--lang", "fr", "player", name, "--last", "10", *db).output
-    rows = [line for line in shown.splitlines() if line.startswith("│")]
-    assert len(rows) >= len(history)
-    assert all(len(row) <= width and row.rstrip().endswith("│") for row in rows), rows
-    assert not any("…" in row for row in rows), rows
+    table = [line for line in shown.splitlines() if line[:1] in "┏┃┡│└"]
+    assert len(table) >= len(history)
+    assert all(len(line) <= width and line.rstrip()[-1] in "┓┃┩│┘" for line in table), table
+    assert not any("…" in line for line in table), table
     for entry in history:
         assert entry.date.isoformat() in shown
         assert f"{entry.after:.0f}" in shown
+        if entry.game != late["id"]:  # a short id whole on its row
+            assert any(f"│ {entry.game} " in line for line in table), entry.game
     assert "Historique\u202f: " in shown
     pointer = "P, K, S et règles appliquées\u202f: eloleague explain PARTIE"
-    assert ("Règles" in shown, pointer in shown) == (width == 80, width == 60)
+    assert ("Règles" in shown, pointer in shown) == (width == 120, width != 120)
+    if width == 120:  # the long id folded within its column, its pieces in order
+        ids = "".join(line.split("│")[1].strip() for line in table if line.startswith("│"))
+        assert late["id"] in ids and late["id"] not in shown

@@ -27,6 +27,7 @@ from eloleague.i18n import colon as i18n_colon
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
     from rich.console import Console
+    from rich.table import Table
 
     from eloleague.engine import LedgerEntry
     from eloleague.io.csv_dialect import CsvDialect
@@ -693,10 +694,6 @@ def _add_or_edit(
         print(_identity_line(who))
 
 
-FULL_HISTORY_WIDTH = 80
-"""From this many columns, a player's history shows every column of the ledger."""
-
-
 def _print_entries(
     rules: RuleSet,
     entries: Sequence[LedgerEntry],
@@ -706,20 +703,46 @@ def _print_entries(
     with_game: bool = False,
     with_player: bool = False,
 ) -> None:
+    from rich.measure import Measurement
+
+    # A player's history shows every column of the ledger when they fit the terminal, a long
+    # game id folded (GAME_ID_WIDTH); else it leaves out P, K, S and the rules fired (squeezed,
+    # the headings and rules were cut mid-word): each game's are one command away.
+    table = _entries_table(rules, entries, title, with_game, with_player, brief=False)
+    unbounded = console.options.update_width(10_000)
+    brief = with_game and Measurement.get(console, unbounded, table).maximum > console.width
+    if brief:
+        table = _entries_table(rules, entries, title, with_game, with_player, brief=True)
+    console.print(table)
+    if brief:  # below the table, not as its caption: a caption wraps at the table's width
+        console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
+
+
+GAME_ID_WIDTH = 16
+"""A player's whole history folds a longer game id (``open-de-lyon-2026-ronde-3-table-12``)
+rather than leave out the columns it would push past the terminal's edge."""
+
+
+def _entries_table(
+    rules: RuleSet,
+    entries: Sequence[LedgerEntry],
+    title: str,
+    with_game: bool,
+    with_player: bool,
+    *,
+    brief: bool,
+) -> Table:
     from rich.table import Table
 
     from eloleague.io.ratings_csv import format_plain
 
     lang = pick_language()
-    # Narrower than 80 columns (a phone's terminal), a player's history leaves out P, K, S and
-    # the rules fired: their nine columns could not all be read there; each game's are one
-    # command away.
-    brief = with_game and console.width < FULL_HISTORY_WIDTH
     table = Table(title=title, title_justify="left")
     # A date and the numbers whole (a narrow terminal cuts their headings); a long game id and
     # the rules fired wrap.
     if with_game:
-        table.add_column(_t("Game"), overflow="fold", min_width=4)
+        widest = None if brief else GAME_ID_WIDTH
+        table.add_column(_t("Game"), overflow="fold", min_width=4, max_width=widest)
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
@@ -754,9 +777,7 @@ def _print_entries(
                 + (f" [{_rule_word(e.warning)}]" if e.warning and e.warning not in e.fired else "")
             )
         table.add_row(*cells)
-    console.print(table)
-    if brief:  # below the table, not as its caption: a caption wraps at the table's width
-        console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
+    return table
 
 
 @app.command()
@@ -819,12 +840,20 @@ def events_(
         return
     if output is not None:
         raise typer.BadParameter(_t("name the event to write"), param_hint="--output")
+    found = lg.events()
+    if not found:  # an empty table says nothing of how a game joins an event
+        print(
+            _t(
+                'no event yet: a game names its event in its "event" field (a workbook, in its Event sheet)'
+            )
+        )
+        return
     table = Table(title=_t("Events"), title_justify="left")
     for col in (_t("Event"), _t("First day"), _t("Last day")):
         table.add_column(col)
     for col in (_t("Games"), _t("Players")):
         table.add_column(col, justify="right")  # numbers, as in every other table
-    for e in lg.events():
+    for e in found:
         table.add_row(e.name, e.first.isoformat(), e.last.isoformat(), str(e.games), str(e.players))
     _console().print(table)
 
