@@ -90,9 +90,10 @@ class InputError(EloleagueError):
     def render(self, lang: str = "en") -> str:
         """Every problem on its own line, in ``lang``."""
         from eloleague.i18n import colon as i18n_colon
+        from eloleague.i18n import render
 
         colon = i18n_colon(lang)
-        prefix = f"{self.source}{colon}" if self.source else ""
+        prefix = f"{render(self.source, lang)}{colon}" if self.source else ""
         return "\n".join(prefix + p.render(lang) for p in self.problems)
 
 

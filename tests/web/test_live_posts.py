@@ -180,7 +180,7 @@ def test_an_array_of_games_is_read_pretty_printed_and_its_errors_located(
     body = json.dumps([_game(306), bad], indent=2).encode()
     status, answer, _ = _post(client, body, site.officer_token, lean=True)
     assert status == 422
-    assert {p["location"] for p in answer["error"]["problems"]} == {"request\u202f: ligne 2"}
+    assert {p["location"] for p in answer["error"]["problems"]} == {"requête\u202f: ligne 2"}
     assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 306"}).json()["rows"] == []
 
     status, answer, _ = _post(client, b'[{"date": "2026-04-01"},', site.officer_token, lean=True)
@@ -236,7 +236,7 @@ def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, s
             status, answer, _ = _post(client, body, site.officer_token, lean=lean)
             assert status == 422, answer
             (problem,) = answer["error"]["problems"]
-            assert problem == {"location": "request\u202f: ligne 2", "message": french}, lean
+            assert problem == {"location": "requête\u202f: ligne 2", "message": french}, lean
             said = "les données ont 1 problème\u202f; rien n'a été enregistré"
             assert answer["error"]["message"] == said
     assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 310"}).json()["rows"] == []

@@ -174,7 +174,7 @@ def test_referee_results_wait_for_review(client: TestClient, site: Site) -> None
             "decisve_victory",
         ),
         (b"\x00\xff\xfe garbage", "ligne 1", ""),
-        (b"[" * 50_000 + b"]" * 50_000, "request", "imbrication trop profonde"),
+        (b"[" * 50_000 + b"]" * 50_000, "requête", "imbrication trop profonde"),
         (b'{"date": "2024-01-01", "sides": ' + b"[" * 50_000 + b"]" * 50_000 + b"}", "ligne 1", ""),
     ],
 )

@@ -76,8 +76,14 @@ def csv_text(content: bytes, source: str) -> str:
         ) from None
 
 
-def games_from_body(league: League, body: bytes, source: str = "request") -> list[GameRecord]:
-    """Games posted to the API: JSON Lines, or a JSON array of games, or one game object."""
+REQUEST = Text.in_domain("messages", "request")
+"""A posted body, where its problems are (\"request: line 2\")."""
+
+
+def games_from_body(league: League, body: bytes, source: str | None = None) -> list[GameRecord]:
+    """Games posted to the API: JSON Lines, or a JSON array of games, or one game object.
+    ``source`` names the body in the problems' places (default: "request", « requête »)."""
+    source = REQUEST if source is None else source
     text = body.strip()
     if text.startswith(b"{") and b"\n" in text:  # one game, pretty-printed over several lines
         # JSON Lines (or garbage) does not parse as a whole: the reader then locates the problem.
