@@ -84,3 +84,18 @@ def test_the_presets_translate_the_names_people_read() -> None:
         "Russie",
         "Turquie",
     ]
+
+
+def test_a_rule_file_names_its_roles_in_each_language() -> None:
+    """Diplomacy's roles are countries: its pages, tables and workbooks say « Pays »."""
+    diplomacy = load_rules("diplomacy")
+    assert diplomacy.roles_heading("fr") == "Pays" and diplomacy.roles_heading("en") == "Country"
+    assert parse_rules(CLUB).roles_heading("fr") is None  # the reader's own word: Role, Rôle
+    one = parse_rules(CLUB.replace("roles = [", 'role_heading = { fr = "Nation" }\nroles = ['))
+    assert one.roles_heading("fr") == one.roles_heading("en") == "Nation"  # the one given
+    plain = parse_rules(CLUB.replace("roles = [", 'role_heading = "Faction"\nroles = ['))
+    assert plain.roles_heading("en") == "Faction"
+    without_roles = CLUB.replace('roles = ["England", "Turkey"]', 'role_heading = "Faction"')
+    without_roles = without_roles.replace("[pools]\nby_role = true\n", "")
+    with pytest.raises(RuleSetError, match="'role_heading' names the 'roles': list them"):
+        parse_rules(without_roles)

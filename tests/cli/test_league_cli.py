@@ -395,6 +395,24 @@ def test_a_league_without_events_says_how_a_game_joins_one(tmp_path: Path) -> No
     assert french.stdout.startswith("aucune manifestation pour le moment\u202f: une partie")
 
 
+def test_diplomacy_s_tables_and_workbooks_call_its_roles_countries(
+    cli: Run, tmp_path: Path
+) -> None:
+    from openpyxl import load_workbook
+
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    table = cli("--lang", "fr", "ranking", "--format", "table", *db).output
+    assert "┃ Pays " in table and "Rôle" not in table
+    book = tmp_path / "classement.xlsx"
+    cli("--lang", "en", "ranking", "-o", str(book), *db)
+    sheet = load_workbook(book).active
+    assert sheet is not None
+    headers = next(row for row in sheet.iter_rows(values_only=True) if row[0] == "#")
+    assert "Country" in headers and "Role" not in headers
+
+
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     listing = tmp_path / "classement.csv"
     listing.write_text(

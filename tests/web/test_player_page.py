@@ -91,7 +91,17 @@ def test_a_diplomacy_player_sees_ranks_average_place_and_one_line(
     assert globals_ and all(1 <= p["rank"] <= p["of"] for p in data["pools"])
     page = read_client.get(f"/leagues/{DIPLO}/players/{name}", headers=EN).text
     assert "Average place" in page and "Wins · draws · losses" not in page
-    assert "Mode and role" in page and ">rating<" not in page
+    # Its roles are countries (the rule file's role_heading): the pages say so.
+    assert "Mode and country" in page and ">rating<" not in page
+    french = read_client.get(f"/leagues/{DIPLO}/players/{name}", headers={"Accept-Language": "fr"})
+    assert "Mode et pays" in french.text and "rôle" not in french.text.lower()
+    for lang, word in (("en", "Country"), ("fr", "Pays")):
+        every_country = {"role": "", "mode": "classic"}  # the column of each row's country
+        ranking = read_client.get(
+            f"/leagues/{DIPLO}", params=every_country, headers={"Accept-Language": lang}
+        ).text
+        assert f'<label>{word} <select name="role">' in ranking
+        assert f'<th class="wide-only">{word}</th>' in ranking and "Role" not in ranking
     if len(data["history"]) > 3:  # many pools: one line at a time, picked in a list
         assert page.count('<path class="series"') == 2  # the wide and the narrow drawing
         chosen = data["history"][0]["name"]

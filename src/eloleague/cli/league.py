@@ -378,7 +378,7 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
 
     lang = pick_language()
     table = Table(title=_t("Rating changes"), title_justify="left")
-    for col in (_t("Player"), _t("Mode"), _t("Role")):
+    for col in (_t("Player"), _t("Mode"), rules.roles_heading(lang) or _t("Role")):
         table.add_column(col)
     for col in (_t("Before"), _t("After"), _t("Change"), _t("Games")):
         table.add_column(col, justify="right")

@@ -39,7 +39,7 @@ def print_ranking(
     if show_mode:
         table.add_column(_("Mode"))
     if show_role:
-        table.add_column(_("Role"))
+        table.add_column(rules.roles_heading(lang) or _("Role"))
     table.add_column(_("Rating"), justify="right", style="bold")
     table.add_column(_("Games"), justify="right")
     if rules.titles:

@@ -333,6 +333,17 @@ class Glicko2Options(_Strict):
     volatility: float = Field(default=0.06, gt=0, description="a new pool's volatility")
 
 
+def _in_language(text: str | dict[Literal["fr", "en"], str], lang: str) -> str:
+    """A rule file's text for people, one text or one per language: the one in ``lang`` (the
+    other language's when it has only one), a French one with French typography."""
+    if isinstance(text, str):
+        return text
+    own = text.get(lang)  # type: ignore[call-overload]
+    if own:
+        return french_typography(own) if lang == "fr" else str(own)
+    return next(iter(text.values()), "")
+
+
 class RuleSet(_Strict):
     """Every parameter of one community's rating rules (docs/rule-sets.md)."""
 
@@ -375,6 +386,11 @@ class RuleSet(_Strict):
     teams: Teams = Teams()
     pools: Pools = Pools()
     roles: tuple[str, ...] = ()
+    role_heading: str | dict[Literal["fr", "en"], str] = Field(
+        default="",
+        description="what the roles are called where people read them, one text or one per "
+        'language: { fr = "Pays", en = "Country" } (default: Role)',
+    )
     season: Season = Season()
     decay: Decay | None = None
     titles: tuple[Title, ...] = ()
@@ -422,6 +438,8 @@ class RuleSet(_Strict):
             raise ValueError(Text.of("'roles' lists a role twice"))
         if self.pools.by_role and not self.roles:
             raise ValueError(Text.of("pools.by_role needs the list of 'roles'"))
+        if self.role_heading and not self.roles:
+            raise ValueError(Text.of("'role_heading' names the 'roles': list them"))
         return self
 
     # Derived views, used by the engine and the writers -------------------------------------
@@ -440,13 +458,12 @@ class RuleSet(_Strict):
     def described(self, lang: str) -> str:
         """The rule set's description in ``lang`` (the other language's when it has only one),
         a French one with French typography ("L'Art de la Guerre : paliers de K")."""
-        if isinstance(self.description, str):
-            return self.description
-        texts = self.description
-        own = texts.get(lang)  # type: ignore[call-overload]
-        if own:
-            return french_typography(own) if lang == "fr" else str(own)
-        return next(iter(texts.values()), "")
+        return _in_language(self.description, lang)
+
+    def roles_heading(self, lang: str) -> str | None:
+        """What the roles are called in ``lang`` (Diplomacy's: "Pays", "Country"), or ``None``
+        when the rule file does not say (the reader's own word for a role is shown)."""
+        return _in_language(self.role_heading, lang) or None
 
     def names_of(self) -> dict[str, str]:
         """Each label of ``[labels]`` (any language) -> the rule file's name it stands for, to

@@ -106,6 +106,7 @@ def render_page(
             context = {
                 "face": views.face(found),
                 "labels": rule_labels(found.rules, lang),
+                "role_word": found.rules.roles_heading(lang),  # Diplomacy's "Pays"
                 **context,
             }
         except WebError:

@@ -98,7 +98,7 @@ def ranking_workbook(
         labels.append(tr(lang, "Mode"))
         widths.append(12)
     if show_role:
-        labels.append(tr(lang, "Role"))
+        labels.append(rules.roles_heading(lang) or tr(lang, "Role"))
         widths.append(14)
     labels += [tr(lang, "Rating"), tr(lang, "Games")]
     widths += [10, 10]
@@ -206,10 +206,10 @@ def _entry_values(
     return values, formats
 
 
-def _entry_labels(lang: str) -> list[str]:
+def _entry_labels(rules: RuleSet, lang: str) -> list[str]:
     return [
         tr(lang, "Player"),
-        tr(lang, "Role"),
+        rules.roles_heading(lang) or tr(lang, "Role"),
         tr(lang, "Result"),
         tr(lang, "Before"),
         tr(lang, "Expected (P)"),
@@ -255,7 +255,7 @@ def export_event_xlsx(
     if referee:
         title += " · " + tr(lang, "referee: {name}", name=referee)
     ws.cell(row=1, column=1, value=title).font = TITLE_FONT
-    labels = _entry_labels(lang)
+    labels = _entry_labels(rules, lang)
     _header(ws, 2, labels, ENTRY_WIDTHS)
     ws.freeze_panes = "A3"
     row = 3
@@ -310,7 +310,7 @@ def export_player_xlsx(
     assert ws is not None
     ws.title = tr(lang, "History")
     ws.cell(row=1, column=1, value=tr(lang, "History of {player}", player=player)).font = TITLE_FONT
-    labels = [tr(lang, "Date"), tr(lang, "Game"), tr(lang, "Mode"), *_entry_labels(lang)[1:]]
+    labels = [tr(lang, "Date"), tr(lang, "Game"), tr(lang, "Mode"), *_entry_labels(rules, lang)[1:]]
     widths = (12, 14, 10, *ENTRY_WIDTHS[1:])
     _header(ws, 2, labels, widths)
     ws.freeze_panes = "A3"

@@ -180,7 +180,11 @@ def _lists(ws: Worksheet, rules: RuleSet, players: list[str], lang: str) -> dict
             tr(lang, "Result"),
             [c.text(lang) for c in result_choices(rules)] if rules.outcomes else [],
         ),
-        "roles": (3, tr(lang, "Role"), [rules.label(r, lang) for r in rules.roles]),
+        "roles": (
+            3,
+            rules.roles_heading(lang) or tr(lang, "Role"),
+            [rules.label(r, lang) for r in rules.roles],
+        ),
         "yesno": (4, tr(lang, "Rated"), [tr(lang, "yes"), tr(lang, "no")]),
         "venues": (5, tr(lang, "Venue"), venue_choices(lang) if rules.home_advantage else []),
     }
