@@ -108,9 +108,11 @@ def fill_ffa(book: Workbook, rules: RuleSet, games: Sequence[GameRecord], lang: 
             value=words(lang)["yes" if game.rated else "no"],
         )
         by_role = {p.role: (p.name, side.score) for side in game.sides for p in side.players}
+        # The roles' column is headed as the rule file calls them (Diplomacy: « Pays »).
+        roles_column = cols[rules.roles_heading(lang) or ("Rôle" if fr else "Role")]
         for i, role in enumerate(rules.roles, start=1):
             # The template names the roles in the sheet's language ([labels.fr]: "Angleterre").
-            written = ws.cell(row=row + i, column=cols["Rôle" if fr else "Role"]).value
+            written = ws.cell(row=row + i, column=roles_column).value
             assert written == rules.label(role, lang)
             if role in by_role:
                 name, score = by_role[role]

@@ -131,7 +131,9 @@ def test_a_free_for_all_sheet_with_its_id_column(tmp_path: Path) -> None:
     ws = book["Résultats"]
     header, cols = header_columns(ws)
     for row in range(header + 1, header + 1 + len(rules.roles) + 1):
-        written = str(ws.cell(row=row, column=cols["Rôle"]).value)  # "Angleterre": in French
+        written = str(
+            ws.cell(row=row, column=cols["Pays"]).value
+        )  # "Angleterre" under « Pays »: in French
         who = {"England": "FR-1", "Austria": "FR-2"}.get(rules.names_of().get(written, written))
         if who:
             ws.cell(row=row, column=cols["Identifiant"], value=who)

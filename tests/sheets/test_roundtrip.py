@@ -87,6 +87,24 @@ def test_filled_templates_give_the_rate_ratings(preset: str) -> None:
     assert_same_ratings(preset, read)
 
 
+def test_a_roles_column_headed_the_reader_s_way_still_reads() -> None:
+    """Diplomacy's template heads its roles' column « Pays » (its role_heading); a workbook
+    written before, or by a referee, that heads it « Rôle » or "Role" reads the same."""
+    rules = load_rules("diplomacy")
+    event, games = next(chunks(rules, stream("diplomacy")))
+    for lang, older in (("fr", "Rôle"), ("en", "Role")):
+        book = filled_workbook(rules, games, lang, event)
+        sheet = book["Résultats" if lang == "fr" else "Results"]
+        header = next(row for row in sheet.iter_rows(max_row=5) if row[4].value)
+        assert header[4].value == rules.roles_heading(lang)  # « Pays », "Country"
+        expected, problems, _ = parse_workbook(to_bytes(book), rules)
+        assert problems == [] and len(expected) == len(games)
+        header[4].value = older
+        got, problems, _ = parse_workbook(to_bytes(book), rules)
+        assert problems == []
+        assert [comparable(g) for g in got] == [comparable(g) for g in expected]
+
+
 @pytest.mark.parametrize("preset", ["adlg", "diplomacy"])
 def test_the_same_layout_saved_as_csv_gives_the_same_games(preset: str) -> None:
     rules = load_rules(preset)

@@ -100,7 +100,7 @@ def test_template_in_english_for_card_battle_and_diplomacy(tmp_path: Path) -> No
         "Date",
         "Mode",
         "Classée",
-        "Rôle",
+        "Pays",  # Diplomacy's roles are countries (its role_heading)
         "Joueur",
         "Score",
     ]

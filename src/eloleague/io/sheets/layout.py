@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from openpyxl.utils import get_column_letter
 
@@ -174,6 +174,8 @@ class Column:
     key: str
     label: str
     width: float
+    named: tuple[tuple[str, str], ...] = ()
+    """The rule file's own header, per language (``role_heading``: « Pays »), over ``label``."""
 
     @property
     def side(self) -> str | None:
@@ -183,6 +185,9 @@ class Column:
         return None
 
     def header(self, lang: str) -> str:
+        own = dict(self.named).get(lang)
+        if own:
+            return own
         if self.side is not None:
             return tr(lang, self.label, side=self.side, n=self.key[1:])
         return tr(lang, self.label)
@@ -221,7 +226,7 @@ def layout_for(rules: RuleSet, players: int | None = None) -> Layout:
             Column("date", "Date", 12),
             Column("mode", "Mode", 12),
             Column("rated", "Rated", 9),
-            Column("role", "Role", 16),
+            Column("role", "Role", 16, _role_headings(rules)),
             Column("player", "Player", 26),
             Column("score", "Score", 9),
         )
@@ -262,8 +267,19 @@ def id_header(column: Column, lang: str) -> str:
 
 
 def header_labels(column: Column) -> set[str]:
-    """The folded header labels a reader accepts for ``column`` (French and English)."""
-    return {fold(column.header(lang)) for lang in ("fr", "en")}
+    """The folded header labels a reader accepts for ``column`` (French and English; a column
+    the rule file names, by its words and by the reader's own: « Pays » and « Rôle »)."""
+    plain = replace(column, named=())
+    return {fold(c.header(lang)) for c in (column, plain) for lang in ("fr", "en")}
+
+
+def _role_headings(rules: RuleSet) -> tuple[tuple[str, str], ...]:
+    """What the rule file calls its roles, per language (docs/rule-sets.md, ``role_heading``)."""
+    return tuple(
+        (lang, heading)
+        for lang in ("fr", "en")
+        if (heading := rules.roles_heading(lang)) is not None
+    )
 
 
 def make_stamp(kind: str, rules: RuleSet, lang: str, players: int | None = None) -> str:
