@@ -15,6 +15,7 @@ import datetime as dt
 import hashlib
 import hmac
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, TypeVar, get_args
@@ -225,6 +226,47 @@ def user_for_token_and(
         except BusyError:
             pass
     return User(user_id, name, role), found
+
+
+class TokenChanged(Exception):
+    """A token this process knew as an officer's is no longer that officer's (revoked, its
+    account gone or no longer an officer): the write it guarded stored nothing; look the token
+    up again (:func:`user_for_token_and`)."""
+
+
+# Officers' tokens this process found lately, by digest: a game server posts with one token
+# hundreds of times a second, and each post's write checks it in its own transaction
+# (:func:`known_officer`) instead of reading it in one more (docs/web.md, "Posting results from a
+# game server"). Looked up again after TOKEN_USE_EVERY, which also notes the token's use.
+_KNOWN: dict[tuple[Engine, str], tuple[User, float]] = {}
+
+
+def remember_officer(engine: Engine, token: str, user: User) -> None:
+    """Keep that ``token`` is the officer ``user``'s, as :func:`user_for_token_and` just found."""
+    if user.is_officer and token.startswith(TOKEN_PREFIX):
+        _KNOWN[engine, _digest(token)] = (user, time.monotonic())
+
+
+def known_officer(engine: Engine, token: str) -> tuple[User, Callable[[Connection], None]] | None:
+    """The officer this process found ``token`` to be, less than TOKEN_USE_EVERY ago, and the
+    check a write of his makes in its transaction before it stores anything: it raises
+    :class:`TokenChanged` when the token is no longer that officer's. ``None``: not known (look
+    it up: :func:`user_for_token_and`)."""
+    if not token.startswith(TOKEN_PREFIX):
+        return None
+    key = (engine, _digest(token))
+    known = _KNOWN.get(key)
+    if known is None or time.monotonic() - known[1] >= TOKEN_USE_EVERY.total_seconds():
+        return None
+    user = known[0]
+
+    def still_his(conn: Connection) -> None:
+        holder = account_rows.token_holder(conn, key[1])
+        if holder is None or (holder[2], holder[4]) != (user.id, user.role):
+            _KNOWN.pop(key, None)
+            raise TokenChanged
+
+    return user, still_his
 
 
 def _nothing(_conn: Connection) -> None:

@@ -91,7 +91,7 @@ from eloleague.store.games import (
     player_game_labels,
     set_content_hash,
 )
-from eloleague.store.group_commit import Reads, Together, Write, group_of
+from eloleague.store.group_commit import NotTogether, Reads, Together, Write, group_of
 from eloleague.store.identity import (
     Identity,
     ambiguous,
@@ -165,6 +165,8 @@ __all__ = [
 _ENGINES: dict[str, Engine] = {}
 
 T = TypeVar("T")
+Notes = Callable[[Connection, ImportReport], None]
+"""Writes of an import whose answers nobody reads (its journal entry, its kept answer)."""
 _KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
 _RULES_READ = "eloleague.rules_read"  # conn.info: the league whose rules its transaction read
 
@@ -693,6 +695,7 @@ class League:
         names: Mapping[str, str] | None = None,
         answer: Callable[[ImportReport], str] | None = None,
         event_places: Sequence[EventPlace] = (),
+        guard: Callable[[Connection], None] | None = None,
         _checked: bool = False,
     ) -> ImportReport:
         """Add games to the league in one transaction, then recompute from the earliest date they
@@ -713,6 +716,10 @@ class League:
         keep with it, in the same transaction, under ``content_hash`` (:meth:`posted_answer`
         gives it to a retry of the same request).
 
+        ``guard(conn)``: a check made in the import's transaction before anything is stored;
+        what it raises refuses the import, nothing stored (the API checks there that a token
+        this process knows is still its officer's: :func:`eloleague.accounts.known_officer`).
+
         Games that sort after every stored game take the append path (docs/league.md, "Live
         results"): their cost is that of the games, not of the league.
 
@@ -728,6 +735,8 @@ class League:
             raise InputError(problems, source)
 
         def body(conn: Connection) -> ImportReport:
+            if guard is not None:
+                guard(conn)
             if mapping:
                 self._map_names(conn, mapping, source)
             report = imports.apply(
@@ -773,7 +782,7 @@ class League:
                 if mapping or update or event_places
                 else Together(
                     ("import", self.id),
-                    (Post(records, source, content_hash, user), notes),
+                    (Post(records, source, content_hash, user), notes, guard),
                     self._import_together,
                 )
             )
@@ -790,15 +799,23 @@ class League:
     def _import_together(
         self,
         conn: Connection,
-        parts: list[tuple[Post, Callable[[Connection, ImportReport], None]]],
+        parts: list[tuple[Post, Notes, Callable[[Connection], None] | None]],
     ) -> list[ImportReport]:
         """The imports of several writes applied as one (:meth:`import_games` queued together):
-        each one's report, each noted as it would have been alone."""
+        each one's report, each noted as it would have been alone. A write whose guard refuses
+        it cannot join: it is applied alone, and refused there."""
         self._refresh_rules(conn)
         drop_ahead(conn)  # read for the first write's games alone
-        reports = imports_together.apply_writes(conn, self.id, self.rules, [p for p, _ in parts])
+        for n, (_, _, guard) in enumerate(parts):
+            try:
+                if guard is not None:
+                    guard(conn)
+            except Exception:
+                raise NotTogether(n) from None
+        posts = [post for post, _, _ in parts]
+        reports = imports_together.apply_writes(conn, self.id, self.rules, posts)
         hold_for_commit(conn)
-        for (_, notes), report in zip(parts, reports, strict=True):
+        for (_, notes, _), report in zip(parts, reports, strict=True):
             notes(conn, report)
         bump_revision(conn, self.id)
         return reports

@@ -261,3 +261,39 @@ def test_a_newcomer_among_queued_writes_goes_alone_between_the_others(
     assert reports[2].new_players == ["Newcomer 2"]
     assert [g.id for g in league.games()][-6:] == ["p0", "p1", "p2", "p3", "p4", "q4"]
     assert_is_a_fresh_replay(league)
+
+
+class Refused(Exception):
+    """What a guard raises: the write's token is no longer its officer's (a stand-in)."""
+
+
+def refuse(conn: Any) -> None:
+    conn.exec_driver_sql("SELECT 1")  # it reads in the write's transaction, as the API's does
+    raise Refused
+
+
+def test_a_write_its_guard_refuses_stores_nothing_among_queued_writes(
+    db_url: str, together_calls: list[object]
+) -> None:
+    """League.import_games(guard=...): the API checks a known token in the write's own
+    transaction. Queued with others, the refused write is applied alone and stores nothing; the
+    others go together around it, each with its answer (docs/web.md)."""
+    league = registered(db_url)
+    posts = posts_of([("plain", n, n) for n in range(4)], DAY)
+
+    def guarded(p: Post, guard: Callable[[Any], None] | None) -> ImportReport:
+        return league.import_games(
+            p.games, source="api", user="server", content_hash=p.digest, guard=guard
+        )
+
+    guards = [None, refuse, None, None]
+    outcomes, _ = queued_in_order(
+        league, [lambda p=p, g=g: guarded(p, g) for p, g in zip(posts, guards, strict=True)]
+    )
+    assert isinstance(outcomes[1], Refused)
+    assert [o.added for o in outcomes if isinstance(o, ImportReport)] == [1, 1, 1]
+    assert together_calls == [2]  # the first alone before it (refused before any was applied),
+    # the refused one alone, the last two as one
+    assert [g.id for g in league.games()][-3:] == ["p0", "p2", "p3"]
+    assert league.posted_answer(posts[1].digest) is None and len(league.journal()) == 5
+    assert_is_a_fresh_replay(league)

@@ -5,13 +5,16 @@ FastAPI's route, and both give the same answers: success, retry, referee, every 
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from eloleague.league import League
 from eloleague.web import live_posts
+from tests.conftest import run_cli
 from tests.web.conftest import BE, Site
 
 URL = f"/api/v1/leagues/{BE}/games"
@@ -251,3 +254,63 @@ def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, s
     assert (status, answer["added"]) == (201, 1), answer
     ranking = client.get(f"/api/v1/leagues/{BE}", params={"q": "Smile"}).json()
     assert [row["player"] for row in ranking["rows"]] == ["Smile \U0001f600 312"]
+
+
+@pytest.fixture
+def token_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The leagues whose post read its token and league before its write."""
+    reads: list[str] = []
+    lookup = live_posts.views.open_league_for_token
+
+    def counted(engine: Any, name: str, token: str) -> Any:
+        reads.append(name)
+        return lookup(engine, name, token)
+
+    monkeypatch.setattr(live_posts.views, "open_league_for_token", counted)
+    return reads
+
+
+def test_an_officer_s_next_posts_read_nothing_before_their_write(
+    client: TestClient, site: Site, token_reads: list[str]
+) -> None:
+    """A game server's token is read once: the next posts' own transactions check it."""
+    answers = [
+        _post(client, json.dumps(_game(n)).encode(), site.officer_token, lean=True)
+        for n in (90, 92, 94)
+    ]
+    assert [status for status, _, _ in answers] == [201, 201, 201]
+    assert token_reads == [BE]
+    assert len(League.open(str(site.db), BE).games(player="Lean 94")) == 1
+
+
+def test_a_revoked_token_is_refused_at_once_though_this_process_knew_it(
+    client: TestClient, site: Site, token_reads: list[str]
+) -> None:
+    """Revoked by the command line (another process) between two posts: the second post's
+    transaction finds the token gone and stores nothing; read again, it is a 401."""
+    assert _post(client, json.dumps(_game(100)).encode(), site.officer_token, lean=True)[0] == 201
+    revoked = run_cli("token", "revoke", "Claire", "--db", str(site.db))
+    assert revoked.returncode == 0, revoked.stderr
+    before = len(League.open(str(site.db), BE).games())
+    status, answer, _ = _post(
+        client, json.dumps(_game(102)).encode(), site.officer_token, lean=True
+    )
+    assert status == 401 and answer["error"]["code"] == "unauthorized"
+    assert len(League.open(str(site.db), BE).games()) == before
+    assert token_reads == [BE, BE]  # the second post read it again, after its write was refused
+
+
+def test_a_token_whose_account_is_no_longer_an_officer_s_is_held_for_review(
+    client: TestClient, site: Site
+) -> None:
+    """The account's role changed (by hand, in the database) between two posts: the second is
+    answered as a referee's post is, held for an officer's review, not imported."""
+    assert _post(client, json.dumps(_game(110)).encode(), site.officer_token, lean=True)[0] == 201
+    with sqlite3.connect(site.db) as conn:
+        conn.execute("UPDATE users SET role = 'referee' WHERE name = 'Claire'")
+    before = len(League.open(str(site.db), BE).games())
+    status, answer, _ = _post(
+        client, json.dumps(_game(112)).encode(), site.officer_token, lean=True
+    )
+    assert status == 202 and answer["status"] == "pending_review"
+    assert len(League.open(str(site.db), BE).games()) == before

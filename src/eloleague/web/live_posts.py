@@ -16,14 +16,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from functools import partial
 
 import anyio.to_thread
+from sqlalchemy import Connection
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from eloleague.accounts import User
+from eloleague.accounts import TokenChanged, User, known_officer, remember_officer
 from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.league import ImportReport, League
@@ -40,7 +42,13 @@ its token is refused, so the bound keeps that cheap (larger posts: token first, 
 _PATH = re.compile(r"/api/v1/leagues/([^/]+)/games")
 
 
-def answer_post(request: Request, found: League, user: User, body: bytes) -> Response:
+def answer_post(
+    request: Request,
+    found: League,
+    user: User,
+    body: bytes,
+    guard: Callable[[Connection], None] | None = None,
+) -> Response:
     """The answer to a post of results to the league ``found``: an officer's games are imported
     at once (``201``, or ``200`` when every game was there already; a retry of a stored post gets
     the answer the post got), a referee's are held for an officer's review (``202``). Raises what
@@ -77,6 +85,7 @@ def answer_post(request: Request, found: League, user: User, body: bytes) -> Res
         user=user.name,
         content_hash=digest,
         answer=answer,
+        guard=guard,
         _checked=True,  # games_from_body checked them against the rules
     )
     if not report.changed and report.already_imported is not None:
@@ -158,10 +167,25 @@ def _small_post(scope: Scope) -> str | None:
 
 def _answer(request: Request, league: str, body: bytes) -> Response:
     """In a worker thread: who posts and to which league (one read), the site's upload limit,
-    then the post (in the order of the route's checks: a stranger gets 401 whatever he sent)."""
+    then the post (in the order of the route's checks: a stranger gets 401 whatever he sent).
+
+    An officer's token this process found lately is not read again: the post's own transaction
+    checks, before it stores anything, that the token is still that officer's
+    (:func:`~eloleague.accounts.known_officer`); if not, the post is made as a first one."""
     engine = request.app.state.engine
-    user, found = views.open_league_for_token(engine, league, bearer_token(request))
+    token = bearer_token(request)
     limit = request.app.state.settings.max_upload_bytes
+    known = known_officer(engine, token)
+    found = views.known_league(engine, league) if known is not None else None
+    if known is not None and found is not None:
+        if len(body) > limit:
+            raise too_large(limit)
+        try:
+            return answer_post(request, found, known[0], body, guard=known[1])
+        except TokenChanged:
+            pass  # nothing was stored: as a first post, the token read again
+    user, found = views.open_league_for_token(engine, league, token)
+    remember_officer(engine, token, user)
     if len(body) > limit:
         raise too_large(limit)
     return answer_post(request, found, user, body)

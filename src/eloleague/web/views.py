@@ -73,6 +73,13 @@ def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> Leagu
     return league
 
 
+def known_league(engine: Engine, name: str) -> League | None:
+    """The league ``name`` as this process last opened it, without reading it again (leagues
+    are never renamed nor removed; each write reads the league's rules again), or ``None``."""
+    opened = _OPENED.get(engine, {})
+    return next((league for (_, each), league in opened.items() if each == name), None)
+
+
 def open_league_for_token(engine: Engine, name: str, token: str) -> tuple[User, League]:
     """The user a bearer token belongs to (or 401) and the league ``name`` (or 404), read in one
     transaction: a game server's post asks for both (docs/benchmarks.md, "Live results")."""
