@@ -76,8 +76,11 @@ def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> Leagu
 def known_league(engine: Engine, name: str) -> League | None:
     """The league ``name`` as this process last opened it, without reading it again (leagues
     are never renamed nor removed; each write reads the league's rules again), or ``None``."""
-    opened = _OPENED.get(engine, {})
-    return next((league for (_, each), league in opened.items() if each == name), None)
+    opened = tuple(_OPENED.get(engine, {}).items())  # a copy: another thread may open one
+    league = next((league for (_, each), league in opened if each == name), None)
+    if league is not None:
+        league.write_wait = WRITE_WAIT  # the site's bound, as _found sets it
+    return league
 
 
 def open_league_for_token(engine: Engine, name: str, token: str) -> tuple[User, League]:

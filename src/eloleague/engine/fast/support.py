@@ -43,6 +43,7 @@ _KNOWN: dict[str, frozenset[str]] = {
             "titles",
             "ffa",
             "labels",  # names in each language: shown, never rated
+            "role_heading",  # what the roles are called: shown, never rated
         ]
     ),
     "Outcome": frozenset(("score", "against", "fr", "en")),
