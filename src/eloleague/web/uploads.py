@@ -77,7 +77,7 @@ def csv_text(content: bytes, source: str) -> str:
 
 
 REQUEST = Text.in_domain("messages", "request")
-"""A posted body, where its problems are (\"request: line 2\")."""
+"""A posted body, where its problems are: "request: line 2", « requête : ligne 2 »."""
 
 
 def games_from_body(league: League, body: bytes, source: str | None = None) -> list[GameRecord]:
