@@ -393,7 +393,8 @@ def test_pages_write_numbers_the_french_way(demo_db: Path, officer: TestClient) 
         (["ranking", "--top", "0"], "supérieure ou égale à 1"),
         (["ranking", "--format", "foo"], "n’est pas l’une des valeurs permises"),
         (["ranking", "--top"], "demande une valeur"),
-        (["leagues", "a", "b"], "Argument(s) en trop"),
+        (["leagues", "a", "b"], "En trop sur la ligne de commande\u202f: a b"),  # no "(s)"
+        (["leagues", "a"], "En trop sur la ligne de commande\u202f: a"),
     ],
 )
 def test_a_mistyped_command_line_is_told_in_french(

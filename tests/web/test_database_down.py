@@ -106,7 +106,8 @@ def test_an_outage_is_logged_once_in_a_while_with_the_count_of_refused_requests(
         monkeypatch.setattr(errors, "UNREACHABLE_LOG_EVERY", 0.0)  # the next line is due
         errors.as_web_error(down)
     assert len(caplog.records) == 2
-    assert "(50 request(s) refused since the last such line)" in caplog.records[1].getMessage()
+    assert "(1 request refused since the last such line)" in caplog.records[0].getMessage()
+    assert "(50 requests refused since the last such line)" in caplog.records[1].getMessage()
 
 
 @pytest.mark.pg

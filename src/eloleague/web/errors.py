@@ -166,8 +166,9 @@ def _note_unreachable(detail: str) -> None:
             return
         refused, _Outage.logged, _Outage.refused = _Outage.refused, now, 0
     log.warning(
-        "the database cannot be reached (%d request(s) refused since the last such line): %s",
+        "the database cannot be reached (%d %s refused since the last such line): %s",
         refused,
+        "request" if refused == 1 else "requests",
         detail,
     )
 
