@@ -96,3 +96,16 @@ def test_counts_take_their_noun_s_form() -> None:
     assert "après 1 jour sans jouer, 1 point est perdu chaque jour" in _all_words(
         describe(daily, "fr")
     )
+
+
+def test_the_roles_are_named_in_the_reader_s_language() -> None:
+    """Diplomacy's countries in French on the French rules page (they were the rule file's
+    English names), under the name the rule file gives its roles (role_heading)."""
+    diplomacy = load_rules("diplomacy")
+    fr = " ".join(describe(diplomacy, "fr")["general"])
+    assert "Chaque pays a son propre Elo (Angleterre, France, Allemagne, Italie," in fr
+    assert "England" not in fr
+    en = " ".join(describe(diplomacy, "en")["general"])
+    assert "Each country has its own rating (England, France, Germany," in en
+    plain = diplomacy.model_copy(update={"role_heading": ""})
+    assert "Chaque rôle a son propre Elo (Angleterre," in " ".join(describe(plain, "fr")["general"])
