@@ -300,11 +300,17 @@ def _series_start(points: list[dict[str, Any]], start: float) -> float:
     return start
 
 
-def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | None) -> Markup:
+def _chart(context: dict[str, Any], lang: str, rules: RuleSet, chosen: str | None) -> Markup:
     gettext = translator(lang, "web")
+    # Each line by its pool's name (the value a link picks it by) and as the reader reads it
+    # (« classique · Angleterre »).
+    shown = {
+        s["name"]: " · ".join(rules.label(x, lang) for x in (s["mode"], s["role"]) if x)
+        for s in context["history"]
+    }
     series = [
         Series(
-            s["name"] or context["player"],
+            shown[s["name"]] or context["player"],
             _series_start(s["points"], float(context["start_rating"])),
             [
                 ChartPoint(
@@ -323,19 +329,20 @@ def _chart(context: dict[str, Any], lang: str, integers: bool, chosen: str | Non
         for s in context["history"]
     ]
     if len(series) > MANY_POOLS:
-        names = [s.name for s in series]
-        pick = chosen if chosen in names else max(series, key=lambda s: len(s.points)).name
-        context["chart_pools"] = sorted(names)
+        names = [s["name"] for s in context["history"]]
+        longest = max(context["history"], key=lambda s: len(s["points"]))["name"]
+        pick = chosen if chosen in names else longest
+        context["chart_pools"] = sorted((name, shown[name]) for name in names)
         context["chart_pool"] = pick
-        series = [s for s in series if s.name == pick]
+        series = [s for s in series if s.name == shown[pick]]
     title = gettext("Rating history of {player}").format(player=context["player"])
     if context.get("chart_pool"):
-        title += f" ({context['chart_pool']})"
+        title += f" ({shown[context['chart_pool']]})"
     season = gettext("season end")
     common = {
         "title": title,
         "season_label": season,
-        "fmt": "{:.0f}" if integers else "{:.1f}",
+        "fmt": "{:.0f}" if rules.rounds_to_integers else "{:.1f}",
         "season_ends": context["season_ends"],
         "lang": lang,
     }
@@ -355,7 +362,7 @@ def player_page(request: Request, league: str, name: str) -> Response:
     every = request.query_params.get("changes") == "all"
     context = views.player(found, name, None if every else RECENT)
     chosen = request.query_params.get("pool")
-    context["chart"] = _chart(context, page_lang(request), found.rules.rounds_to_integers, chosen)
+    context["chart"] = _chart(context, page_lang(request), found.rules, chosen)
     context["two_sided"] = not ranked(found.rules)
     context["titled"] = bool(found.rules.titles)
     context["all_changes"] = every
