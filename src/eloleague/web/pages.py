@@ -332,9 +332,9 @@ def _chart(context: dict[str, Any], lang: str, rules: RuleSet, chosen: str | Non
         names = [s["name"] for s in context["history"]]
         longest = max(context["history"], key=lambda s: len(s["points"]))["name"]
         pick = chosen if chosen in names else longest
-        context["chart_pools"] = sorted((name, shown[name]) for name in names)
+        context["chart_pools"] = sorted(((n, shown[n]) for n in names), key=lambda p: p[1])
         context["chart_pool"] = pick
-        series = [s for s in series if s.name == shown[pick]]
+        series = [line for line, name in zip(series, names, strict=True) if name == pick]
     title = gettext("Rating history of {player}").format(player=context["player"])
     if context.get("chart_pool"):
         title += f" ({shown[context['chart_pool']]})"
