@@ -68,9 +68,7 @@ def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> Leagu
     """The league of ``rows`` (:meth:`League.rows`), or a 404."""
     if not rows:
         raise not_found("no league named {name}", name=name)
-    league = _league(engine, *rows[0])
-    league.write_wait = WRITE_WAIT
-    return league
+    return _bounded(_league(engine, *rows[0]))
 
 
 def known_league(engine: Engine, name: str) -> League | None:
@@ -78,8 +76,12 @@ def known_league(engine: Engine, name: str) -> League | None:
     are never renamed nor removed; each write reads the league's rules again), or ``None``."""
     opened = tuple(_OPENED.get(engine, {}).items())  # a copy: another thread may open one
     league = next((league for (_, each), league in opened if each == name), None)
-    if league is not None:
-        league.write_wait = WRITE_WAIT  # the site's bound, as _found sets it
+    return None if league is None else _bounded(league)
+
+
+def _bounded(league: League) -> League:
+    """``league`` with the site's bound on a write's wait (:data:`WRITE_WAIT`)."""
+    league.write_wait = WRITE_WAIT
     return league
 
 
