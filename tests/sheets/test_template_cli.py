@@ -7,9 +7,11 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
+from eloleague.io.sheets.template import build_template
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.rules import load_rules
+from eloleague.rules.model import RuleSet
 from tests.conftest import run_cli
 from tests.sheets.fill import filled_workbook, to_bytes
 
@@ -109,6 +111,22 @@ def test_template_in_english_for_card_battle_and_diplomacy(tmp_path: Path) -> No
         rules.label(r, "fr") for r in rules.roles
     ]
     assert ws.cell(row=4, column=5).value == "Angleterre"
+
+
+def test_the_instructions_name_the_roles_as_the_rule_file_does(tmp_path: Path) -> None:
+    """Diplomacy's referees fill « la ligne de chaque pays » (its role_heading); a ranked rule set
+    that does not name its roles says « rôle »."""
+
+    def instructions(rules: RuleSet, lang: str) -> str:
+        sheet = build_template(rules, "Ligue", lang=lang).worksheets[0]
+        return "\n".join(str(c.value) for c in sheet["A"] if c.value)
+
+    diplomacy = load_rules("diplomacy")
+    assert "sur la ligne de chaque pays, le joueur et le score" in instructions(diplomacy, "fr")
+    assert "on the row of each country, the player and the score" in instructions(diplomacy, "en")
+    unnamed = diplomacy.model_copy(update={"role_heading": ""})
+    assert "sur la ligne de chaque rôle, le joueur" in instructions(unnamed, "fr")
+    assert "on the row of each role, the player" in instructions(unnamed, "en")
 
 
 def test_bad_arguments_are_one_clear_line(tmp_path: Path) -> None:

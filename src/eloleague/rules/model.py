@@ -465,6 +465,12 @@ class RuleSet(_Strict):
         when the rule file does not say (the reader's own word for a role is shown)."""
         return _in_language(self.role_heading, lang) or None
 
+    def role_noun(self, lang: str) -> str | None:
+        """The roles' word inside a sentence in ``lang`` (« chaque pays », "each country"): the
+        :meth:`roles_heading` in lower case, or ``None`` when the rule file does not name them."""
+        heading = self.roles_heading(lang)
+        return heading.lower() if heading else None
+
     def names_of(self) -> dict[str, str]:
         """Each label of ``[labels]`` (any language) -> the rule file's name it stands for, to
         read back a file written in the reader's language."""

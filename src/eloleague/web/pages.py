@@ -107,6 +107,7 @@ def render_page(
                 "face": views.face(found),
                 "labels": rule_labels(found.rules, lang),
                 "role_word": found.rules.roles_heading(lang),  # Diplomacy's "Pays"
+                "role_noun": found.rules.role_noun(lang),  # and "pays" in a sentence
                 **context,
             }
         except WebError:

@@ -187,11 +187,10 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
         general.append(Text.of("No rating goes below {r}.", r=_n(rules.rating_floor)))
     general.extend(_game_features(rules))
     if rules.pools.by_role:  # the roles as the reader reads them: « Chaque pays (Angleterre…) »
-        heading = rules.roles_heading(lang)
         general.append(
             Text.of(
                 "Each {role} has its own rating ({roles}); the global rating is their mean.",
-                role=heading.lower() if heading else Text.of("role"),
+                role=rules.role_noun(lang) or Text.of("role"),
                 roles=", ".join(rules.label(role, lang) for role in rules.roles),
             )
         )

@@ -19,6 +19,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.engine.methods import ranked
+from eloleague.i18n import Text
 from eloleague.io.sheets.layout import (
     EVENT,
     EVENT_FIELDS,
@@ -83,16 +84,17 @@ def _instructions(ws: Worksheet, rules: RuleSet, league: str | None, lang: str) 
                     lang,
                     "2. On the sheet {sheet}, one block per game: on its first row the game id, "
                     "the date, the mode and whether it is rated (yes/no); then, on the row of each "
-                    "role, the player and the score.",
+                    "{role}, the player and the score.",
                     sheet=sheet_title(RESULTS, lang),
+                    role=rules.role_noun(lang) or Text.of("role"),  # Diplomacy's « pays »
                 ),
                 None,
             ),
             (
                 tr(
                     lang,
-                    "   Leave a role's player and score empty when nobody played it: the game "
-                    "is then kept but not rated.",
+                    "   Leave the player and the score of a row empty when nobody played there: "
+                    "the game is then kept but not rated.",
                 ),
                 None,
             ),
