@@ -318,9 +318,12 @@ def test_a_tampered_session_cookie_is_not_a_session(client: TestClient) -> None:
     _login(client)
     assert client.get("/admin", follow_redirects=False).status_code == 200
     cookie = client.cookies["eloleague_session"]
+    client.cookies.delete("eloleague_session")  # the signed-in one is no longer sent
     client.cookies.set(
         "eloleague_session", cookie[:-3] + ("AAA" if cookie[-3:] != "AAA" else "BBB")
     )
+    sent = client.build_request("GET", "/admin").headers["cookie"]
+    assert "eloleague_session=" + cookie[:-3] in sent and cookie not in sent  # the tampered one
     assert client.get("/admin", follow_redirects=False).status_code == 303
 
 
