@@ -244,7 +244,11 @@ _KNOWN: dict[tuple[Engine, str], tuple[User, float]] = {}
 def remember_officer(engine: Engine, token: str, user: User) -> None:
     """Keep that ``token`` is the officer ``user``'s, as :func:`user_for_token_and` just found."""
     if user.is_officer and token.startswith(TOKEN_PREFIX):
-        _KNOWN[engine, _digest(token)] = (user, time.monotonic())
+        now = time.monotonic()
+        for key, (_, since) in list(_KNOWN.items()):  # those no longer used are forgotten
+            if now - since >= TOKEN_USE_EVERY.total_seconds():
+                _KNOWN.pop(key, None)
+        _KNOWN[engine, _digest(token)] = (user, now)
 
 
 def known_officer(engine: Engine, token: str) -> tuple[User, Callable[[Connection], None]] | None:

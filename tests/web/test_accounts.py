@@ -37,6 +37,27 @@ def test_passwords_are_argon2_hashes_and_tokens_are_digests(tmp_path: Path) -> N
     assert accounts.user_for_token(engine, token) is None
 
 
+def test_a_process_keeps_an_officer_s_token_a_minute_then_forgets_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tokens a server process found to be officers' (accounts.known_officer) are known
+    for TOKEN_USE_EVERY, then looked up again; those no longer used are not kept for ever."""
+    engine = engine_for(str(tmp_path / "club.db"))
+    claire = accounts.add_user(engine, "Claire", "a long password", "officer")
+    first, second = (accounts.create_token(engine, "Claire", f"server {n}") for n in (1, 2))
+    now = [1000.0]
+    monkeypatch.setattr(accounts.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(accounts, "_KNOWN", {})
+    accounts.remember_officer(engine, first, claire)
+    found = accounts.known_officer(engine, first)
+    assert found is not None and found[0] == claire
+    assert accounts.known_officer(engine, second) is None  # never looked up
+    now[0] += accounts.TOKEN_USE_EVERY.total_seconds()
+    assert accounts.known_officer(engine, first) is None  # a minute on: looked up again
+    accounts.remember_officer(engine, second, claire)
+    assert list(accounts._KNOWN) == [(engine, accounts._digest(second))]  # the first forgotten
+
+
 @pytest.mark.parametrize(
     ("name", "password", "role", "words"),
     [
