@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from eloleague.cli import app
 from eloleague.cli.help import (
+    TYPE_WORDS,
     TYPER_WORDS,
     USAGE,
     TranslatedCommand,
@@ -46,7 +47,7 @@ def _helps() -> set[str]:
 def test_every_help_text_is_translated() -> None:
     with CATALOGUE.open("rb") as handle:
         catalogue = {m.id: str(m.string) for m in read_po(handle) if m.id}
-    wanted = _helps() | set(TYPER_WORDS.values()) | {USAGE}
+    wanted = _helps() | set(TYPER_WORDS.values()) | set(TYPE_WORDS.values()) | {USAGE}
     assert len(wanted) > 150
     assert sorted(t for t in wanted if not catalogue.get(t)) == []
     for msgid in wanted:
@@ -81,3 +82,21 @@ def test_help_paragraphs_are_wrapped_by_the_terminal_only() -> None:
                     # could not have fitted on this line
                     fitted = len(line.rstrip()) + 1 + len(after.split()[0])
                     assert fitted > 76, (lang, path, line, after)
+
+
+def test_the_type_column_says_what_to_give_in_the_reader_s_words() -> None:
+    """Typer's type column (``<str>``, ``<int>``, a flag's ``<bool>``) says what an option takes
+    as a referee would say it: « <texte> », « <chemin> », "<integer>"; a flag takes nothing and
+    shows nothing."""
+    runner = CliRunner()
+    for lang in ("en", "fr"):
+        for path in _commands():
+            result = runner.invoke(app, ["--lang", lang, *path, "--help"], env={"COLUMNS": "120"})
+            assert result.exit_code == 0, (lang, path, result.output)
+            assert not re.search(r"<(str|int|float|bool)\b", result.output), (lang, path)
+    french = runner.invoke(app, ["--lang", "fr", "template", "--help"], env={"COLUMNS": "120"})
+    assert "out      <chemin>" in french.output and "--league          <texte>" in french.output
+    assert re.search(r"--force +Remplacer", french.output)  # a flag: no type
+    english = runner.invoke(app, ["--lang", "en", "serve", "--help"], env={"COLUMNS": "120"})
+    assert "<integer> [1<=x<=64]" in english.output and "<text>" in english.output
+    assert re.search(r"--no-access-log +A line", english.output)

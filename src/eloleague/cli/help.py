@@ -43,6 +43,21 @@ TYPER_WORDS = {
 }
 USAGE = "Usage:"
 
+# What Typer shows in the type column (``<str>``, ``<int range>``...), as the help says it to a
+# referee: a word of the catalogue. A flag (``--force``) takes no value: it shows none (Typer
+# would say ``<bool>``).
+TYPE_WORDS = {
+    "str": "text",
+    "int": "integer",
+    "int range": "integer",
+    "float": "number",
+    "float range": "number",
+    "path": "path",
+    "file": "file",
+    "directory": "folder",
+}
+_TYPE_SHOWN = re.compile(r"<([a-z ]+)>((?:\.\.\.)?)")
+
 # Typer's and Click's messages for a mistyped command line (they are written in English inside
 # Typer), as templates: the French text comes from the catalogue, the values are kept; a
 # ``{reason}`` is itself one of these messages.
@@ -141,11 +156,32 @@ def _translated(command: click.Command, ctx: click.Context) -> Iterator[None]:
                     put(sub, "short_help", _(sub.short_help))
     for name, english in TYPER_WORDS.items():
         put(rich_utils, name, _(english))
+    typed = []  # the parameters whose type column is shown in the user's words
+    for param in command.get_params(ctx):
+        if hasattr(param, "display_type_rich"):  # Typer's parameters
+            shown = _type_shown(param, ctx, _)
+            param.display_type_rich = lambda ctx, shown=shown: shown
+            typed.append(param)
     try:
         yield
     finally:
         for target, name, value in reversed(saved):
             setattr(target, name, value)
+        for param in typed:
+            del param.display_type_rich  # type: ignore[attr-defined]
+
+
+def _type_shown(param: click.Parameter, ctx: click.Context, _: Callable[[str], str]) -> str | None:
+    """What the help's type column shows for ``param``: ``None`` for a flag, Typer's type in the
+    catalogue's words (:data:`TYPE_WORDS`: ``<texte>``, ``<entier>``), a list of choices as it is."""
+    if getattr(param, "is_flag", False):
+        return None
+    display = getattr(param, "display_type_rich", None)
+    shown = display(ctx=ctx) if display is not None else None
+    found = _TYPE_SHOWN.fullmatch(shown or "")
+    if found is None or found[1] not in TYPE_WORDS:
+        return shown
+    return f"<{_(TYPE_WORDS[found[1]])}>{found[2]}"
 
 
 def _pattern(template: str) -> re.Pattern[str]:
