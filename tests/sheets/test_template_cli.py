@@ -113,7 +113,7 @@ def test_template_in_english_for_card_battle_and_diplomacy(tmp_path: Path) -> No
     assert ws.cell(row=4, column=5).value == "Angleterre"
 
 
-def test_the_instructions_name_the_roles_as_the_rule_file_does(tmp_path: Path) -> None:
+def test_the_instructions_name_the_roles_as_the_rule_file_does() -> None:
     """Diplomacy's referees fill « la ligne de chaque pays » (its role_heading); a ranked rule set
     that does not name its roles says « rôle »."""
 
