@@ -371,15 +371,37 @@ def in_process(
     return len(latencies), wall, latencies
 
 
+FLOOR_SCORES = {
+    "decisive_victory": 1.0,
+    "marginal_victory": 0.75,
+    "draw": 0.5,
+    "defeat": 0.0,
+    "overwhelming_victory": 1.0,
+}
+"""The floors' score of the first side's outcome (a minimal script's plain Elo)."""
+
+
+def _floor_connection(path: Path) -> sqlite3.Connection:
+    """The floors' connection: the league's database settings (WAL, synchronous=NORMAL)."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=60)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def _floor_delta(first: float, second: float, outcome: str) -> float:
+    """The first side's change, plain Elo with K = 32 (the second side's is its opposite)."""
+    expected = 1 / (1 + 10 ** ((second - first) / 400))
+    return 32 * (FLOOR_SCORES[outcome] - expected)
+
+
 def floor(
     players: int, poster: Poster, limit: int, seconds: float
 ) -> tuple[int, float, list[float]]:
     """One SQLite transaction per game: store it, read and update its two players' ratings."""
     path = DATA / "run-floor.db"
     delete_sqlite_files(path)
-    conn = sqlite3.connect(path, isolation_level=None, timeout=60)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
+    conn = _floor_connection(path)
     conn.execute(
         "CREATE TABLE games (id INTEGER PRIMARY KEY, ext_id TEXT UNIQUE, date TEXT, "
         "a INTEGER, b INTEGER, oa TEXT, ob TEXT)"
@@ -388,13 +410,6 @@ def floor(
         "CREATE TABLE ratings (player TEXT PRIMARY KEY, rating REAL, games INTEGER) WITHOUT ROWID"
     )
     conn.executemany("INSERT INTO ratings VALUES (?, 1500, 0)", [(n,) for n in names(players)])
-    scores = {
-        "decisive_victory": 1.0,
-        "marginal_victory": 0.75,
-        "draw": 0.5,
-        "defeat": 0.0,
-        "overwhelming_victory": 1.0,
-    }
     latencies: list[float] = []
     until = time.monotonic() + seconds
     t0 = time.perf_counter()
@@ -411,8 +426,7 @@ def floor(
             conn.execute("SELECT rating, games FROM ratings WHERE player = ?", (p,)).fetchone()
             for p in (a, b)
         )
-        expected = 1 / (1 + 10 ** ((rb - ra) / 400))
-        delta = 32 * (scores[g["sides"][0]["outcome"]] - expected)
+        delta = _floor_delta(ra, rb, g["sides"][0]["outcome"])
         conn.execute(
             "UPDATE ratings SET rating = ?, games = ? WHERE player = ?", (ra + delta, ga + 1, a)
         )
@@ -434,15 +448,10 @@ def floor_in_league(
     players (``games``, ``side_players``, their indexes as the league has them), reading and
     updating their two ``ratings`` rows. Players' ids are known beforehand; no ledger, no
     journal, no check."""
-    path = Path(sqlite_copy(db, "floor-league"))
-    conn = sqlite3.connect(path, isolation_level=None, timeout=60)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
+    conn = _floor_connection(Path(sqlite_copy(db, "floor-league")))
     ((league_id,),) = conn.execute("SELECT id FROM leagues WHERE name = ?", (LEAGUE,))
     ids = dict(conn.execute("SELECT name, id FROM players WHERE league_id = ?", (league_id,)))
     ((seq,),) = conn.execute("SELECT max(seq) FROM games WHERE league_id = ?", (league_id,))
-    scores = {"decisive_victory": 1.0, "marginal_victory": 0.75, "draw": 0.5, "defeat": 0.0}
-    scores["overwhelming_victory"] = 1.0
     latencies: list[float] = []
     until = time.monotonic() + seconds
     t0 = time.perf_counter()
@@ -471,8 +480,7 @@ def floor_in_league(
             )
         )
         (ra, ga), (rb, gb) = found[a], found[b]
-        expected = 1 / (1 + 10 ** ((rb - ra) / 400))
-        delta = 32 * (scores[oa] - expected)
+        delta = _floor_delta(ra, rb, oa)
         conn.executemany(
             "UPDATE ratings SET rating = ?, games = ? WHERE league_id = ? AND player_id = ? "
             "AND mode = '' AND role = ''",

@@ -171,13 +171,13 @@ def _translated(command: click.Command, ctx: click.Context) -> Iterator[None]:
             del param.display_type_rich  # type: ignore[attr-defined]
 
 
-def _type_shown(param: click.Parameter, ctx: click.Context, _: Callable[[str], str]) -> str | None:
-    """What the help's type column shows for ``param``: ``None`` for a flag, Typer's type in the
-    catalogue's words (:data:`TYPE_WORDS`: ``<texte>``, ``<entier>``), a list of choices as it is."""
+def _type_shown(param: Any, ctx: click.Context, _: Callable[[str], str]) -> str | None:
+    """What the help's type column shows for Typer's ``param``: ``None`` for a flag, Typer's
+    type in the catalogue's words (:data:`TYPE_WORDS`: ``<texte>``, ``<entier>``), a list of
+    choices as it is."""
     if getattr(param, "is_flag", False):
         return None
-    display = getattr(param, "display_type_rich", None)
-    shown = display(ctx=ctx) if display is not None else None
+    shown: str | None = param.display_type_rich(ctx=ctx)
     found = _TYPE_SHOWN.fullmatch(shown or "")
     if found is None or found[1] not in TYPE_WORDS:
         return shown
