@@ -91,7 +91,15 @@ from eloleague.store.games import (
     player_game_labels,
     set_content_hash,
 )
-from eloleague.store.group_commit import NotTogether, Reads, Together, Write, group_of
+from eloleague.store.group_commit import (
+    NotTogether,
+    Queued,
+    Reads,
+    Together,
+    Write,
+    group_of,
+    run_now,
+)
 from eloleague.store.identity import (
     Identity,
     ambiguous,
@@ -159,7 +167,9 @@ __all__ = [
     "ImportReport",
     "League",
     "PlayerReport",
+    "Queued",
     "RatingChange",
+    "write_now",
 ]
 
 _ENGINES: dict[str, Engine] = {}
@@ -192,6 +202,15 @@ def copy_log_in_background(engine: Engine) -> LogCopier | None:
     server that keeps it open (``eloleague serve``, :meth:`League.copy_log_in_background`):
     docs/league.md, "Live results". ``None`` on PostgreSQL."""
     return copy_in_background(engine)
+
+
+def write_now(imports: Sequence[Queued[Any]]) -> bool:
+    """Run imports made ready (:meth:`League.import_later`) in this thread at once, one
+    transaction per database (SQLite) or league (PostgreSQL), where that needs no wait: no other
+    write of the process running or queued, the lock had at once. Whether all of them ran; the
+    others run when their ``result()`` is asked. A server's event loop writes small posts so
+    (docs/league.md, "Live results")."""
+    return run_now(imports)
 
 
 def _existing(db: str | Engine | None) -> str | Engine | None:
@@ -471,6 +490,18 @@ class League:
         lock when this write is the transaction's first. ``together``: how it may be applied
         with the writes of its kind queued next to it (:class:`~eloleague.store.group_commit.
         Together`)."""
+        return self._queued(body, games, notes, ahead, together).result()
+
+    def _queued(
+        self,
+        body: Callable[[Connection], T],
+        games: int,
+        notes: Callable[[Connection, T], None] | None = None,
+        ahead: Reads | None = None,
+        together: Together[T] | None = None,
+        then: Callable[[T], T] | None = None,
+    ) -> Queued[T]:
+        """The write of :meth:`_write_grouped`, made ready, not run yet."""
 
         def alone(conn: Connection) -> T:
             self._refresh_rules(conn)
@@ -492,7 +523,14 @@ class League:
             return self._transaction(wait, bump=False, ahead=first.ahead)
 
         group = group_of(store_db.group_key(self.engine, self.id))
-        return group.run(Write(alone, games, ahead, together), transaction, self.write_wait)
+        write = Write(alone, games, ahead, together)
+        return Queued(group, write, transaction, self.write_wait, then)
+
+    @property
+    def writes_here(self) -> bool:
+        """Whether a write is this process's own work (SQLite: the file is written by this
+        process) rather than round trips to a server (PostgreSQL)."""
+        return store_db.is_sqlite(self.engine)
 
     @contextmanager
     def _reading(self) -> Iterator[Connection]:
@@ -727,12 +765,85 @@ class League:
         :class:`~eloleague.errors.BusyError` when another write held the league longer than
         :attr:`write_wait` (nothing stored: the same call can be made again).
         """
+        done = self._import(
+            games_in,
+            source=source,
+            content_hash=content_hash,
+            dry_run=dry_run,
+            update=update,
+            user=user,
+            file_warnings=file_warnings,
+            names=names,
+            answer=answer,
+            event_places=event_places,
+            guard=guard,
+            _checked=_checked,
+        )
+        return done if isinstance(done, ImportReport) else done.result()
+
+    def import_later(
+        self,
+        games_in: Sequence[GameRecord],
+        *,
+        source: str,
+        content_hash: str | None = None,
+        update: bool = False,
+        user: str | None = None,
+        answer: Callable[[ImportReport], str] | None = None,
+        guard: Callable[[Connection], None] | None = None,
+        _checked: bool = False,
+    ) -> Queued[ImportReport]:
+        """:meth:`import_games` checked and made ready, not run yet (:class:`InputError` at
+        once): its ``result()`` is the report, waiting for it if needed. A server's event loop
+        runs several at once with :func:`~eloleague.store.group_commit.run_now`, when that
+        needs no wait (docs/league.md, "Live results")."""
+        queued = self._import(
+            games_in,
+            source=source,
+            content_hash=content_hash,
+            update=update,
+            user=user,
+            answer=answer,
+            guard=guard,
+            _checked=_checked,
+        )
+        assert isinstance(queued, Queued)  # not a dry run
+        return queued
+
+    def _import(
+        self,
+        games_in: Sequence[GameRecord],
+        *,
+        source: str,
+        content_hash: str | None = None,
+        dry_run: bool = False,
+        update: bool = False,
+        user: str | None = None,
+        file_warnings: Sequence[Problem] = (),
+        names: Mapping[str, str] | None = None,
+        answer: Callable[[ImportReport], str] | None = None,
+        event_places: Sequence[EventPlace] = (),
+        guard: Callable[[Connection], None] | None = None,
+        _checked: bool = False,
+    ) -> Queued[ImportReport] | ImportReport:
+        """:meth:`import_games`: its report when it is a dry run (made at once), else its
+        write made ready."""
         records, mapping = _mapped(games_in, names)
         _checked = _checked and not mapping  # a mapped name may now meet itself in a game
         # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
         problems = duplicate_ids(records) if _checked else validate_games(self.rules, records)
         if problems:
             raise InputError(problems, source)
+
+        def with_warnings(report: ImportReport) -> ImportReport:
+            if not file_warnings:
+                return report
+            located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
+            return replace(
+                report,
+                file_warnings=list(file_warnings),
+                name_warnings=[w for w in report.name_warnings if w.name not in located],
+            )
 
         def body(conn: Connection) -> ImportReport:
             if guard is not None:
@@ -786,15 +897,8 @@ class League:
                     self._import_together,
                 )
             )
-            report = self._write_grouped(body, len(records), notes, ahead, together)
-        if file_warnings:
-            located = {normalise_name(w.name) for w in file_warnings if isinstance(w, LookAlike)}
-            report = replace(
-                report,
-                file_warnings=list(file_warnings),
-                name_warnings=[w for w in report.name_warnings if w.name not in located],
-            )
-        return report
+            return self._queued(body, len(records), notes, ahead, together, with_warnings)
+        return with_warnings(report)
 
     def _import_together(
         self,

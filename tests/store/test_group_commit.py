@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -18,7 +20,7 @@ import pytest
 from sqlalchemy import event, text
 
 from eloleague.errors import BusyError, InputError
-from eloleague.league import League
+from eloleague.league import League, write_now
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import db as store_db
 from eloleague.store.group_commit import group_of
@@ -224,3 +226,96 @@ def test_a_write_whose_last_statements_fail_is_undone_alone_and_told(db_url: str
     assert not isinstance(stored, Exception) and stored.added == 1, stored
     assert {g.id for g in league.games()} == {"g0", "g2"}
     assert_is_a_fresh_replay(league)
+
+
+def test_writes_made_ready_run_now_in_one_transaction_and_a_failing_one_alone(
+    db_url: str,
+) -> None:
+    """What a server's event loop does (docs/league.md, "Live results"): imports made ready
+    (``import_later``) run at once in the calling thread, one transaction, each answered as if it
+    had been alone; a refused one is undone alone."""
+    league = League.create(db_url, "live", "bataille-empire")
+    league.import_games([game(0)], source="api")
+    clash = GameRecord(
+        date=DAY,
+        sides=(
+            Side((Participant("Ana"),), "defeat"),
+            Side((Participant("Bob"),), "decisive_victory"),
+        ),
+        id="g0",
+    )
+    commits = commits_of(league)
+    ready = [
+        league.import_later([game(1, "Chloé", "Dan")], source="api", user="s1"),
+        league.import_later([clash], source="api", user="s2"),
+        league.import_later([game(2), game(3, "Bob", "Eve")], source="api", user="s3"),
+    ]
+    assert commits() == 0  # made ready: nothing run yet
+    assert write_now(ready)
+    assert all(each.write.done.is_set() for each in ready)  # answered without a wait
+    assert commits() == 1
+    assert ready[0].result().added == 1 and ready[2].result().added == 2
+    with pytest.raises(InputError, match="g0"):
+        ready[1].result()
+    assert sorted(g.id or "" for g in league.games()) == ["g0", "g1", "g2", "g3"]
+    assert [e.user for e in league.journal()[:2]] == ["s3", "s1"]
+    assert_is_a_fresh_replay(league)
+
+
+def test_writes_that_would_wait_are_left_as_they_were_and_run_when_asked(db_url: str) -> None:
+    """A write of another thread under way (the process's turn taken), or one queued before
+    them: nothing is run, nothing waits; the writes run when their result is asked."""
+    league = League.create(db_url, "live", "bataille-empire")
+    group = group_of(store_db.group_key(league.engine, league.id))
+    first = league.import_later([game(1)], source="api")
+    assert group.gate.acquire(timeout=10)  # as a thread running a transaction holds it
+    try:
+        assert not write_now([first])
+    finally:
+        group.gate.release()
+    assert not first.write.done.is_set() and not first.write.taken and league.games() == []
+    assert first.result().added == 1
+
+    queued_before = league.import_later([game(2)], source="api")
+    queued_before.queue()  # as a thread's write waiting for the lock
+    second = league.import_later([game(3)], source="api")
+    assert not write_now([second]) and not second.write.done.is_set()
+    assert queued_before.result().added == 1 and second.result().added == 1
+    assert [g.id for g in league.games()] == ["g1", "g2", "g3"]
+    assert_is_a_fresh_replay(league)
+
+
+def test_writes_are_not_run_now_while_another_process_has_the_writers_turn(
+    tmp_path: Path,
+) -> None:
+    """SQLite: another process holds the database's writers' turn (store/writer_turn.py): the
+    writes are left at once (the loop does not wait for it), and stored once it lets go."""
+    path = tmp_path / "turn.db"
+    league = League.create(f"sqlite:///{path}", "live", "bataille-empire")
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import fcntl, os, sys\n"
+            f"fd = os.open({str(path) + '-writer'!r}, os.O_RDWR | os.O_CREAT)\n"
+            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+            "print('held', flush=True)\n"
+            "sys.stdin.read()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        ready = league.import_later([game(1)], source="api")
+        started = time.monotonic()
+        assert not write_now([ready])
+        assert time.monotonic() - started < 0.5  # not the write's wait (30 s by default)
+        assert not ready.write.done.is_set() and league.games() == []
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    assert write_now([ready]) and ready.result().added == 1
+    assert [g.id for g in league.games()] == ["g1"]

@@ -122,8 +122,18 @@ class Group:
         write transaction holding the league's lock), shared with the writes queued meanwhile;
         its result, or its error raised. :class:`BusyError` when the lock is not had within
         ``wait`` seconds."""
+        self.queue(write)
+        return self.wait_for(write, transaction, wait)
+
+    def queue(self, write: Write[Any]) -> None:
+        """Put ``write`` in the queue: the next transaction of this group takes it (its caller
+        then waits for it with :meth:`wait_for`)."""
         with self._queue_lock:
             self._waiting.append(write)
+
+    def wait_for(self, write: Write[T], transaction: Transaction, wait: float | None) -> T:
+        """The result of ``write`` (queued: :meth:`queue`), leading the transaction that takes
+        it when no other thread does (see :meth:`run`)."""
         started = time.monotonic()
         while not write.done.is_set():
             left = None if wait is None else wait - (time.monotonic() - started)
@@ -143,6 +153,24 @@ class Group:
                 self.gate.release()
         return write.outcome()
 
+    def run_now(self, writes: Sequence[Write[Any]], transaction: Transaction) -> bool:
+        """Run ``writes`` (not queued) in one transaction, in this thread, if that needs no wait:
+        no other write of this process runs or waits, and the league's lock is had at once.
+        Whether they ran (their outcomes are set); if not, nothing was done and they may be
+        queued. The event loop of a server writes small posts this way (docs/league.md, "Live
+        results"): a thread that waited would make the loop wait."""
+        if not self.gate.acquire(blocking=False):
+            return False
+        try:
+            with self._queue_lock:
+                if self._waiting:  # their turn first: a thread is about to lead them
+                    return False
+                for write in writes:
+                    write.taken = True
+            return self._apply(list(writes), transaction, 0.0, give_back=True)
+        finally:
+            self.gate.release()
+
     def _take(self) -> list[Write[Any]]:
         with self._queue_lock:
             taken: list[Write[Any]] = []
@@ -158,7 +186,18 @@ class Group:
             return taken
 
     def _lead(self, transaction: Transaction, wait: float | None) -> None:
-        writes = self._take()
+        self._apply(self._take(), transaction, wait)
+
+    def _apply(
+        self,
+        writes: list[Write[Any]],
+        transaction: Transaction,
+        wait: float | None,
+        give_back: bool = False,
+    ) -> bool:
+        """Run ``writes`` (taken) in one transaction; their outcomes set. ``give_back``: if
+        the lock was not had in time (:class:`BusyError`), the writes are left as they were,
+        not done, and the answer is ``False``."""
         try:
             with transaction(wait, writes[0]) as conn:
                 if len(writes) == 1:  # alone: its error rolls the transaction back
@@ -167,13 +206,69 @@ class Group:
                     for kind in _kinds(writes):
                         _apply_kind(conn, kind)
         except BaseException as exc:  # the transaction failed: no write of it was stored
+            if give_back and isinstance(exc, BusyError):
+                for write in writes:
+                    write.taken, write.result, write.error = False, None, None
+                return False
             for write in writes:
                 if write.error is None:
                     write.error = exc
                     write.result = None
-        finally:
-            for write in writes:
-                write.done.set()
+        for write in writes:
+            write.done.set()
+        return True
+
+
+class Queued(Generic[T]):
+    """A write made ready for its group, not run yet: :func:`run_now` runs several at once in
+    the calling thread when that needs no wait; :meth:`result` waits for it, leading its
+    transaction when no other thread does. ``then``: what its result becomes once it ran."""
+
+    __slots__ = ("_queued", "group", "then", "transaction", "wait", "write")
+
+    def __init__(
+        self,
+        group: Group,
+        write: Write[T],
+        transaction: Transaction,
+        wait: float | None,
+        then: Callable[[T], T] | None = None,
+    ) -> None:
+        self.group = group
+        self.write = write
+        self.transaction = transaction
+        self.wait = wait
+        self.then = then
+        self._queued = False
+
+    def result(self) -> T:
+        """The write's result once its transaction committed, or its error raised (as
+        :meth:`Group.run`)."""
+        if self.write.done.is_set():
+            done = self.write.outcome()
+        else:
+            self.queue()
+            done = self.group.wait_for(self.write, self.transaction, self.wait)
+        return done if self.then is None else self.then(done)
+
+    def queue(self) -> None:
+        """Put the write in its group's queue (once): the next transaction takes it."""
+        if not self._queued:
+            self._queued = True
+            self.group.queue(self.write)
+
+
+def run_now(queued: Sequence[Queued[Any]]) -> bool:
+    """Run the writes of ``queued`` in this thread, one transaction per group, where that
+    needs no wait (:meth:`Group.run_now`); whether all of them ran. Those that did not wait
+    for :meth:`Queued.result`."""
+    groups: dict[int, list[Queued[Any]]] = {}
+    for each in queued:
+        groups.setdefault(id(each.group), []).append(each)
+    ran = True
+    for same in groups.values():
+        ran = same[0].group.run_now([q.write for q in same], same[0].transaction) and ran
+    return ran
 
 
 def _kinds(writes: Sequence[Write[Any]]) -> list[list[Write[Any]]]:
