@@ -4,8 +4,11 @@ FastAPI's route, and both give the same answers: success, retry, referee, every 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,8 +16,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from eloleague.league import League
+from eloleague.store import db as store_db
+from eloleague.store.group_commit import group_of
 from eloleague.web import live_posts
 from tests.conftest import run_cli
+from tests.store.test_live_appends import assert_is_a_fresh_replay
 from tests.web.conftest import BE, Site
 
 URL = f"/api/v1/leagues/{BE}/games"
@@ -33,15 +39,17 @@ def _game(n: int) -> dict[str, Any]:
 
 @pytest.fixture
 def lean_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The leagues of the posts the lean path answered."""
+    """The leagues of the posts the lean path answered (in a thread or on the event loop)."""
     calls: list[str] = []
-    answer = live_posts._answer
+    small_post = live_posts._small_post
 
-    def counted(request: Any, league: str, body: bytes) -> Any:
-        calls.append(league)
-        return answer(request, league, body)
+    def counted(scope: Any) -> str | None:
+        league = small_post(scope)
+        if league is not None:
+            calls.append(league)
+        return league
 
-    monkeypatch.setattr(live_posts, "_answer", counted)
+    monkeypatch.setattr(live_posts, "_small_post", counted)
     return calls
 
 
@@ -314,3 +322,68 @@ def test_a_token_whose_account_is_no_longer_an_officer_s_is_held_for_review(
     )
     assert status == 202 and answer["status"] == "pending_review"
     assert len(League.open(str(site.db), BE).games()) == before
+
+
+@pytest.fixture
+def loop_writes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, bool, int]]:
+    """Each time posts were written from the event loop: whether it was the loop's own thread,
+    whether they were written (else they went to a thread), how many posts."""
+    writes: list[tuple[bool, bool, int]] = []
+    write_now = live_posts.write_now
+
+    def seen(queued: Any) -> bool:
+        on_loop = asyncio._get_running_loop() is not None
+        done = write_now(queued)
+        writes.append((on_loop, done, len(queued)))
+        return done
+
+    monkeypatch.setattr(live_posts, "write_now", seen)
+    return writes
+
+
+def test_a_known_officer_s_small_posts_are_written_by_the_event_loop(
+    client: TestClient, site: Site, loop_writes: list[tuple[bool, bool, int]]
+) -> None:
+    """The first post reads its token in a thread; the next ones, from a token the process
+    knows, are written by the event loop itself (docs/web.md, "Posting results from a game
+    server"), and the league is what a fresh replay gives."""
+    answers = [
+        _post(client, json.dumps(_game(n)).encode(), site.officer_token, lean=True)
+        for n in (120, 122, 124)
+    ]
+    assert [(status, answer["added"]) for status, answer, _ in answers] == [(201, 1)] * 3
+    assert loop_writes == [(True, True, 1), (True, True, 1)]
+    again = _post(client, json.dumps(_game(124)).encode(), site.officer_token, lean=True)
+    assert again[:2] == answers[2][:2]  # a retry written by the loop: the same answer
+    league = League.open(str(site.db), BE)
+    assert len(league.games(player="Lean 124")) == 1
+    assert_is_a_fresh_replay(league)
+
+
+def test_a_post_the_loop_cannot_write_at_once_waits_in_a_thread(
+    client: TestClient, site: Site, loop_writes: list[tuple[bool, bool, int]]
+) -> None:
+    """Another write of the process under way (its turn taken): the loop does not wait for it
+    (the site's other requests would), the post waits in a thread and is stored after it."""
+    assert _post(client, json.dumps(_game(130)).encode(), site.officer_token, lean=True)[0] == 201
+    league = League.open(str(site.db), BE)
+    gate = group_of(store_db.group_key(league.engine, league.id)).gate
+    answered: list[Any] = []
+    assert gate.acquire(timeout=10)
+    try:
+        poster = threading.Thread(
+            target=lambda: answered.append(
+                _post(client, json.dumps(_game(132)).encode(), site.officer_token, lean=True)
+            )
+        )
+        poster.start()
+        deadline = time.monotonic() + 10
+        while not loop_writes:
+            assert time.monotonic() < deadline, "the post never reached the loop's write"
+            time.sleep(0.005)
+        assert loop_writes == [(True, False, 1)] and not answered  # left at once, waiting
+    finally:
+        gate.release()
+    poster.join(timeout=30)
+    assert [(status, answer["added"]) for status, answer, _ in answered] == [(201, 1)]
+    assert len(league.games(player="Lean 132")) == 1

@@ -13,9 +13,11 @@ endpoint in the OpenAPI document. Both answer through :func:`answer_post`: one b
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
+import weakref
 from collections.abc import Callable
 from functools import partial
 
@@ -28,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from eloleague.accounts import TokenChanged, User, known_officer, remember_officer
 from eloleague.errors import Problem
 from eloleague.i18n import Text
-from eloleague.league import ImportReport, League
+from eloleague.league import ImportReport, League, Queued, write_now
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, respond
 from eloleague.web.inputs import too_large
@@ -38,6 +40,13 @@ from eloleague.web.security import bearer_token
 SMALL_BODY = 64 * 1024
 """Posts declaring at most this many bytes take the lean path; a stranger's body is read before
 its token is refused, so the bound keeps that cheap (larger posts: token first, FastAPI's route)."""
+
+LOOP_BODY = 8 * 1024
+"""Posts of at most this many bytes (some thirty games) may be written by the event loop itself
+(:class:`GamePosts`): each such write holds up the site's other requests for its time only."""
+
+LOOP_GAMES = 64
+"""The most games the event loop writes in one transaction (a few milliseconds)."""
 
 _PATH = re.compile(r"/api/v1/leagues/([^/]+)/games")
 
@@ -53,9 +62,9 @@ def answer_post(
     at once (``201``, or ``200`` when every game was there already; a retry of a stored post gets
     the answer the post got), a referee's are held for an officer's review (``202``). Raises what
     the visitor sees as an error (:func:`eloleague.web.errors.as_web_error`)."""
-    records = uploads.games_from_body(found, body)
-    lang = page_lang(request)
     if not user.is_officer:
+        records = uploads.games_from_body(found, body)
+        lang = page_lang(request)
         report = uploads.preview(found, records, "api", body, user.name)
         upload_id = found.hold_upload(user.id, "api.jsonl", as_jsonl(body))
         return JSONResponse(
@@ -66,6 +75,21 @@ def answer_post(
             },
             status_code=202,
         )
+    queued, finish = officer_post(request, found, user, body, guard)
+    return finish(queued.result())
+
+
+def officer_post(
+    request: Request,
+    found: League,
+    user: User,
+    body: bytes,
+    guard: Callable[[Connection], None] | None = None,
+) -> tuple[Queued[ImportReport], Callable[[ImportReport], Response]]:
+    """An officer's post (:func:`answer_post`) checked and its import made ready, not run yet,
+    and what gives the answer from its report."""
+    records = uploads.games_from_body(found, body)
+    lang = page_lang(request)
     update = flag(request, "update")
     # A retry of a post that was stored (same games, same content) adds nothing and gets the
     # answer the post got (docs/web.md, "Posting results from a game server").
@@ -78,7 +102,7 @@ def answer_post(
         written.append(json.dumps(content, ensure_ascii=False, separators=(",", ":")))
         return written[-1]
 
-    report = found.import_games(
+    queued = found.import_later(
         records,
         source="api",
         update=update,
@@ -88,16 +112,20 @@ def answer_post(
         guard=guard,
         _checked=True,  # games_from_body checked them against the rules
     )
-    if not report.changed and report.already_imported is not None:
-        kept = found.posted_answer(digest)
-        if kept is not None:
-            return Response(kept, status_code=201, media_type="application/json")
-    if written:
-        return Response(written[-1], status_code=201, media_type="application/json")
-    return JSONResponse(
-        {"status": "imported", **uploads.report_dict(found, report, lang)},
-        status_code=201 if report.changed else 200,
-    )
+
+    def finish(report: ImportReport) -> Response:
+        if not report.changed and report.already_imported is not None:
+            kept = found.posted_answer(digest)
+            if kept is not None:
+                return Response(kept, status_code=201, media_type="application/json")
+        if written:
+            return Response(written[-1], status_code=201, media_type="application/json")
+        return JSONResponse(
+            {"status": "imported", **uploads.report_dict(found, report, lang)},
+            status_code=201 if report.changed else 200,
+        )
+
+    return queued, finish
 
 
 def flag(request: Request, name: str) -> bool:
@@ -131,10 +159,24 @@ def as_jsonl(body: bytes) -> bytes:
 class GamePosts:
     """The lean path of small result posts (see the module's docstring). It sits inside the
     security-header and ``Vary`` layers, which add their headers to its answers as to any other,
-    and outside the session layer: a post carries a bearer token, never a session."""
+    and outside the session layer: a post carries a bearer token, never a session.
+
+    On SQLite, a post of at most :data:`LOOP_BODY` bytes from a token this process knows is
+    written by the event loop itself, with the posts that came in the same turn of the loop (in
+    the next one too when the last transaction held several posts: several game servers are
+    posting), in one transaction, when nothing has to be waited for (docs/web.md, "Posting
+    results from a game server"): no thread hop, and no thread to share the interpreter with
+    while the transaction runs. Otherwise (a write of another thread under way, another process's turn, a token read
+    for the first time, a referee) the post goes to a worker thread, as every post did before."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        # the posts each event loop has made ready in its current turn (a test client may run
+        # several loops, one a thread)
+        self._ready: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[_Ready]] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._several = False  # the last transaction the loop wrote held several posts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = _small_post(scope)
@@ -144,12 +186,70 @@ class GamePosts:
         request = Request(scope, receive)
         try:
             body = await request.body()  # the server holds it to its declared length
-            response = await anyio.to_thread.run_sync(partial(_answer, request, found, body))
+            response = await self._on_loop(request, found, body)
+            if response is None:
+                response = await anyio.to_thread.run_sync(partial(_answer, request, found, body))
         except ClientDisconnect:  # gone before its body came: nobody to answer
             return
         except Exception as exc:  # every error in the site's one shape, never a traceback
             response = respond(request, as_web_error(exc))
         await response(scope, receive, send)
+
+    async def _on_loop(self, request: Request, league: str, body: bytes) -> Response | None:
+        """The answer to a post written by the event loop, or ``None``: it goes to a thread
+        (:func:`_answer`)."""
+        engine = request.app.state.engine
+        known = known_officer(engine, bearer_token(request))
+        found = views.known_league(engine, league) if known is not None else None
+        if known is None or found is None or not found.writes_here or len(body) > LOOP_BODY:
+            return None
+        limit = request.app.state.settings.max_upload_bytes
+        if len(body) > limit:
+            raise too_large(limit)
+        queued, finish = officer_post(request, found, known[0], body, guard=known[1])
+        loop = asyncio.get_running_loop()
+        ready = self._ready.setdefault(loop, [])
+        written = loop.create_future()
+        ready.append((queued, written))
+        if len(ready) == 1:  # the first of this turn: written once the turn's others are read
+            if self._several:  # several servers post: one more turn lets the next ones in
+                loop.call_soon(loop.call_soon, self._write, loop)
+            else:
+                loop.call_soon(self._write, loop)
+        await written
+        try:
+            if queued.write.done.is_set():
+                report = queued.result()
+            else:  # not written: it waits in a thread for the league
+                report = await anyio.to_thread.run_sync(queued.result)
+        except TokenChanged:  # nothing was stored: as a first post, the token read again
+            return None
+        return finish(report)
+
+    def _write(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Write the posts the loop made ready in this turn, at most :data:`LOOP_GAMES` games
+        (the rest in the next turn), in one transaction, if nothing has to be waited for."""
+        ready = self._ready[loop]
+        taken, games = 0, 0
+        for queued, _ in ready:
+            if taken and games + queued.write.games > LOOP_GAMES:
+                break
+            taken, games = taken + 1, games + queued.write.games
+        now = ready[:taken]
+        del ready[:taken]
+        self._several = taken > 1
+        if ready:
+            loop.call_soon(self._write, loop)
+        try:
+            write_now([queued for queued, _ in now])
+        finally:
+            for _, written in now:
+                if not written.done():  # (its post's task may have been cancelled)
+                    written.set_result(None)
+
+
+_Ready = tuple[Queued[ImportReport], "asyncio.Future[None]"]
+"""A post made ready on the event loop, and what its task awaits until the loop wrote it."""
 
 
 def _small_post(scope: Scope) -> str | None:
