@@ -41,12 +41,13 @@ SMALL_BODY = 64 * 1024
 """Posts declaring at most this many bytes take the lean path; a stranger's body is read before
 its token is refused, so the bound keeps that cheap (larger posts: token first, FastAPI's route)."""
 
-LOOP_BODY = 8 * 1024
-"""Posts of at most this many bytes (some thirty games) may be written by the event loop itself
-(:class:`GamePosts`): each such write holds up the site's other requests for its time only."""
+LOOP_BODY = 2 * 1024
+"""Posts of at most this many bytes (about a dozen games) may be written by the event loop itself
+(:class:`GamePosts`): while it writes, the loop answers nothing else (a post of 2 KiB takes about
+6 ms on a league of a million games, docs/benchmarks.md)."""
 
-LOOP_GAMES = 64
-"""The most games the event loop writes in one transaction (a few milliseconds)."""
+LOOP_GAMES = 16
+"""The most games the event loop writes in one transaction (the rest in its next turn)."""
 
 _PATH = re.compile(r"/api/v1/leagues/([^/]+)/games")
 
