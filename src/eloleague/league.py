@@ -795,8 +795,8 @@ class League:
     ) -> Queued[ImportReport]:
         """:meth:`import_games` checked and made ready, not run yet (:class:`InputError` at
         once): its ``result()`` is the report, waiting for it if needed. A server's event loop
-        runs several at once with :func:`~eloleague.store.group_commit.run_now`, when that
-        needs no wait (docs/league.md, "Live results")."""
+        runs several at once with :func:`write_now`, when that needs no wait (docs/league.md,
+        "Live results")."""
         queued = self._import(
             games_in,
             source=source,
