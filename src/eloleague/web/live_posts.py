@@ -6,7 +6,8 @@ the event loop about 1.3 ms of CPU (dependency resolution, the session middlewar
 for the token and another for the import) before any game was stored. :class:`GamePosts`, a plain
 ASGI layer, takes the posts of at most :data:`SMALL_BODY` bytes (a few games) and answers them
 itself: the body read on the event loop, then one thread hop for the token, the league and the
-import. Larger posts, and every other request, go on to FastAPI, whose route
+import; the smallest, from a token the process knows, are written by the event loop itself.
+Larger posts, and every other request, go on to FastAPI, whose route
 (:func:`eloleague.web.api.post_games`) checks the token before it reads a body and describes the
 endpoint in the OpenAPI document. Both answer through :func:`answer_post`: one behaviour.
 """
@@ -167,8 +168,9 @@ class GamePosts:
     the next one too when the last transaction held several posts: several game servers are
     posting), in one transaction, when nothing has to be waited for (docs/web.md, "Posting
     results from a game server"): no thread hop, and no thread to share the interpreter with
-    while the transaction runs. Otherwise (a write of another thread under way, another process's turn, a token read
-    for the first time, a referee) the post goes to a worker thread, as every post did before."""
+    while the transaction runs. Otherwise (a write of another thread under way, another
+    process's turn, a token read for the first time, a referee) the post goes to a worker
+    thread, as every post did before."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
