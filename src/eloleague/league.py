@@ -765,7 +765,7 @@ class League:
         :class:`~eloleague.errors.BusyError` when another write held the league longer than
         :attr:`write_wait` (nothing stored: the same call can be made again).
         """
-        done = self._import(
+        return self.import_later(
             games_in,
             source=source,
             content_hash=content_hash,
@@ -778,39 +778,9 @@ class League:
             event_places=event_places,
             guard=guard,
             _checked=_checked,
-        )
-        return done if isinstance(done, ImportReport) else done.result()
+        ).result()
 
     def import_later(
-        self,
-        games_in: Sequence[GameRecord],
-        *,
-        source: str,
-        content_hash: str | None = None,
-        update: bool = False,
-        user: str | None = None,
-        answer: Callable[[ImportReport], str] | None = None,
-        guard: Callable[[Connection], None] | None = None,
-        _checked: bool = False,
-    ) -> Queued[ImportReport]:
-        """:meth:`import_games` checked and made ready, not run yet (:class:`InputError` at
-        once): its ``result()`` is the report, waiting for it if needed. A server's event loop
-        runs several at once with :func:`write_now`, when that needs no wait (docs/league.md,
-        "Live results")."""
-        queued = self._import(
-            games_in,
-            source=source,
-            content_hash=content_hash,
-            update=update,
-            user=user,
-            answer=answer,
-            guard=guard,
-            _checked=_checked,
-        )
-        assert isinstance(queued, Queued)  # not a dry run
-        return queued
-
-    def _import(
         self,
         games_in: Sequence[GameRecord],
         *,
@@ -825,9 +795,11 @@ class League:
         event_places: Sequence[EventPlace] = (),
         guard: Callable[[Connection], None] | None = None,
         _checked: bool = False,
-    ) -> Queued[ImportReport] | ImportReport:
-        """:meth:`import_games`: its report when it is a dry run (made at once), else its
-        write made ready."""
+    ) -> Queued[ImportReport]:
+        """:meth:`import_games` checked and made ready, not run yet (:class:`InputError` at
+        once; a dry run is made at once): its ``result()`` is the report, waiting for it if
+        needed. A server's event loop runs several at once with :func:`write_now`, when that
+        needs no wait (docs/league.md, "Live results")."""
         records, mapping = _mapped(games_in, names)
         _checked = _checked and not mapping  # a mapped name may now meet itself in a game
         # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
@@ -898,7 +870,7 @@ class League:
                 )
             )
             return self._queued(body, len(records), notes, ahead, together, with_warnings)
-        return with_warnings(report)
+        return Queued.answered(with_warnings(report))
 
     def _import_together(
         self,

@@ -241,6 +241,15 @@ class Queued(Generic[T]):
         self.then = then
         self._queued = False
 
+    @classmethod
+    def answered(cls, result: T) -> Queued[T]:
+        """A write that needed no transaction of the group (a dry run, rolled back): done,
+        ``result`` its result."""
+        write: Write[T] = Write(lambda _conn: result, 0)
+        write.result = result
+        write.done.set()
+        return cls(Group(), write, _no_transaction, None)
+
     def result(self) -> T:
         """The write's result once its transaction committed, or its error raised (as
         :meth:`Group.run`)."""
@@ -258,13 +267,18 @@ class Queued(Generic[T]):
             self.group.queue(self.write)
 
 
+def _no_transaction(_wait: float | None, _first: Write[Any]) -> AbstractContextManager[Connection]:
+    raise AssertionError("an answered write runs no transaction")
+
+
 def run_now(queued: Sequence[Queued[Any]]) -> bool:
     """Run the writes of ``queued`` in this thread, one transaction per group, where that
     needs no wait (:meth:`Group.run_now`); whether all of them ran. Those that did not wait
     for :meth:`Queued.result`."""
     groups: dict[int, list[Queued[Any]]] = {}
     for each in queued:
-        groups.setdefault(id(each.group), []).append(each)
+        if not each.write.done.is_set():
+            groups.setdefault(id(each.group), []).append(each)
     ran = True
     for same in groups.values():
         ran = same[0].group.run_now([q.write for q in same], same[0].transaction) and ran
