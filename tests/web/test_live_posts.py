@@ -332,7 +332,10 @@ def loop_writes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, bool, int]]
     write_now = live_posts.write_now
 
     def seen(queued: Any) -> bool:
-        on_loop = asyncio._get_running_loop() is not None
+        try:
+            on_loop = asyncio.get_running_loop() is not None
+        except RuntimeError:  # no event loop runs in this thread
+            on_loop = False
         done = write_now(queued)
         writes.append((on_loop, done, len(queued)))
         return done

@@ -201,15 +201,11 @@ class GamePosts:
     async def _on_loop(self, request: Request, league: str, body: bytes) -> Response | None:
         """The answer to a post written by the event loop, or ``None``: it goes to a thread
         (:func:`_answer`)."""
-        engine = request.app.state.engine
-        known = known_officer(engine, bearer_token(request))
-        found = views.known_league(engine, league) if known is not None else None
-        if known is None or found is None or not found.writes_here or len(body) > LOOP_BODY:
+        known = _known_post(request, league, body) if len(body) <= LOOP_BODY else None
+        if known is None or not known[0].writes_here:
             return None
-        limit = request.app.state.settings.max_upload_bytes
-        if len(body) > limit:
-            raise too_large(limit)
-        queued, finish = officer_post(request, found, known[0], body, guard=known[1])
+        found, user, guard = known
+        queued, finish = officer_post(request, found, user, body, guard=guard)
         loop = asyncio.get_running_loop()
         ready = self._ready.setdefault(loop, [])
         written = loop.create_future()
@@ -275,20 +271,38 @@ def _answer(request: Request, league: str, body: bytes) -> Response:
     An officer's token this process found lately is not read again: the post's own transaction
     checks, before it stores anything, that the token is still that officer's
     (:func:`~eloleague.accounts.known_officer`); if not, the post is made as a first one."""
-    engine = request.app.state.engine
-    token = bearer_token(request)
-    limit = request.app.state.settings.max_upload_bytes
-    known = known_officer(engine, token)
-    found = views.known_league(engine, league) if known is not None else None
-    if known is not None and found is not None:
-        if len(body) > limit:
-            raise too_large(limit)
+    known = _known_post(request, league, body)
+    if known is not None:
+        found, user, guard = known
         try:
-            return answer_post(request, found, known[0], body, guard=known[1])
+            return answer_post(request, found, user, body, guard=guard)
         except TokenChanged:
             pass  # nothing was stored: as a first post, the token read again
+    engine = request.app.state.engine
+    token = bearer_token(request)
     user, found = views.open_league_for_token(engine, league, token)
     remember_officer(engine, token, user)
+    _within_limit(request, body)
+    return answer_post(request, found, user, body)
+
+
+def _known_post(
+    request: Request, league: str, body: bytes
+) -> tuple[League, User, Callable[[Connection], None]] | None:
+    """For a post from an officer's token this process knows, to a league it has opened: the
+    league, the officer and the check his write makes of the token (nothing read); ``None``
+    otherwise. The site's upload limit is checked first."""
+    engine = request.app.state.engine
+    known = known_officer(engine, bearer_token(request))
+    found = views.known_league(engine, league) if known is not None else None
+    if known is None or found is None:
+        return None
+    _within_limit(request, body)
+    return found, *known
+
+
+def _within_limit(request: Request, body: bytes) -> None:
+    """A body past the site's upload limit is a 413."""
+    limit = request.app.state.settings.max_upload_bytes
     if len(body) > limit:
         raise too_large(limit)
-    return answer_post(request, found, user, body)
