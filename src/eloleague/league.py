@@ -159,6 +159,7 @@ from eloleague.store.reports import (
 )
 from eloleague.store.revisions import bump_revision, revision_of
 from eloleague.store.wal import LogCopier, copy_in_background
+from eloleague.store.writer_turn import WriterTurn
 
 __all__ = [
     "EventReport",
@@ -169,6 +170,7 @@ __all__ = [
     "PlayerReport",
     "Queued",
     "RatingChange",
+    "WriterTurn",
     "write_now",
 ]
 
@@ -525,6 +527,13 @@ class League:
         group = group_of(store_db.group_key(self.engine, self.id))
         write = Write(alone, games, ahead, together)
         return Queued(group, write, transaction, self.write_wait, then)
+
+    @property
+    def writers_turn(self) -> WriterTurn | None:
+        """The writers' turn of the league's SQLite file, which every process writing to it
+        takes (docs/league.md, "Writers in several processes"), for a thread that must not wait
+        for it (:meth:`WriterTurn.ask`); ``None`` on PostgreSQL."""
+        return store_db.writer_turn(self.engine)
 
     @property
     def writes_here(self) -> bool:

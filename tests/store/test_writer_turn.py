@@ -154,6 +154,60 @@ def test_a_writer_that_stopped_waiting_leaves_the_turn_to_the_others(
     turn.release()
 
 
+def _until_the_other_takes_it(other: Other) -> None:
+    """This process's helper may hold the lock a moment after the other let it go."""
+    deadline = time.monotonic() + 30
+    while other.ask("try") != "held":
+        assert time.monotonic() < deadline, "this process kept the turn"
+        time.sleep(0.01)
+    assert other.ask("release") == "released"
+
+
+def test_a_thread_that_may_not_wait_asks_for_the_turn_and_is_called_when_it_comes(
+    turn: WriterTurn, other: Other
+) -> None:
+    """A server's event loop asks instead of waiting (docs/league.md, "Writers in several
+    processes"): called back once the other process lets go, its next write takes the turn
+    held for it without waiting."""
+    assert other.ask("take") == "held"
+    came = threading.Event()
+    assert turn.ask(lambda: came.set() or True)
+    assert not came.wait(0.3)  # the other process holds it; nothing waits in this thread
+    assert other.ask("release") == "released"
+    assert came.wait(30)  # called from the helper's thread
+    assert other.ask("try") == "not held"  # held for this thread…
+    assert turn.acquire(0)  # …whose next write takes it at once
+    assert other.ask("try") == "not held"
+    turn.release()
+    _until_the_other_takes_it(other)
+
+
+def test_a_turn_asked_for_goes_back_when_withdrawn_unused_or_unwanted(
+    turn: WriterTurn, other: Other
+) -> None:
+    assert other.ask("take") == "held"
+    came = threading.Event()
+    assert turn.ask(lambda: came.set() or True)
+    assert turn.withdraw()  # before it came: the helper lets the lock go when it gets it
+    assert other.ask("release") == "released"
+    _until_the_other_takes_it(other)
+    assert not came.is_set()
+
+    assert turn.ask(lambda: True)  # nobody has it: had at once, held for this thread
+    assert not turn.withdraw()  # too late: it came
+    assert other.ask("try") == "not held"
+    turn.unused()  # no write took it
+    _until_the_other_takes_it(other)
+
+    assert turn.ask(lambda: False)  # the asker cannot use it (its event loop closed)
+    _until_the_other_takes_it(other)
+
+    assert turn.acquire(5)  # another writer of this process has it: nothing is asked
+    assert not turn.ask(lambda: True)
+    turn.release()
+    _until_the_other_takes_it(other)
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork")
 def test_a_forked_child_takes_turns_with_its_parent(database: Path, turn: WriterTurn) -> None:
     assert turn.acquire(5)

@@ -21,6 +21,7 @@ from eloleague.store.group_commit import group_of
 from eloleague.web import live_posts
 from tests.conftest import run_cli
 from tests.store.test_live_appends import assert_is_a_fresh_replay
+from tests.store.test_writer_turn import Other
 from tests.web.conftest import BE, Site
 
 URL = f"/api/v1/leagues/{BE}/games"
@@ -390,3 +391,73 @@ def test_a_post_the_loop_cannot_write_at_once_waits_in_a_thread(
     poster.join(timeout=30)
     assert [(status, answer["added"]) for status, answer, _ in answered] == [(201, 1)]
     assert len(league.games(player="Lean 132")) == 1
+
+
+def _posted_behind_another_process(
+    client: TestClient, site: Site, loop_writes: list[tuple[bool, bool, int]], n: int, held: float
+) -> list[Any]:
+    """The answer to a post of game ``n`` made while another process (another worker) holds
+    the database's writers' turn, ``held`` seconds after the loop found it taken; checks that
+    the turn is free after."""
+    assert _post(client, json.dumps(_game(n - 2)).encode(), site.officer_token, lean=True)[0] == 201
+    tried = len(loop_writes)
+    other = Other(site.db)
+    answered: list[Any] = []
+    try:
+        assert other.ask("take") == "held"
+        poster = threading.Thread(
+            target=lambda: answered.append(
+                _post(client, json.dumps(_game(n)).encode(), site.officer_token, lean=True)
+            )
+        )
+        poster.start()
+        deadline = time.monotonic() + 30
+        while len(loop_writes) == tried:
+            assert time.monotonic() < deadline, "the post never reached the loop's write"
+            time.sleep(0.005)
+        time.sleep(held)
+        assert not answered  # it waits for the turn
+        assert other.ask("release") == "released"
+        poster.join(timeout=30)
+        deadline = time.monotonic() + 30
+        while other.ask("try") != "held":  # the loop gave the turn back
+            assert time.monotonic() < deadline, "the turn was kept"
+            time.sleep(0.01)
+        assert other.ask("release") == "released"
+    finally:
+        other.close()
+    return answered
+
+
+def test_a_post_waits_on_the_loop_for_another_process_s_turn(
+    client: TestClient,
+    site: Site,
+    loop_writes: list[tuple[bool, bool, int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Another worker has the writers' turn: the loop asks for it and goes on serving; once it
+    comes, the loop writes the post (no thread waits for it), and gives the turn back."""
+    monkeypatch.setattr(live_posts, "TURN_WAIT", 60.0)
+    answered = _posted_behind_another_process(client, site, loop_writes, 152, held=0.3)
+    assert [(status, answer["added"]) for status, answer, _ in answered] == [(201, 1)]
+    assert loop_writes[-2:] == [(True, False, 1), (True, True, 1)]  # asked, then written
+    league = League.open(str(site.db), BE)
+    assert len(league.games(player="Lean 152")) == 1
+    assert_is_a_fresh_replay(league)
+
+
+def test_a_post_whose_turn_does_not_come_soon_waits_in_a_thread(
+    client: TestClient,
+    site: Site,
+    loop_writes: list[tuple[bool, bool, int]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The turn held longer than :data:`~eloleague.web.live_posts.TURN_WAIT`: the loop takes
+    its question back and the post waits for the turn in a thread, stored once it comes."""
+    monkeypatch.setattr(live_posts, "TURN_WAIT", 0.05)
+    answered = _posted_behind_another_process(client, site, loop_writes, 162, held=0.5)
+    assert [(status, answer["added"]) for status, answer, _ in answered] == [(201, 1)]
+    assert loop_writes[-1] == (True, False, 1)  # the loop did not write it
+    league = League.open(str(site.db), BE)
+    assert len(league.games(player="Lean 162")) == 1
+    assert_is_a_fresh_replay(league)

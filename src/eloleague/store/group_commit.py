@@ -260,6 +260,11 @@ class Queued(Generic[T]):
             done = self.group.wait_for(self.write, self.transaction, self.wait)
         return done if self.then is None else self.then(done)
 
+    def behind_own_writes(self) -> bool:
+        """Whether another write of this process runs or waits in its group (when
+        :func:`run_now` did not run this one and none does, another process had the lock)."""
+        return self.group.gate.locked() or bool(self.group._waiting)
+
     def queue(self) -> None:
         """Put the write in its group's queue (once): the next transaction takes it."""
         if not self._queued:

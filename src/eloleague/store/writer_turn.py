@@ -23,6 +23,10 @@ and those that create it anew no longer share a turn (they still never write at 
 turn to the writer that asked for it, or lets it go if that writer has stopped waiting. The file
 locks of filelock or portalocker take a timeout by polling the lock every few milliseconds,
 which is the very wait this module removes.
+
+A thread that must not wait (a server's event loop, which writes small posts itself) asks for the
+turn instead (:meth:`WriterTurn.ask`): the helper calls it back when the turn is had, and holds
+the turn for that thread's next write, which takes it without waiting.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from types import ModuleType
 
 fcntl: ModuleType | None
@@ -56,11 +61,17 @@ class WriterTurn:
         self._asked = False  # the helper is waiting for the file's lock
         self._handed = False  # the helper got it for the writer waiting
         self._waiting = 0  # writers waiting for the helper (0 or 1: see _mine)
+        self._asker: tuple[int, Callable[[], bool]] | None = None  # a thread that asked (ask)
+        self._held_for: int | None = None  # the thread whose next acquire() takes the turn held
         self._helper: threading.Thread | None = None
 
     def acquire(self, timeout: float | None) -> bool:
         """Take the turn, waiting at most ``timeout`` seconds (``None``: as long as it takes);
         whether it was had. Each turn had is given back with :meth:`release`."""
+        if self._held_for == threading.get_ident():  # asked for (ask), had: it is this write's
+            with self._changed:
+                self._held_for = None
+            return True
         deadline = None if timeout is None else time.monotonic() + timeout
         if not self._mine.acquire(timeout=-1 if timeout is None else max(0.0, timeout)):
             return False
@@ -79,6 +90,74 @@ class WriterTurn:
         fcntl.flock(self._fd, fcntl.LOCK_UN)
         self._mine.release()
 
+    def ask(self, came: Callable[[], bool]) -> bool:
+        """Ask for the turn for this thread without waiting for it: ``came()`` is called once
+        the turn is had (at once in this thread, or later in the helper's), and this thread's
+        next :meth:`acquire` takes it at once; :meth:`unused` gives it back if that write does
+        not come. ``came()`` answers whether it will be used (``False``: it is given back).
+        :meth:`withdraw` takes the question back. Answers ``False``, nothing asked, when another
+        writer of this process holds the turn or waits for it."""
+        assert fcntl is not None
+        if not self._mine.acquire(blocking=False):
+            return False
+        me = threading.get_ident()
+        with self._changed:
+            had = False
+            if not self._asked:  # (else the helper's wait for the lock is under way: join it)
+                try:
+                    fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    had = True
+                except BlockingIOError:
+                    pass
+            if had:
+                self._held_for = me
+            else:
+                self._asker = (me, came)
+                self._ask_helper()
+        if had:
+            self._hand(came)
+        return True
+
+    def withdraw(self) -> bool:
+        """Take back this thread's question (:meth:`ask`) if the turn has not come yet; whether
+        it was taken back (if not, ``came()`` was called, or is about to be)."""
+        with self._changed:
+            if self._asker is None or self._asker[0] != threading.get_ident():
+                return False
+            self._asker = None  # the helper lets the lock go when it gets it
+            self._mine.release()
+            return True
+
+    def unused(self) -> None:
+        """Give back the turn had for this thread (:meth:`ask`) if its write did not take it."""
+        with self._changed:
+            if self._held_for != threading.get_ident():
+                return
+            self._held_for = None
+        self.release()
+
+    def _hand(self, came: Callable[[], bool]) -> None:
+        """Tell an asker the turn is had for it; given back if it will not use it."""
+        try:
+            used = came()
+        except Exception:
+            log.exception("a writer that asked for the turn could not be told")
+            used = False
+        if not used:
+            with self._changed:
+                self._held_for = None
+            self.release()
+
+    def _ask_helper(self) -> None:
+        """Have the helper wait for the file's lock (with ``_changed`` held)."""
+        self._asked = True
+        if self._helper is None:
+            self._helper = threading.Thread(
+                target=self._wait_for_lock, name="eloleague-writer-turn", daemon=True
+            )
+            self._helper.start()
+        self._changed.notify_all()
+
     def _lock(self, deadline: float | None) -> bool:
         assert fcntl is not None
         with self._changed:
@@ -88,13 +167,7 @@ class WriterTurn:
                     return True
                 except BlockingIOError:
                     pass
-                self._asked = True
-                if self._helper is None:
-                    self._helper = threading.Thread(
-                        target=self._wait_for_lock, name="eloleague-writer-turn", daemon=True
-                    )
-                    self._helper.start()
-                self._changed.notify_all()
+                self._ask_helper()
             self._waiting += 1
             try:
                 left = None if deadline is None else deadline - time.monotonic()
@@ -107,19 +180,25 @@ class WriterTurn:
 
     def _wait_for_lock(self) -> None:
         """The helper: waits for the file's lock whenever asked, then hands it to the writer
-        waiting, or lets it go when none is."""
+        waiting or the thread that asked, or lets it go when there is neither."""
         assert fcntl is not None
         while True:
             with self._changed:
                 self._changed.wait_for(lambda: self._asked)
             fcntl.flock(self._fd, fcntl.LOCK_EX)  # Python's lock is released while it waits
+            came = None
             with self._changed:
                 self._asked = False
                 if self._waiting:
                     self._handed = True
                     self._changed.notify_all()
+                elif self._asker is not None:
+                    self._held_for, came = self._asker
+                    self._asker = None
                 else:
                     fcntl.flock(self._fd, fcntl.LOCK_UN)
+            if came is not None:
+                self._hand(came)
 
 
 _TURNS: dict[str, WriterTurn | None] = {}

@@ -20,6 +20,7 @@ import json
 import re
 import weakref
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import partial
 
 import anyio.to_thread
@@ -31,7 +32,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from eloleague.accounts import TokenChanged, User, known_officer, remember_officer
 from eloleague.errors import Problem
 from eloleague.i18n import Text
-from eloleague.league import ImportReport, League, Queued, write_now
+from eloleague.league import ImportReport, League, Queued, WriterTurn, write_now
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, respond
 from eloleague.web.inputs import too_large
@@ -49,6 +50,10 @@ LOOP_BODY = 2 * 1024
 
 LOOP_GAMES = 16
 """The most games the event loop writes in one transaction (the rest in its next turn)."""
+
+TURN_WAIT = 0.2
+"""How long, in seconds, the event loop's posts wait for the writers' turn another process
+(another worker) has, before they wait for it in threads."""
 
 _PATH = re.compile(r"/api/v1/leagues/([^/]+)/games")
 
@@ -168,18 +173,17 @@ class GamePosts:
     the next one too when the last transaction held several posts: several game servers are
     posting), in one transaction, when nothing has to be waited for (docs/web.md, "Posting
     results from a game server"): no thread hop, and no thread to share the interpreter with
-    while the transaction runs. Otherwise (a write of another thread under way, another
-    process's turn, a token read for the first time, a referee) the post goes to a worker
+    while the transaction runs. When another process (another worker) has the database's
+    writers' turn, the loop asks for the turn and goes on serving; the posts are written when
+    it comes (within :data:`TURN_WAIT`). Otherwise (a write of another thread under way, a turn
+    that does not come, a token read for the first time, a referee) the post goes to a worker
     thread, as every post did before."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
-        # the posts each event loop has made ready in its current turn (a test client may run
-        # several loops, one a thread)
-        self._ready: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, list[_Ready]] = (
+        self._loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _OnLoop] = (
             weakref.WeakKeyDictionary()
         )
-        self._several = False  # the last transaction the loop wrote held several posts
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = _small_post(scope)
@@ -207,13 +211,15 @@ class GamePosts:
         found, user, guard = known
         queued, finish = officer_post(request, found, user, body, guard=guard)
         loop = asyncio.get_running_loop()
-        ready = self._ready.setdefault(loop, [])
+        posts = self._loops.get(loop)
+        if posts is None:
+            posts = self._loops[loop] = _OnLoop(found.writers_turn)
         written = loop.create_future()
-        ready.append((queued, written))
-        if len(ready) == 1:  # the first of this turn: written once the turn's others are read
-            if self._several:  # several servers post: one more turn lets the next ones in
-                loop.call_soon(loop.call_soon, self._write, loop)
-            else:
+        posts.ready.append((queued, written))
+        if len(posts.ready) == 1 and posts.asking is None:  # the first of this turn
+            if posts.several:  # several servers post: one more turn lets the next ones in
+                loop.call_soon(loop.call_soon, partial(self._write, loop))
+            else:  # written once the turn's others are read
                 loop.call_soon(self._write, loop)
         await written
         try:
@@ -225,30 +231,97 @@ class GamePosts:
             return None
         return finish(report)
 
-    def _write(self, loop: asyncio.AbstractEventLoop) -> None:
+    def _write(self, loop: asyncio.AbstractEventLoop, *, ask: bool = True) -> None:
         """Write the posts the loop made ready in this turn, at most :data:`LOOP_GAMES` games
-        (the rest in the next turn), in one transaction, if nothing has to be waited for."""
-        ready = self._ready[loop]
+        (the rest in the next turn), in one transaction, if nothing has to be waited for. If
+        another process has the writers' turn, ask for it (``ask``): they are written when it
+        comes (:meth:`_turn_came`)."""
+        posts = self._loops[loop]
+        if posts.asking is not None:  # written when the turn comes
+            return
         taken, games = 0, 0
-        for queued, _ in ready:
+        for queued, _ in posts.ready:
             if taken and games + queued.write.games > LOOP_GAMES:
                 break
             taken, games = taken + 1, games + queued.write.games
-        now = ready[:taken]
-        del ready[:taken]
-        self._several = taken > 1
-        if ready:
+        now = posts.ready[:taken]
+        del posts.ready[:taken]
+        posts.several = taken > 1
+        if posts.ready:
             loop.call_soon(self._write, loop)
+        asked = False
         try:
-            write_now([queued for queued, _ in now])
+            ran = write_now([queued for queued, _ in now])
+            asked = not ran and ask and self._ask_turn(loop, posts, now)
         finally:
-            for _, written in now:
-                if not written.done():  # (its post's task may have been cancelled)
-                    written.set_result(None)
+            if not asked:
+                _written(now)
+
+    def _ask_turn(self, loop: asyncio.AbstractEventLoop, posts: _OnLoop, now: list[_Ready]) -> bool:
+        """Ask for the writers' turn for the posts ``now`` (they go back first in line); whether
+        it was asked (not when a thread of this process has it or waits for it: they wait in
+        threads with it)."""
+        turn = posts.turn
+        if turn is None or now[0][0].behind_own_writes():
+            return False
+
+        def came() -> bool:  # in the turn's helper thread
+            try:
+                loop.call_soon_threadsafe(self._turn_came, loop)
+            except RuntimeError:  # the loop was closed: nobody to write
+                return False
+            return True
+
+        if not turn.ask(came):
+            return False
+        posts.ready[:0] = now
+        posts.asking = loop.call_later(TURN_WAIT, self._turn_late, loop)
+        return True
+
+    def _turn_came(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The writers' turn is had for the loop: write what is ready, then give the turn back
+        if no transaction took it."""
+        posts = self._loops[loop]
+        if posts.asking is not None:
+            posts.asking.cancel()
+            posts.asking = None
+        try:
+            self._write(loop, ask=False)
+        finally:
+            assert posts.turn is not None
+            posts.turn.unused()
+
+    def _turn_late(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The writers' turn did not come in :data:`TURN_WAIT`: the posts wait in threads."""
+        posts = self._loops[loop]
+        assert posts.turn is not None
+        if not posts.turn.withdraw():
+            return  # it came meanwhile: _turn_came is on its way
+        posts.asking = None
+        now = posts.ready[:]
+        posts.ready.clear()
+        _written(now)
 
 
 _Ready = tuple[Queued[ImportReport], "asyncio.Future[None]"]
 """A post made ready on the event loop, and what its task awaits until the loop wrote it."""
+
+
+@dataclass
+class _OnLoop:
+    """The posts one event loop writes itself (a test client may run several loops)."""
+
+    turn: WriterTurn | None  # the database's writers' turn
+    ready: list[_Ready] = field(default_factory=list)  # made ready, not written yet
+    several: bool = False  # the last transaction the loop wrote held several posts
+    asking: asyncio.TimerHandle | None = None  # the turn asked for, until this timer
+
+
+def _written(posts: list[_Ready]) -> None:
+    """Let the posts' tasks go on: written, or to wait in threads."""
+    for _, written in posts:
+        if not written.done():  # (its post's task may have been cancelled)
+            written.set_result(None)
 
 
 def _small_post(scope: Scope) -> str | None:
