@@ -262,15 +262,26 @@ def known_officer(engine: Engine, token: str) -> tuple[User, Callable[[Connectio
     known = _KNOWN.get(key)
     if known is None or time.monotonic() - known[1] >= TOKEN_USE_EVERY.total_seconds():
         return None
-    user = known[0]
+    return known[0], StillHis(key, known[0])
 
-    def still_his(conn: Connection) -> None:
-        holder = account_rows.token_holder(conn, key[1])
-        if holder is None or (holder[2], holder[4]) != (user.id, user.role):
-            _KNOWN.pop(key, None)
+
+class StillHis:
+    """The check of :func:`known_officer`: raises :class:`TokenChanged` when the token is no
+    longer the officer's. ``reads``: the statement it makes, which the write may read with the
+    league's lock (on PostgreSQL in its round trip, not one of its own)."""
+
+    __slots__ = ("_key", "_user", "reads")
+
+    def __init__(self, key: tuple[Engine, str], user: User) -> None:
+        self._key = key
+        self._user = user
+        self.reads = [account_rows.token_holder_read(key[1])]
+
+    def __call__(self, conn: Connection) -> None:
+        holder = account_rows.token_holder(conn, self._key[1])
+        if holder is None or (holder[2], holder[4]) != (self._user.id, self._user.role):
+            _KNOWN.pop(self._key, None)
             raise TokenChanged
-
-    return user, still_his
 
 
 def _nothing(_conn: Connection) -> None:

@@ -63,6 +63,7 @@ from eloleague.store.bulk import (
     drop_ahead,
     hold_for_commit,
     keep_ahead,
+    read_ahead,
     refresh_statistics,
     to_date,
 )
@@ -213,6 +214,13 @@ def write_now(imports: Sequence[Queued[Any]]) -> bool:
     others run when their ``result()`` is asked. A server's event loop writes small posts so
     (docs/league.md, "Live results")."""
     return run_now(imports)
+
+
+def _guard_reads(
+    guards: Sequence[Callable[[Connection], None] | None],
+) -> list[tuple[str, Sequence[Any]]]:
+    """The reads the guards of imports make (``guard.reads``, see :meth:`League.import_games`)."""
+    return [read for guard in guards for read in getattr(guard, "reads", ())]
 
 
 def _existing(db: str | Engine | None) -> str | Engine | None:
@@ -766,6 +774,8 @@ class League:
         ``guard(conn)``: a check made in the import's transaction before anything is stored;
         what it raises refuses the import, nothing stored (the API checks there that a token
         this process knows is still its officer's: :func:`eloleague.accounts.known_officer`).
+        A guard may list the reads it makes as ``guard.reads`` (``(sql, parameters)`` pairs):
+        they are made with the league's lock, on PostgreSQL in its round trip.
 
         Games that sort after every stored game take the append path (docs/league.md, "Live
         results"): their cost is that of the games, not of the league.
@@ -866,7 +876,11 @@ class League:
             # The import's first reads go with the lock (PostgreSQL: one round trip less), unless
             # names are mapped first: their aliases are written before the reads.
             def ahead(conn: Connection) -> list[tuple[str, Sequence[Any]]]:
-                return [] if mapping else imports.reads_ahead(conn, self.id, records, content_hash)
+                if mapping:
+                    return []
+                return imports.reads_ahead(
+                    conn, self.id, records, content_hash, also=_guard_reads([guard])
+                )
 
             # Plain imports queued together are applied as one (store/imports_together.py).
             together = (
@@ -891,12 +905,14 @@ class League:
         it cannot join: it is applied alone, and refused there."""
         self._refresh_rules(conn)
         drop_ahead(conn)  # read for the first write's games alone
-        for n, (_, _, guard) in enumerate(parts):
-            try:
-                if guard is not None:
-                    guard(conn)
-            except Exception:
-                raise NotTogether(n) from None
+        guards = [guard for _, _, guard in parts]
+        with read_ahead(conn, _guard_reads(guards)):  # PostgreSQL: in one round trip
+            for n, guard in enumerate(guards):
+                try:
+                    if guard is not None:
+                        guard(conn)
+                except Exception:
+                    raise NotTogether(n) from None
         posts = [post for post, _, _ in parts]
         reports = imports_together.apply_writes(conn, self.id, self.rules, posts)
         hold_for_commit(conn)

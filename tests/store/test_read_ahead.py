@@ -290,3 +290,64 @@ def test_posts_applied_together_share_their_round_trips(
     assert queued == 3 and [o.added for o in outcomes] == [1, 1, 1]
     assert len(trips) == 7, trips
     assert {"t0", "t1", "t2"} <= {g.id for g in league.games()}
+
+
+def _known_officer_guard(league: League) -> Any:
+    """The check an API post from a known officer's token makes in its transaction."""
+    from eloleague import accounts
+
+    accounts.add_user(league.engine, "Server", "a long password", "officer")
+    token = accounts.create_token(league.engine, "Server")
+    user, _ = accounts.user_for_token_and(league.engine, token, lambda conn: None)
+    assert user is not None
+    accounts.remember_officer(league.engine, token, user)
+    known = accounts.known_officer(league.engine, token)
+    assert known is not None
+    return known[1]
+
+
+@pytest.mark.pg
+def test_a_known_officer_s_post_checks_its_token_in_the_lock_s_round_trip(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The token's check (accounts.known_officer) is read with the lock: three round trips, as a
+    post without it; a round trip of its own would make four."""
+    league = _league(pg_server.new_database())
+    guard = _known_officer_guard(league)
+    league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
+    trips = _count_round_trips(monkeypatch)
+    report = league.import_games(
+        [_duel("x9", Participant("P1"), Participant("P3"))], source="api", guard=guard
+    )
+    assert report.added == 1
+    assert len(trips) == 3, trips
+
+
+@pytest.mark.pg
+def test_posts_applied_together_check_their_tokens_in_one_round_trip(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three known officer's posts queued together: their tokens' checks go in one round trip,
+    added to the seven of posts without them."""
+    from tests.store.test_group_commit import queued_in_order
+
+    league = _league(pg_server.new_database())
+    guard = _known_officer_guard(league)
+    league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
+    trips = _count_round_trips(monkeypatch)
+    posts = [
+        functools.partial(
+            league.import_games,
+            [_duel(f"t{n}", Participant(f"P{n}"), Participant(f"P{n + 3}"))],
+            source="api",
+            guard=guard,
+        )
+        for n in range(3)
+    ]
+    outcomes, queued = queued_in_order(league, posts)
+    monkeypatch.undo()
+    assert queued == 3 and [o.added for o in outcomes] == [1, 1, 1]
+    assert len(trips) == 8, trips
+    assert {"t0", "t1", "t2"} <= {g.id for g in league.games()}

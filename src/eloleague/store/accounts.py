@@ -70,13 +70,18 @@ def insert_token(conn: Connection, uid: int, digest: str, label: str, at: dt.dat
 def token_holder(conn: Connection, digest: str) -> tuple[Any, ...] | None:
     """The token stored with ``digest`` and its account: (token id, digest, account id, name,
     role, last use). Plain SQL: a game server asks on every post."""
-    rows = run(
-        conn,
+    rows = run(conn, *token_holder_read(digest))
+    return tuple(rows[0]) if rows else None
+
+
+def token_holder_read(digest: str) -> tuple[str, tuple[str]]:
+    """:func:`token_holder`'s statement and parameters, for a caller to read ahead (with the
+    league's lock: :meth:`eloleague.league.League.import_later`'s ``guard``)."""
+    return (
         "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
         "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?",
         (digest,),
     )
-    return tuple(rows[0]) if rows else None
 
 
 def note_token_use(conn: Connection, token_id: int, at: dt.datetime) -> None:

@@ -532,6 +532,7 @@ def reads_ahead(
     records: Sequence[GameRecord],
     digest: str | None,
     replacing: int | None = None,
+    also: Sequence[tuple[str, Sequence[Any]]] = (),
 ) -> list[tuple[str, Sequence[Any]]]:
     """The reads :func:`apply` begins with, known before it runs (:func:`~eloleague.store.bulk.
     read_ahead`; PostgreSQL only): whether the request was stored already, the names' namesakes,
@@ -541,12 +542,13 @@ def reads_ahead(
 
     A caller may run them with the league's lock, in its round trip, and keep their rows
     (:func:`~eloleague.store.bulk.kept_ahead`) for the :func:`apply` that follows with nothing
-    written in between: :func:`apply` then reads none of them again."""
-    if conn.dialect.name != "postgresql" or any(
-        p.identified for g in records for p in g.participants
-    ):
+    written in between: :func:`apply` then reads none of them again. ``also``: reads the
+    caller makes first (a check of the poster's token), added on PostgreSQL."""
+    if conn.dialect.name != "postgresql":
         return []
-    reads: list[tuple[str, Sequence[Any]]] = []
+    reads: list[tuple[str, Sequence[Any]]] = list(also)
+    if any(p.identified for g in records for p in g.participants):
+        return reads
     if digest is not None:
         reads.append((_POSTED, (league_id, digest)))
     reads += [(live_tail.READ, (league_id,)), (LAST_SEQ, (league_id,))]
