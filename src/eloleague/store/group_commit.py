@@ -125,6 +125,10 @@ class Group:
         self.queue(write)
         return self.wait_for(write, transaction, wait)
 
+    def busy(self) -> bool:
+        """Whether a transaction of this group runs, or a write waits in its queue."""
+        return self.gate.locked() or bool(self._waiting)
+
     def queue(self, write: Write[Any]) -> None:
         """Put ``write`` in the queue: the next transaction of this group takes it (its caller
         then waits for it with :meth:`wait_for`)."""
@@ -263,7 +267,7 @@ class Queued(Generic[T]):
     def behind_own_writes(self) -> bool:
         """Whether another write of this process runs or waits in its group (when
         :func:`run_now` did not run this one and none does, another process had the lock)."""
-        return self.group.gate.locked() or bool(self.group._waiting)
+        return self.group.busy()
 
     def queue(self) -> None:
         """Put the write in its group's queue (once): the next transaction takes it."""
