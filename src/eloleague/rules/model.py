@@ -481,9 +481,10 @@ class RuleSet(_Strict):
         """Whether ratings stay whole numbers (deltas rounded to 0 decimals)."""
         return self.delta_rounding.mode != "none" and self.delta_rounding.decimals == 0
 
-    @property
+    @cached_property
     def shown(self) -> Rounding | None:
-        """How published ratings are shown: the ``display`` key, or integers when deltas are."""
+        """How published ratings are shown: the ``display`` key, or integers when deltas are
+        (found once: a player's page shows thousands of numbers)."""
         if self.display is not None:
             return self.display
         if self.rounds_to_integers:
