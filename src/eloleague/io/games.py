@@ -189,7 +189,20 @@ def read_games(
             str(path),
         )
     games = told_apart(games)
-    problems += validate_games(rules, games)
+    problems = by_line(problems + validate_games(rules, games))
     if problems:
         raise InputError(problems, str(path))
     return games
+
+
+def by_line(problems: Sequence[Problem]) -> list[Problem]:
+    """The problems of a JSON Lines or CSV text in the order of its lines: what the reader found
+    (a date that is not a date) and what the rules found (an unknown result) come as two lists,
+    a referee reads them line after line. Problems without a line come first, as they came."""
+
+    def line(problem: Problem) -> int:
+        params = getattr(problem.location, "params", None) or {}
+        number = params.get("line")
+        return number if isinstance(number, int) else 0
+
+    return sorted(problems, key=line)
