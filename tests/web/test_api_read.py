@@ -132,6 +132,26 @@ def test_player_history_and_explanation(read_client: TestClient) -> None:
     assert mine and mine[0]["delta"] == game["delta"] and mine[0]["k"] == game["k"]
 
 
+def test_a_player_s_newest_changes_only(read_client: TestClient) -> None:
+    """``?recent=N``: a game showing a player's profile after each match asks for a few changes;
+    ``changes_total`` still counts them all. A count that is not a whole number from 1 is a 422,
+    located."""
+    top = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "1"}).json()["rows"][0]
+    url = f"/api/v1/leagues/{BE}/players/{top['player']}"
+    every = read_client.get(url).json()
+    newest = read_client.get(url, params={"recent": "3"}).json()
+    assert len(every["changes"]) == every["changes_total"] > 3
+    assert newest["changes"] == every["changes"][:3]
+    assert newest["changes_total"] == every["changes_total"]
+    assert {k: v for k, v in newest.items() if k != "changes"} == {
+        k: v for k, v in every.items() if k != "changes"
+    }
+    for bad in ("0", "-2", "3.5", "", "trois"):
+        got = read_client.get(url, params={"recent": bad})
+        assert got.status_code == 422, (bad, got.text)
+        assert [p["location"] for p in got.json()["error"]["problems"]] == ["paramètre recent"]
+
+
 def test_season_adjustments_are_in_the_history(read_client: TestClient) -> None:
     rows = read_client.get(f"/api/v1/leagues/{BE}", params={"per_page": "100"}).json()["rows"]
     seasons = 0

@@ -20,7 +20,14 @@ from starlette.responses import Response
 from eloleague.web import live_posts, uploads, views
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
 from eloleague.web.offload import heavy, url_of
-from eloleague.web.pages import events_args, journal_args, list_args, page_lang, ranking_args
+from eloleague.web.pages import (
+    events_args,
+    journal_args,
+    list_args,
+    page_lang,
+    player_args,
+    ranking_args,
+)
 from eloleague.web.rules_words import describe
 
 router = APIRouter(prefix="/api/v1")
@@ -113,6 +120,15 @@ _RANKING_QUERY: dict[str, Any] = {
     ]
 }
 _EVENTS_QUERY: dict[str, Any] = {"parameters": _PAGE}
+_PLAYER_QUERY: dict[str, Any] = {
+    "parameters": [
+        _query(
+            "recent",
+            {"type": "integer", "minimum": 1},
+            "Only the newest rating changes, this many (changes_total counts them all).",
+        )
+    ]
+}
 
 # Documents the bearer token on the writes (bearer_user checks it; this only describes it).
 _TOKEN = [
@@ -183,11 +199,13 @@ def ranking_alias(request: Request, league: str) -> dict[str, Any]:
 
 @router.get(
     "/leagues/{league}/players/{name:path}",
-    responses=_READ,
+    responses=_READ_QUERY,
+    openapi_extra=_PLAYER_QUERY,
     summary="A player: pools, title, history per pool, every change explained",
 )
 def player(request: Request, league: str, name: str) -> dict[str, Any]:
-    return views.player(views.open_league(request.app.state.engine, league), name)
+    found = views.open_league(request.app.state.engine, league)
+    return views.player(found, name, **player_args(request))
 
 
 @router.get(

@@ -248,6 +248,16 @@ def events_args(request: Request, *, strict: bool = False) -> dict[str, int]:
     return args
 
 
+def player_args(request: Request) -> dict[str, int | None]:
+    """How many of a player's rating changes the API gives (``recent``: the newest N, at least 1;
+    all when absent): a game showing a player's profile after each match needs a few, not all."""
+    q = _Query(request, True)
+    given = q.params.get("recent")
+    args = {"recent": None if given is None else q.integer("recent", 1, 1, 10**9)}
+    q.done()
+    return args
+
+
 def journal_args(request: Request) -> dict[str, int]:
     """How many journal entries the API gives (``limit``: 1 to 1,000, default 100)."""
     q = _Query(request, True)
