@@ -8,8 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +23,7 @@ from eloleague.records import GameRecord, Participant, Side
 from eloleague.store import db as store_db
 from eloleague.store.group_commit import group_of
 from tests.store.test_live_appends import assert_is_a_fresh_replay
+from tests.store.test_writer_turn import Other
 
 DAY = dt.date(2024, 3, 1)
 
@@ -292,31 +291,17 @@ def test_writes_are_not_run_now_while_another_process_has_the_writers_turn(
     writes are left at once (the loop does not wait for it), and stored once it lets go."""
     path = tmp_path / "turn.db"
     league = League.create(f"sqlite:///{path}", "live", "bataille-empire")
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import fcntl, os, sys\n"
-            f"fd = os.open({str(path) + '-writer'!r}, os.O_RDWR | os.O_CREAT)\n"
-            "fcntl.flock(fd, fcntl.LOCK_EX)\n"
-            "print('held', flush=True)\n"
-            "sys.stdin.read()\n",
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    holder = Other(path)
     try:
-        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        assert holder.ask("take") == "held"
         league.write_wait = 60.0
         ready = league.import_later([game(1)], source="api")
         started = time.monotonic()
         assert not write_now([ready])
         assert time.monotonic() - started < 10  # far from the write's own wait: none at all
         assert not ready.write.done.is_set() and league.games() == []
+        assert holder.ask("release") == "released"
     finally:
-        assert holder.stdin is not None
-        holder.stdin.close()
-        holder.wait(timeout=30)
+        holder.close()
     assert write_now([ready]) and ready.result().added == 1
     assert [g.id for g in league.games()] == ["g1"]
