@@ -163,6 +163,18 @@ def _until_the_other_takes_it(other: Other) -> None:
     assert other.ask("release") == "released"
 
 
+def _until_idle(turn: WriterTurn) -> None:
+    """This process's helper may still be waiting for the lock the other process let go (the
+    other's next try can win it first): once it got and let it go, nobody holds the turn."""
+    deadline = time.monotonic() + 30
+    while True:
+        with turn._changed:
+            if not turn._asked:
+                return
+        assert time.monotonic() < deadline, "this process's helper kept waiting"
+        time.sleep(0.01)
+
+
 def test_a_thread_that_may_not_wait_asks_for_the_turn_and_is_called_when_it_comes(
     turn: WriterTurn, other: Other
 ) -> None:
@@ -191,6 +203,7 @@ def test_a_turn_asked_for_goes_back_when_withdrawn_unused_or_unwanted(
     assert turn.withdraw()  # before it came: the helper lets the lock go when it gets it
     assert other.ask("release") == "released"
     _until_the_other_takes_it(other)
+    _until_idle(turn)
     assert not came.is_set()
 
     assert turn.ask(lambda: True)  # nobody has it: had at once, held for this thread
