@@ -4,9 +4,10 @@ Help texts are written in English in the code (Typer's ``help=`` and docstrings)
 when help is shown, through the ``cli`` catalogue (locale/fr/LC_MESSAGES/cli.po), one message per
 paragraph (:func:`help_paragraphs`). The language is the command line's ``--lang`` when it is
 given before ``--help`` (on the command or on ``eloleague`` itself), else
-:func:`~eloleague.i18n.pick_language`. Typer's own words (the panels' titles, ``[default: ...]``)
-and Click's ``Usage:`` go through the same catalogue, and so do the messages about a mistyped
-command line (:data:`USAGE_ERRORS`, shown in French by :func:`errors_in`).
+:func:`~eloleague.i18n.pick_language`. Typer's own words (the panels' titles, ``[default: ...]``),
+Click's ``Usage:``, the arguments' names (:data:`ARGUMENT_WORDS`) and the type column go through
+the same catalogue, and so do the messages about a mistyped command line (:data:`USAGE_ERRORS`,
+shown in French by :func:`errors_in`).
 
 :class:`Typer` is ``typer.Typer`` whose groups and commands are :class:`TranslatedGroup` and
 :class:`TranslatedCommand`; every command module creates its apps with it.
@@ -56,7 +57,31 @@ TYPE_WORDS = {
     "file": "file",
     "directory": "folder",
 }
-_TYPE_SHOWN = re.compile(r"<([a-z ]+)>((?:\.\.\.)?)")
+_TYPE_SHOWN = re.compile(r"<(list\[)?([A-Za-z ]+)(?(1)\])>((?:\.\.\.)?)")  # <str>, <list[Path]>
+
+# The command line's arguments (their names in the code) as the usage line, the Arguments panel
+# and the usage errors name them: a word of the catalogue (Typer would show ``{game_id}``, in
+# English whatever the language).
+ARGUMENT_WORDS = {
+    "args": "arguments",
+    "end": "end",
+    "file": "file",
+    "files": "files",
+    "game_id": "game",
+    "name": "name",
+    "out": "file",
+    "path": "file",
+    "players": "players",
+    "rules": "rules",
+    "user": "account",
+}
+SUBCOMMAND = "COMMAND [ARGS]..."  # Click's usage of a group, after its options
+# The usage errors whose ``{name}`` may be an argument's.
+_NAMING_ARGUMENTS = (
+    "Missing argument {name}.",
+    "Missing parameter: {name}",
+    "Invalid value for {name}: {reason}",
+)
 
 # Typer's and Click's messages for a mistyped command line (they are written in English inside
 # Typer), as templates: the French text comes from the catalogue, the values are kept; a
@@ -135,53 +160,84 @@ def _translated(command: click.Command, ctx: click.Context) -> Iterator[None]:
     # English too: each paragraph one line, as the catalogue holds it (Typer's rich mode keeps a
     # docstring's line breaks, which a terminal then wraps a second time).
     _ = translator(_language(ctx), DOMAIN)
+    with _replacing() as put:
+        put(command, "help", translate_help(command.help, _))
+        if command.short_help:
+            put(command, "short_help", _(command.short_help))
+        for param in command.get_params(ctx):
+            if getattr(param, "help", None):
+                put(param, "help", translate_help(param.help, _))  # type: ignore[attr-defined]
+        if isinstance(command, TyperGroup):
+            for name in command.list_commands(ctx):
+                sub = command.get_command(ctx, name)
+                if sub is not None:
+                    put(sub, "help", translate_help(sub.help, _))
+                    if sub.short_help:
+                        put(sub, "short_help", _(sub.short_help))
+        for name, english in TYPER_WORDS.items():
+            put(rich_utils, name, _(english))
+        _name_arguments(command, ctx, _, put)
+        typed = []  # the parameters whose type column is shown in the user's words
+        try:
+            for param in command.get_params(ctx):
+                if hasattr(param, "display_type_rich"):  # Typer's parameters
+                    shown = _type_shown(param, ctx, _)
+                    param.display_type_rich = lambda ctx, shown=shown: shown
+                    typed.append(param)
+            yield
+        finally:
+            for param in typed:
+                del param.display_type_rich  # type: ignore[attr-defined]
+
+
+_Put = Callable[[object, str, Any], None]
+
+
+@contextmanager
+def _replacing() -> Iterator[_Put]:
+    """A ``put(target, name, value)`` setting attributes, each put back when the block ends."""
     saved: list[tuple[object, str, Any]] = []
 
     def put(target: object, name: str, value: Any) -> None:
         saved.append((target, name, getattr(target, name)))
         setattr(target, name, value)
 
-    put(command, "help", translate_help(command.help, _))
-    if command.short_help:
-        put(command, "short_help", _(command.short_help))
-    for param in command.get_params(ctx):
-        if getattr(param, "help", None):
-            put(param, "help", translate_help(param.help, _))  # type: ignore[attr-defined]
-    if isinstance(command, TyperGroup):
-        for name in command.list_commands(ctx):
-            sub = command.get_command(ctx, name)
-            if sub is not None:
-                put(sub, "help", translate_help(sub.help, _))
-                if sub.short_help:
-                    put(sub, "short_help", _(sub.short_help))
-    for name, english in TYPER_WORDS.items():
-        put(rich_utils, name, _(english))
-    typed = []  # the parameters whose type column is shown in the user's words
-    for param in command.get_params(ctx):
-        if hasattr(param, "display_type_rich"):  # Typer's parameters
-            shown = _type_shown(param, ctx, _)
-            param.display_type_rich = lambda ctx, shown=shown: shown
-            typed.append(param)
     try:
-        yield
+        yield put
     finally:
         for target, name, value in reversed(saved):
             setattr(target, name, value)
-        for param in typed:
-            del param.display_type_rich  # type: ignore[attr-defined]
+
+
+def _name_arguments(
+    command: click.Command,
+    ctx: click.Context,
+    _: Callable[[str], str],
+    put: _Put,
+) -> None:
+    """Name ``command``'s arguments (and a group's subcommand) in the catalogue's words
+    (:data:`ARGUMENT_WORDS`), through ``put`` (which keeps what it replaces)."""
+    if isinstance(command, TyperGroup):
+        put(command, "subcommand_metavar", _(SUBCOMMAND))
+    for param in command.get_params(ctx):
+        if param.param_type_name == "argument" and param.name in ARGUMENT_WORDS:
+            put(param, "metavar", _(ARGUMENT_WORDS[param.name]))
 
 
 def _type_shown(param: Any, ctx: click.Context, _: Callable[[str], str]) -> str | None:
     """What the help's type column shows for Typer's ``param``: ``None`` for a flag, Typer's
-    type in the catalogue's words (:data:`TYPE_WORDS`: ``<texte>``, ``<entier>``), a list of
-    choices as it is."""
+    type in the catalogue's words (:data:`TYPE_WORDS`: ``<texte>``, ``<entier>``; an argument's
+    list ``<chemin>...``), a list of choices as it is."""
     if getattr(param, "is_flag", False):
         return None
     shown: str | None = param.display_type_rich(ctx=ctx)
     found = _TYPE_SHOWN.fullmatch(shown or "")
-    if found is None or found[1] not in TYPE_WORDS:
+    if found is None or found[2].lower() not in TYPE_WORDS:
         return shown
-    return f"<{_(TYPE_WORDS[found[1]])}>{found[2]}"
+    # An argument taking a list is given several values; an option taking one is repeated (its
+    # help says so), each time with one value
+    several = "..." if found[1] and param.param_type_name == "argument" else found[3]
+    return f"<{_(TYPE_WORDS[found[2].lower()])}>{several}"
 
 
 def _pattern(template: str) -> re.Pattern[str]:
@@ -198,8 +254,6 @@ _PATTERNS = [(template, _pattern(template)) for template in USAGE_ERRORS]
 def translate_usage_error(message: str, lang: str) -> str:
     """A Typer or Click message about the command line (``No such option: --x``) in ``lang``;
     a message it does not know (one of eloleague's, already translated) is left as it is."""
-    if lang == "en":
-        return message
     _ = translator(lang, DOMAIN)
     for template, pattern in _PATTERNS:
         found = pattern.match(message)
@@ -207,17 +261,24 @@ def translate_usage_error(message: str, lang: str) -> str:
             values = found.groupdict()
             if "reason" in values:
                 values["reason"] = translate_usage_error(values["reason"], lang)
+            if template in _NAMING_ARGUMENTS:
+                values["name"] = _argument_named(values["name"], _)
             return _(template).format(**values)
     return message
+
+
+def _argument_named(name: str, _: Callable[[str], str]) -> str:
+    """``'game_id'`` in an error as the help names that argument (``'game'``, « 'partie' »)."""
+    inner = name.strip("'")
+    if name != f"'{inner}'" or inner not in ARGUMENT_WORDS:
+        return name  # an option's name, or not quoted as Typer quotes it
+    return f"'{_(ARGUMENT_WORDS[inner])}'"
 
 
 @contextmanager
 def errors_in(lang: str) -> Iterator[None]:
     """While the command line runs, its usage errors (and Typer's words around them) are shown in
-    ``lang``."""
-    if lang == "en":
-        yield
-        return
+    ``lang`` (in English too: an argument is named as the help names it)."""
     _ = translator(lang, DOMAIN)
     english_error = rich_utils.rich_format_error
 
@@ -250,7 +311,10 @@ class _TranslatedHelp(click.Command):
     before Typer's own class, whose help it wraps)."""
 
     def get_usage(self, ctx: click.Context) -> str:
-        return _usage(super().get_usage(ctx), ctx)
+        """The usage line (also shown above a usage error) in the context's language."""
+        with _replacing() as put:
+            _name_arguments(self, ctx, translator(_language(ctx), DOMAIN), put)
+            return _usage(super().get_usage(ctx), ctx)
 
     def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with _translated(self, ctx):
