@@ -465,13 +465,16 @@ def test_a_post_whose_turn_does_not_come_soon_waits_in_a_thread(
 
 def test_a_refused_post_lists_its_problems_line_after_line(client: TestClient, site: Site) -> None:
     """The reader's problem on line 2 (a date that is not one) after the rules' on line 1 (an
-    unknown result), as a referee reads the body; in French with its typography."""
+    unknown result), as a referee reads the body, then the rules' on line 2 (a game with a wrong
+    date is checked too); in French with its typography."""
     first, second = _game(170), _game(172)
     first["sides"][0]["outcome"] = "triomphe"
     second["date"] = "2026-13-01"
+    second["sides"][1]["outcome"] = "déroute"  # found with its date: checked all the same
     body = (json.dumps(first) + "\n" + json.dumps(second)).encode()
     for lean in (True, False):
         status, answer, _ = _post(client, body, site.officer_token, lean=lean)
         assert status == 422
         places = [p["location"] for p in answer["error"]["problems"]]
-        assert places == ["requête\u202f: ligne 1", "requête\u202f: ligne 2"], answer
+        assert places == ["requête\u202f: ligne 1"] + ["requête\u202f: ligne 2"] * 2, answer
+        assert "déroute" in answer["error"]["problems"][2]["message"], answer

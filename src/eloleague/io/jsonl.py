@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -18,7 +19,7 @@ import msgspec
 from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.io.json_errors import json_problem
-from eloleague.io.limits import lines_problem
+from eloleague.io.limits import UNDATED, lines_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
@@ -163,7 +164,10 @@ def array_as_lines(data: bytes) -> bytes | None:
 
 
 def parse_jsonl(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
-    """Parse JSON Lines bytes into records and the list of problems (blank lines are skipped)."""
+    """Parse JSON Lines bytes into records and the list of problems (blank lines are skipped).
+    A line whose only problem is its date gives a record too, dated
+    :data:`~eloleague.io.limits.UNDATED`, for the rules to check the rest of it: with problems,
+    the records are for checking only."""
     games: list[GameRecord] = []
     problems: list[Problem] = []
     too_long = lines_problem(data)
@@ -193,10 +197,31 @@ def _parse_lines(
             found = _explain_line(line)
             if found:
                 problems.extend(Problem(origin, message) for message in found)
+                undated = _undated(line, found)
+                if undated is not None:  # checked against the rules too, with every other game
+                    games.append(_slow_record(undated, origin))
                 continue
             # The fast path was stricter than the rules (e.g. an integer id): use the slow result.
             record = _slow_record(line, origin)
         games.append(record)
+
+
+_DATE_PROBLEMS = (
+    'field "date": missing (expected YYYY-MM-DD)',
+    'field "date": {value} is not a date (expected YYYY-MM-DD)',
+)
+
+
+def _undated(line: bytes, found: Sequence[Text]) -> bytes | None:
+    """The line dated :data:`~eloleague.io.limits.UNDATED` when its date is its only problem
+    (``found``), for the rules to check the rest of the game in the same pass: a referee gets
+    its unknown result with its missing date, not after fixing it. ``None`` otherwise."""
+    if any(problem.template not in _DATE_PROBLEMS for problem in found):
+        return None
+    obj = _loads(line)
+    obj["date"] = UNDATED.isoformat()
+    dated = msgspec.json.encode(obj)
+    return dated if not _explain_line(dated) else None
 
 
 # The slow path: generic JSON, checked field by field -----------------------------------------

@@ -29,6 +29,10 @@ ROUND_MAX = 2**31 - 1
 FIRST_DAY = dt.date(1000, 1, 1)
 LAST_DAY = dt.date(8999, 12, 31)
 """Game dates (and the as-of dates of ``rate`` and ``ranking``) lie within ``FIRST_DAY .. LAST_DAY``."""
+UNDATED = dt.date(2000, 1, 1)
+"""The date a reader gives a game whose own date is missing or wrong, so that the rules check the
+rest of it in the same pass (all of a line's problems at once): its date problem refuses the
+import, so such a game is never stored or rated."""
 SCORE_MAX = 1e9
 """Scores lie within ``-SCORE_MAX .. SCORE_MAX``."""
 SIDES_MAX = 100

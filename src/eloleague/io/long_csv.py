@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from eloleague.errors import Problem
 from eloleague.i18n import Text
-from eloleague.io.limits import SIDES_MAX, cut, lines_problem
+from eloleague.io.limits import SIDES_MAX, UNDATED, cut, lines_problem
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
 COLUMNS = (
@@ -44,6 +44,7 @@ class _GameDraft:
     values: dict[str, str]
     sides: dict[int, _SideDraft] = field(default_factory=dict)
     bad: bool = False
+    undated: bool = False  # its date is its only problem so far: the rules check the rest
 
 
 def column_letter(index: int) -> str:
@@ -106,7 +107,10 @@ def _header_problems(header: list[str]) -> list[Problem]:
 
 
 def parse_long_csv(data: bytes) -> tuple[list[GameRecord], list[Problem]]:
-    """Parse long-format CSV bytes into records and problems (located by line and column)."""
+    """Parse long-format CSV bytes into records and problems (located by line and column). A
+    game whose only problem is its date gives a record too, dated
+    :data:`~eloleague.io.limits.UNDATED`, for the rules to check the rest of it: with problems,
+    the records are for checking only."""
     too_long = lines_problem(data)
     if too_long is not None:
         return [], [Problem("", too_long)]
@@ -188,7 +192,10 @@ class _Parser:
                 message = _check_game_value(name, value)
                 if message is not None:
                     self.problem(line, name, message)
-                    draft.bad = True
+                    if name == "date":
+                        draft.undated = True
+                    else:
+                        draft.bad = True
         else:
             for name, value in values.items():
                 if value != draft.values[name]:
@@ -300,7 +307,7 @@ class _Parser:
             v = draft.values
             games.append(
                 GameRecord(
-                    date=dt.date.fromisoformat(v["date"]),
+                    date=UNDATED if draft.undated else dt.date.fromisoformat(v["date"]),
                     sides=tuple(
                         Side(tuple(s.players), s.outcome, s.score)
                         for s in (draft.sides[n] for n in numbers)
