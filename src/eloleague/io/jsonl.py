@@ -206,7 +206,7 @@ def _parse_lines(
         games.append(record)
 
 
-_DATE_PROBLEMS = (
+_DATE_PROBLEMS = (  # the templates of _explain_line's problems with a date (its only ones)
     'field "date": missing (expected YYYY-MM-DD)',
     'field "date": {value} is not a date (expected YYYY-MM-DD)',
 )
