@@ -407,3 +407,33 @@ def test_a_side_whose_only_player_is_also_on_the_other_side_is_one_problem_not_t
         'Résultats, row 4, column H: player "Jean Dupont" appears twice in this game '
         "(columns D and H)"
     ]
+
+
+def test_a_row_with_a_wrong_date_is_checked_against_the_rules_too() -> None:
+    """A referee learns of a game's other problems with its wrong date, not once the date is
+    fixed (as in JSON Lines and CSV): a duel whose side is too large for the rules, a
+    Diplomacy game where one player holds two countries."""
+    solo = parse_rules(preset_text("bataille-empire") + "\n[teams]\nmax_size = 1\n")
+    data = spoil(lambda b: results(b).__setitem__("A3", "hier"), lang="en")
+    found = problems(data, "en", solo)
+    assert found[:2] == [
+        "Results, row 3, column A: «\u202fhier\u202f» is not a date (write it as 02/03/2025 or "
+        "2025-03-02)",
+        "Results, row 3: side 2: 2 players, but rule set bataille-empire allows at most 1 per side",
+    ], found
+    game = GameRecord(
+        DAY1,
+        tuple(
+            Side((Participant(f"P{i}", role),), score=float(i))
+            for i, role in enumerate(DIPLO.roles)
+        ),
+        id="d1",
+        mode="classic",
+    )
+    book = filled_workbook(DIPLO, [game], "en")
+    ws = results(book)  # A game, B date, C mode, D rated on row 3; E role, F player, G score
+    ws["B3"] = "yesterday"
+    ws["F5"] = ws["F4"].value  # the player of row 4 holds a second country
+    found = problems(to_bytes(book), "en", DIPLO)
+    assert found[0].startswith("Results, row 3, column B: «\u202fyesterday\u202f» is not a date")
+    assert any('player "P0" is also on side 1' in p for p in found[1:]), found

@@ -17,7 +17,7 @@ from eloleague.engine.methods import ranked
 from eloleague.engine.validate import check_game
 from eloleague.errors import LookAlike, Problem
 from eloleague.i18n import Text, render
-from eloleague.io.limits import game_problems, storable
+from eloleague.io.limits import UNDATED, game_problems, storable
 from eloleague.io.sheets.cells import (
     Grid,
     Value,
@@ -401,6 +401,7 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             continue
         before = len(found.problems)
         date = ctx.date(row, layout.index("date"))
+        undated = len(found.problems) - before  # its date's problems: the rules check the rest
         round_value = grid.value(row, layout.index("round"))
         round_no = None
         if not is_empty(round_value):
@@ -476,7 +477,7 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             )
         points = _points(ctx, row)
         home, neutral = _venue(ctx, row)
-        if len(found.problems) != before or date is None or picked is None:
+        if len(found.problems) != before + undated or picked is None:
             continue
         game_id = None
         if event.name and round_no is not None and table:
@@ -484,7 +485,7 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
         both = _apart([*sides[0], *sides[1]])
         sides = [tuple(both[: len(sides[0])]), tuple(both[len(sides[0]) :])]
         game = GameRecord(
-            date=date,
+            date=UNDATED if date is None else date,  # (UNDATED: checked, never kept)
             sides=(Side(sides[0], picked.a, points[0]), Side(sides[1], picked.b, points[1])),
             id=game_id,
             event=event.name,
@@ -493,7 +494,7 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             home=home,
             neutral=neutral,
         )
-        if ctx.rule_checks(game, row):
+        if ctx.rule_checks(game, row) and date is not None:
             games.append(game)
     return games
 
@@ -608,7 +609,9 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 row=ids[block.game],
             )
         ids.setdefault(block.game, row)
+        at_date = len(found.problems)
         date = ctx.date(row, col["date"])
+        undated = len(found.problems) - at_date  # its date's problems: the rules check the rest
         mode = as_text(grid.value(row, col["mode"]))
         rated_cell = grid.value(row, col["rated"])
         rated = True
@@ -688,12 +691,12 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 m=len(ctx.rules.roles),
                 roles=roles,
             )
-        if len(found.problems) != before or date is None or row in bad_blocks:
+        if len(found.problems) != before + undated or row in bad_blocks:
             continue
         players = _apart([s.players[0] for s in sides])
         sides = [Side((p,), score=s.score) for p, s in zip(players, sides, strict=True)]
         record = GameRecord(
-            date=date,
+            date=UNDATED if date is None else date,  # (UNDATED: checked, never kept)
             sides=tuple(sides),
             id=block.game,
             event=ctx.event.name,
@@ -701,6 +704,6 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
             rated=rated,
             origin=grid.where(row),
         )
-        if ctx.rule_checks(record, row):
+        if ctx.rule_checks(record, row) and date is not None:
             games.append(record)
     return games
