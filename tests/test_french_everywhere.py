@@ -29,6 +29,7 @@ from typer.testing import CliRunner
 from eloleague import accounts, demo
 from eloleague.accounts import ROLES
 from eloleague.cli import app
+from eloleague.i18n import french_typography, translator
 from eloleague.io.ratings_csv import LEDGER_COLUMNS, RATING_COLUMNS
 from eloleague.league import League, engine_for
 from eloleague.store.faces import COLOURS
@@ -167,6 +168,26 @@ def test_one_thing_has_one_french_word_everywhere() -> None:
         assert seen[msgid], msgid  # the heading is translated somewhere
         assert {said for _, said in seen[msgid]} == {french}, sorted(seen[msgid])
     assert other_word == []
+
+
+def test_french_messages_take_the_typographic_apostrophe() -> None:
+    """« l’aide », not « l'aide », whichever the catalogue's translator typed; a quoted option
+    ('--map') and a command between backquotes are written as they are typed."""
+    assert french_typography("l'aide : n'est pas d'{name}") == "l’aide\u202f: n’est pas d’{name}"
+    assert french_typography("Essayez '{command_path} --help' ; '--map'") == (
+        "Essayez '{command_path} --help'\u202f; '--map'"
+    )
+    assert french_typography("tapez `eloleague l'x`") == "tapez `eloleague l'x`"
+    straight = re.compile(r"[^\W\d_]'[^\W\d_]")
+    for path in LOCALE.glob("*.po"):
+        domain = path.stem.split("-")[0]
+        with path.open("rb") as handle:
+            catalogue = read_po(handle, locale="fr")
+        translate = translator("fr", domain)
+        for message in catalogue:
+            if isinstance(message.id, str) and message.id and message.string:
+                prose = re.sub(r"`[^`]*`", "", translate(message.id))
+                assert not straight.search(prose), (path.name, prose)
 
 
 def test_the_finder_sees_english_and_lets_french_through() -> None:

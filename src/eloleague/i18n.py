@@ -35,11 +35,14 @@ _BEFORE_MARK = re.compile(rf"([^\s:;!?«]){_SPACES}([:;!?])(?=[\s»)\]\"']|$)")
 _BEFORE_PERCENT = re.compile(rf"([\d}}]){_SPACES}%(?![(\w])")
 _IN_QUOTES = (re.compile(rf"«{_SPACES}"), re.compile(rf"{_SPACES}»"))
 _CODE = re.compile(r"(`[^`]*`)")  # a command or a header quoted in a message: typed as it is
+# An apostrophe inside a word ("l'aide", "n'est", "d'{name}"), not a quote ('--map', '{name}').
+_APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_]|\{)")
 
 
 def french_typography(text: str) -> str:
     """``text`` with French spacing: a narrow no-break space before ``:`` ``;`` ``!`` ``?`` and
-    ``%`` and inside « », whatever space (or none) was typed there.
+    ``%`` and inside « », whatever space (or none) was typed there; and the typographic
+    apostrophe (``l’aide``), whichever was typed.
 
     Applied to every French message when its catalogue is read (:func:`translator`), and to the
     numbers of :func:`decimal`; values put into messages (names, files) are left alone, and so is
@@ -50,6 +53,7 @@ def french_typography(text: str) -> str:
     for i in range(0, len(parts), 2):
         prose = _BEFORE_MARK.sub(rf"\1{NARROW_NBSP}\2", parts[i])
         prose = _BEFORE_PERCENT.sub(rf"\1{NARROW_NBSP}%", prose)
+        prose = _APOSTROPHE.sub("’", prose)
         prose = _IN_QUOTES[0].sub(f"«{NARROW_NBSP}", prose)
         parts[i] = _IN_QUOTES[1].sub(f"{NARROW_NBSP}»", prose)
     return "".join(parts)

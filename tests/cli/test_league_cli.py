@@ -282,7 +282,7 @@ def test_import_problems_of_several_files_are_in_the_user_s_language(tmp_path: P
     assert lines[0].startswith(f"{bad}\u202f: ligne 1\u202f: champ «\u202fdate\u202f»")
     assert f"{tmp_path / 'nothere.jsonl'}\u202f: fichier introuvable" in lines
     assert (
-        f"{tmp_path / 'bad.xlsx'}\u202f: ce fichier n'est pas un classeur Excel (.xlsx)"
+        f"{tmp_path / 'bad.xlsx'}\u202f: ce fichier n’est pas un classeur Excel (.xlsx)"
         in done.stderr
     )
     assert League.open(str(path)).games() == []

@@ -262,7 +262,7 @@ def test_errors_and_warnings_in_french(tmp_path: Path) -> None:
     done = run_cli("--lang", "fr", "rate", str(_write(tmp_path, lines)), "--rules", "adlg")
     assert done.returncode == 2 and done.stdout == ""
     assert (
-        'ligne 1\u202f: champ «\u202fdate\u202f»\u202f: "2025-02-30" n\'est pas une date'
+        'ligne 1\u202f: champ «\u202fdate\u202f»\u202f: "2025-02-30" n’est pas une date'
         in done.stderr
     )
     assert "ligne 2\u202f: camp 1\u202f: résultat inconnu «\u202fvictoire\u202f»" in done.stderr
@@ -270,5 +270,5 @@ def test_errors_and_warnings_in_french(tmp_path: Path) -> None:
     warned = run_cli("rate", str(ok), "--rules", "adlg", env={"ELOLEAGUE_LANG": "fr"})
     assert warned.returncode == 0
     assert (
-        "avertissement\u202f: ligne 2\u202f: la partie amicale n'est pas classée" in warned.stderr
+        "avertissement\u202f: ligne 2\u202f: la partie amicale n’est pas classée" in warned.stderr
     )

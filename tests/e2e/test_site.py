@@ -55,7 +55,7 @@ def test_visitor_finds_a_player_opens_the_chart_and_switches_to_french(
         page.get_by_role("link", name="Français").click()
         page.wait_for_url(re.compile("lang=fr"))
         assert page.locator("html").get_attribute("lang") == "fr"
-        expect(page.get_by_role("heading", name="Historique de l'Elo")).to_be_visible()
+        expect(page.get_by_role("heading", name="Historique de l’Elo")).to_be_visible()
         if name == "phone":
             page.get_by_text("Menu", exact=True).click()
         page.get_by_role("link", name="Classement").click()  # French is remembered
@@ -125,7 +125,7 @@ def test_officer_uploads_a_sheet_fixes_it_and_sees_the_ranking_change(
     expect(page.get_by_role("heading", name=re.compile("Aperçu"))).to_be_visible()
     expect(page.get_by_role("cell", name="Hélène Nouvelle")).to_be_visible()
     screenshot(page, "upload-preview")
-    page.get_by_role("button", name="Confirmer l'import").click()
+    page.get_by_role("button", name="Confirmer l’import").click()
     page.wait_for_url(re.compile(r"/leagues/[^/]+$"))
     assert (
         "2 partie" in page.locator(".flash").inner_text()

@@ -35,7 +35,7 @@ CASES = [
     (
         b'{"a": 1',
         "the text ends too early at column 8",
-        "le texte s'arrête trop tôt à la colonne 8",
+        "le texte s’arrête trop tôt à la colonne 8",
     ),
     (
         b'{"a": "abc',
@@ -67,18 +67,18 @@ CASES = [
     (
         b'{"a": "\xff"}',
         "not UTF-8 text: save the file as UTF-8",
-        "le texte n'est pas en UTF-8\u202f: enregistrez le fichier en UTF-8",
+        "le texte n’est pas en UTF-8\u202f: enregistrez le fichier en UTF-8",
     ),
     (b"[" * 100_000, "nested too deeply", "imbrication trop profonde"),
     (
         b'{"a": "x\\ud800"}',
         "an escape of half a character (\\ud800: a lone surrogate) at column 9",
-        "un échappement d'un demi-caractère (\\ud800\u202f: demi-codet isolé) à la colonne 9",
+        "un échappement d’un demi-caractère (\\ud800\u202f: demi-codet isolé) à la colonne 9",
     ),
     (  # a pair is one character, an escaped backslash no escape: the lone half comes after
         b'{"a": "\\\\ud800",\n "b": "\\ud83d\\ude00\\uDC01"}',
         "an escape of half a character (\\uDC01: a lone surrogate) at line 2, column 20",
-        "un échappement d'un demi-caractère (\\uDC01\u202f: demi-codet isolé) "
+        "un échappement d’un demi-caractère (\\uDC01\u202f: demi-codet isolé) "
         "à la ligne 2, colonne 20",
     ),
 ]

@@ -87,7 +87,7 @@ def test_every_problem_has_line_and_column_in_english_and_french() -> None:
     assert [(g.id, g.date) for g in games] == [("g1", UNDATED)]
     french = [p.render("fr") for p in problems]
     assert french[0] == (
-        "ligne 2, colonne B (date)\u202f: «\u202f2025-02-30\u202f» n'est pas une date (format attendu\u202f: "
+        "ligne 2, colonne B (date)\u202f: «\u202f2025-02-30\u202f» n’est pas une date (format attendu\u202f: "
         "AAAA-MM-JJ)"
     )
     assert french[-1].startswith(

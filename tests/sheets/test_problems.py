@@ -15,6 +15,7 @@ from openpyxl import Workbook
 from eloleague.errors import InputError, Problem
 from eloleague.io import read_games
 from eloleague.io.sheets import parse_sheet_csv, parse_workbook, workbook_to_csv
+from eloleague.io.sheets.layout import fold
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.rules import load_rules, parse_rules, preset_text
 from tests.conftest import run_cli
@@ -88,7 +89,7 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "empty player cell",
         lambda b: results(b).__setitem__("D4", None),
-        "Résultats, ligne 4, colonne D: case joueur vide\u202f: le camp A n'a aucun joueur "
+        "Résultats, ligne 4, colonne D: case joueur vide\u202f: le camp A n’a aucun joueur "
         "(colonnes D à G)",
         "Résultats, row 4, column D: empty player cell: side A has no player (columns D to G)",
     ),
@@ -111,7 +112,7 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "a date that is not a date",
         lambda b: results(b).__setitem__("A5", "31/02/2025"),
-        "Résultats, ligne 5, colonne A: «\u202f31/02/2025\u202f» n'est pas une date (écrivez-la 02/03/2025 "
+        "Résultats, ligne 5, colonne A: «\u202f31/02/2025\u202f» n’est pas une date (écrivez-la 02/03/2025 "
         "ou 2025-03-02)",
         "Résultats, row 5, column A: «\u202f31/02/2025\u202f» is not a date (write it as 02/03/2025 or "
         "2025-03-02)",
@@ -136,14 +137,14 @@ CASES: list[tuple[str, Callable[[Workbook], None], str, str]] = [
     (
         "a column moved",
         lambda b: results(b).__setitem__("L2", "Vainqueur"),
-        "Résultats, ligne 2, colonne L: cette colonne devrait s'intituler «\u202fRésultat\u202f», elle "
-        "s'intitule «\u202fVainqueur\u202f»",
+        "Résultats, ligne 2, colonne L: cette colonne devrait s’intituler «\u202fRésultat\u202f», elle "
+        "s’intitule «\u202fVainqueur\u202f»",
         "Résultats, row 2, column L: this column should be headed «\u202fResult\u202f», found «\u202fVainqueur\u202f»",
     ),
     (
         "a round that is not a number",
         lambda b: results(b).__setitem__("B3", "deux"),
-        "Résultats, ligne 3, colonne B: «\u202fdeux\u202f» n'est pas un numéro de ronde (un nombre entier)",
+        "Résultats, ligne 3, colonne B: «\u202fdeux\u202f» n’est pas un numéro de ronde (un nombre entier)",
         "Résultats, row 3, column B: «\u202fdeux\u202f» is not a round number (a whole number)",
     ),
 ]
@@ -196,7 +197,7 @@ def test_a_name_close_to_a_registered_one_is_a_warning() -> None:
     assert found == [] and len(games) == 3
     assert [str(w) for w in warnings] == [
         "Résultats, ligne 4, colonne D: le nom «\u202fjean dupond\u202f» ressemble au joueur inscrit "
-        "«\u202fJean Dupont\u202f»\u202f: vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
+        "«\u202fJean Dupont\u202f»\u202f: vérifiez l’orthographe (sinon un nouveau joueur sera créé)"
     ]
     _, _, warnings = parse_workbook(data, BE, "en", known_players=["Zoé"])
     assert 'looks like the registered player "Jean Dupont"' in str(warnings[0])
@@ -261,7 +262,7 @@ def test_an_ffa_block_with_problems() -> None:
     data = to_bytes(book)
     fr, en = problems(data, "fr", DIPLO), problems(data, "en", DIPLO)
     assert (
-        "Résultats, ligne 5, colonne G: «\u202fdouze\u202f» n'est pas un nombre\u202f: le score doit être numérique"
+        "Résultats, ligne 5, colonne G: «\u202fdouze\u202f» n’est pas un nombre\u202f: le score doit être numérique"
         in fr
     )
     assert (
@@ -269,7 +270,7 @@ def test_an_ffa_block_with_problems() -> None:
         in en
     )
     assert (
-        "Résultats, ligne 6, colonne F: case joueur vide\u202f: le score «\u202f2\u202f» n'a pas de joueur"
+        "Résultats, ligne 6, colonne F: case joueur vide\u202f: le score «\u202f2\u202f» n’a pas de joueur"
         in fr
     )
     assert (
@@ -367,7 +368,7 @@ def test_rate_command_reads_a_workbook(tmp_path: object) -> None:
 def test_not_a_workbook() -> None:
     games, found, _ = parse_workbook(b"PK\x03\x04 not really", BE, "fr")
     assert games == [] and [str(p) for p in found] == [
-        "ce fichier n'est pas un classeur Excel (.xlsx)\u202f: enregistrez-le au format .xlsx"
+        "ce fichier n’est pas un classeur Excel (.xlsx)\u202f: enregistrez-le au format .xlsx"
     ]
 
 
@@ -395,7 +396,7 @@ def test_the_league_import_reports_a_look_alike_once_with_its_cell(tmp_path: obj
     warnings = [line for line in done.stderr.splitlines() if "Dupond" in line]
     assert warnings == [
         "wagram.xlsx: warning: Résultats, ligne 3, colonne D: le nom «\u202fJean Dupond\u202f» ressemble au joueur "
-        "inscrit «\u202fJean Dupont\u202f»\u202f: vérifiez l'orthographe (sinon un nouveau joueur sera créé)"
+        "inscrit «\u202fJean Dupont\u202f»\u202f: vérifiez l’orthographe (sinon un nouveau joueur sera créé)"
     ]
     assert "added 1 game" in done.stdout
 
@@ -437,3 +438,10 @@ def test_a_row_with_a_wrong_date_is_checked_against_the_rules_too() -> None:
     found = problems(to_bytes(book), "en", DIPLO)
     assert found[0].startswith("Results, row 3, column B: «\u202fyesterday\u202f» is not a date")
     assert any('player "P0" is also on side 1' in p for p in found[1:]), found
+
+
+def test_a_label_reads_the_same_with_either_apostrophe() -> None:
+    """The template writes French with the typographic apostrophe (« l’arbitre »); a referee's
+    keyboard types the straight one: a header, a role or a result reads the same either way."""
+    assert fold("Côte d’Ivoire") == fold("côte d'ivoire") == "côte d'ivoire"
+    assert fold("L’Arbitre  ") != fold("Larbitre")

@@ -332,5 +332,5 @@ def test_cli_balance_with_a_team_at_home(tmp_path: Path) -> None:
     assert bad.returncode == 2 and '--home: the side at home is 1 or 2, not "x"' in bad.stderr
     three = run_cli(*common, "--home", "1", "--teams", "3", "--lang", "fr")
     assert three.returncode == 2
-    assert "l'équipe qui reçoit est l'une des deux équipes d'une partie" in three.stderr
+    assert "l’équipe qui reçoit est l’une des deux équipes d’une partie" in three.stderr
     assert "Traceback" not in bad.stderr + three.stderr

@@ -143,7 +143,7 @@ def test_cli_says_when_the_venue_changes_nothing(tmp_path: Path) -> None:
         assert out.returncode == 0, out.stderr
         assert "rule set bataille-empire has no home advantage: where the game" in out.stdout
         fr = run_cli(*common, "--rules", "bataille-empire", *venue, "--lang", "fr")
-        assert "le jeu de règles bataille-empire n'a pas d'avantage du terrain\u202f:" in fr.stdout
+        assert "le jeu de règles bataille-empire n’a pas d’avantage du terrain\u202f:" in fr.stdout
         same = json.loads(run_cli(*common, "--rules", "bataille-empire", *venue, "--json").stdout)
         assert same["players"] == plain["players"]
     at_home = run_cli(*common, "--rules", str(HOME_RULES), "--home", "1")
@@ -293,7 +293,7 @@ def test_cli_home_and_neutral(tmp_path: Path) -> None:
     assert "side 1: A (mean 1500, at home +100) — expected score 64 %" in table.stdout
     fr = run_cli(*common, "--home", "1", "--neutral", "--lang", "fr")
     assert fr.returncode == 0, fr.stderr
-    assert "terrain neutre : aucun camp n'a l'avantage du terrain" in fr.stdout.replace(
+    assert "terrain neutre : aucun camp n’a l’avantage du terrain" in fr.stdout.replace(
         "\u202f", " "
     )
     assert "score attendu 50\u202f%" in fr.stdout

@@ -108,7 +108,7 @@ def test_the_lean_path_and_the_route_answer_alike(client: TestClient, site: Site
         assert lean.headers.get("www-authenticate") == route.headers.get("www-authenticate")
     # in French, as asked
     status, answer, _ = _post(client, b"{nope", site.officer_token, lean=True)
-    assert status == 422 and "rien n'a été enregistré" in answer["error"]["message"]
+    assert status == 422 and "rien n’a été enregistré" in answer["error"]["message"]
 
 
 def test_a_referees_post_is_held_on_either_path(client: TestClient, site: Site) -> None:
@@ -168,7 +168,7 @@ def test_the_token_is_checked_before_the_league_on_either_path(
             assert code == ("unauthorized" if expected == 401 else "not_found")
             if expected == 401:  # the header to send, typed as the client must send it
                 message = answer.json()["error"]["message"]
-                assert message.startswith("un jeton d'API valide est nécessaire\u202f: ")
+                assert message.startswith("un jeton d’API valide est nécessaire\u202f: ")
                 assert "`Authorization: Bearer <jeton>`" in message
     status, answer, _ = _post(client, body, site.officer_token, lean=lean)
     assert (status, answer["added"]) == (201, 1)  # the same token, the right league
@@ -209,7 +209,7 @@ def test_malformed_json_is_located_in_the_readers_language(client: TestClient, s
         assert status == 422, answer
         (detail,) = answer["error"]["problems"]
         assert detail["message"] == (
-            "le contenu n'est pas du JSON\u202f: un deux-points était attendu "
+            "le contenu n’est pas du JSON\u202f: un deux-points était attendu "
             "à la ligne 3, colonne 12"
         ), lean
     # one line cut short (read as JSON Lines): the readers' words, in French too
@@ -217,7 +217,7 @@ def test_malformed_json_is_located_in_the_readers_language(client: TestClient, s
         client, b'{"id": "x", "date": "2026-04-01", "sides": [', site.officer_token, lean=True
     )
     (detail,) = answer["error"]["problems"]
-    assert detail["message"] == "JSON invalide (le texte s'arrête trop tôt à la colonne 45)"
+    assert detail["message"] == "JSON invalide (le texte s’arrête trop tôt à la colonne 45)"
     closed = client.post(
         f"/api/v1/leagues/{BE}/seasons/close",
         content=b'{"end": "2025-12-31",\n "dry_run" true}',
@@ -238,7 +238,7 @@ def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, s
     item = json.dumps(_game(308)).replace("Lean 308", half)
     column = item.index("\\ud800") + 1
     french = (
-        "JSON invalide (un échappement d'un demi-caractère (\\ud800\u202f: demi-codet isolé) "
+        "JSON invalide (un échappement d’un demi-caractère (\\ud800\u202f: demi-codet isolé) "
         f"à la colonne {column})"
     )
     array = f"[{json.dumps(_game(310))}, {item}]".encode()
@@ -249,13 +249,13 @@ def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, s
             assert status == 422, answer
             (problem,) = answer["error"]["problems"]
             assert problem == {"location": "requête\u202f: ligne 2", "message": french}, lean
-            said = "les données ont 1 problème\u202f; rien n'a été enregistré"
+            said = "les données ont 1 problème\u202f; rien n’a été enregistré"
             assert answer["error"]["message"] == said
     assert client.get(f"/api/v1/leagues/{BE}", params={"q": "Lean 310"}).json()["rows"] == []
     status, answer, _ = _post(client, f"{item}\n{item}".encode(), site.officer_token, lean=True)
     assert (status, len(answer["error"]["problems"])) == (422, 2)
     assert (
-        answer["error"]["message"] == "les données ont 2 problèmes\u202f; rien n'a été enregistré"
+        answer["error"]["message"] == "les données ont 2 problèmes\u202f; rien n’a été enregistré"
     )
 
     whole = json.dumps(_game(312)).replace("Lean 312", "Smile \\ud83d\\ude00 312")

@@ -173,7 +173,7 @@ def test_player_page_asks_the_venue_and_shows_its_odds(club: tuple[TestClient, L
     )
     assert page.status_code == 200
     assert '<select name="home">' in page.text and '<option value="2" selected>' in page.text
-    assert "Ana reçoit" in page.text and "L&#39;adversaire reçoit" in page.text
+    assert "Ana reçoit" in page.text and "L’adversaire reçoit" in page.text
     assert "Ben reçoit\u202f: 100 points de classement de plus dans le score attendu." in page.text
     loss = api["players"][0]["changes"]["loss"]["delta"]
     assert f'<td>Défaite</td><td class="n delta down">{loss}</td>' in page.text

@@ -58,7 +58,7 @@ def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
     admin = officer.get("/admin").text
     assert "flow.jsonl" in admin and "Rémi" in admin
     review = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}")
-    assert "Agathe Flux" in review.text and "Confirmer l&#39;import" in review.text
+    assert "Agathe Flux" in review.text and "Confirmer l’import" in review.text
     done = officer.post(
         f"/leagues/{BE}/uploads/{upload.group(1)}/confirm", data={"csrf_token": token}
     )

@@ -169,7 +169,7 @@ def test_error_pages_have_no_traceback(site: Site) -> None:
     assert api.json() == {
         "error": {
             "code": "internal_error",
-            "message": "erreur interne\u202f: le site n'a pas pu répondre",
+            "message": "erreur interne\u202f: le site n’a pas pu répondre",
             "problems": [],
         }
     }

@@ -72,8 +72,9 @@ column_letter = get_column_letter  # the spreadsheet letter of a 1-based column:
 
 
 def fold(text: str) -> str:
-    """A label as compared by the readers: NFC, case-folded, inner spaces collapsed."""
-    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+    """A label as compared by the readers: NFC, case-folded, inner spaces collapsed, either
+    apostrophe (a label written « l’arbitre » by the template, typed « l'arbitre »)."""
+    return " ".join(unicodedata.normalize("NFC", text).casefold().replace("’", "'").split())
 
 
 @dataclass(frozen=True, slots=True)
