@@ -241,8 +241,9 @@ def test_a_sheet_without_its_stamp_is_found_by_its_header() -> None:
     assert games[0].origin == "Sheet1, ligne 3"
 
 
-def test_an_ffa_block_with_problems() -> None:
-    game = GameRecord(
+def _diplomacy_game() -> GameRecord:
+    """A Diplomacy game, "d1": player Pi holds the i-th country and scores i."""
+    return GameRecord(
         DAY1,
         tuple(
             Side((Participant(f"P{i}", role),), score=float(i))
@@ -251,7 +252,10 @@ def test_an_ffa_block_with_problems() -> None:
         id="d1",
         mode="classic",
     )
-    book = filled_workbook(DIPLO, [game], "fr")
+
+
+def test_an_ffa_block_with_problems() -> None:
+    book = filled_workbook(DIPLO, [_diplomacy_game()], "fr")
     ws = results(
         book
     )  # A game, B date, C mode, D rated, E role, F player, G score; block rows 3-10
@@ -422,16 +426,7 @@ def test_a_row_with_a_wrong_date_is_checked_against_the_rules_too() -> None:
         "2025-03-02)",
         "Results, row 3: side 2: 2 players, but rule set bataille-empire allows at most 1 per side",
     ], found
-    game = GameRecord(
-        DAY1,
-        tuple(
-            Side((Participant(f"P{i}", role),), score=float(i))
-            for i, role in enumerate(DIPLO.roles)
-        ),
-        id="d1",
-        mode="classic",
-    )
-    book = filled_workbook(DIPLO, [game], "en")
+    book = filled_workbook(DIPLO, [_diplomacy_game()], "en")
     ws = results(book)  # A game, B date, C mode, D rated on row 3; E role, F player, G score
     ws["B3"] = "yesterday"
     ws["F5"] = ws["F4"].value  # the player of row 4 holds a second country
