@@ -284,6 +284,27 @@ def test_writes_that_would_wait_are_left_as_they_were_and_run_when_asked(db_url:
     assert_is_a_fresh_replay(league)
 
 
+def test_a_write_made_ready_waits_what_is_left_of_its_bound_when_asked(db_url: str) -> None:
+    """``write_wait`` bounds a write's whole wait from the moment it was made ready: a post the
+    server's loop held a moment for the database's turn (docs/league.md, "Live results") then
+    waits in a thread only what is left, and is told busy by its bound, nothing stored."""
+    league = League.create(db_url, "live", "bataille-empire")
+    league.write_wait = 1.0
+    group = group_of(store_db.group_key(league.engine, league.id))
+    ready = league.import_later([game(1)], source="api")
+    assert group.gate.acquire(timeout=10)  # another write of the process holds the league
+    try:
+        time.sleep(0.8)  # the loop's moment: most of the bound is gone
+        started = time.monotonic()
+        with pytest.raises(BusyError):
+            ready.result()
+        assert time.monotonic() - started < 0.7  # not the whole second again
+    finally:
+        group.gate.release()
+    assert league.games() == []
+    assert league.import_games([game(1)], source="api").added == 1
+
+
 def test_writes_are_not_run_now_while_another_process_has_the_writers_turn(
     tmp_path: Path,
 ) -> None:

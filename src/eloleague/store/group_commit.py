@@ -226,9 +226,12 @@ class Group:
 class Queued(Generic[T]):
     """A write made ready for its group, not run yet: :func:`run_now` runs several at once in
     the calling thread when that needs no wait; :meth:`result` waits for it, leading its
-    transaction when no other thread does. ``then``: what its result becomes once it ran."""
+    transaction when no other thread does. ``then``: what its result becomes once it ran.
+    ``wait`` bounds the whole wait from the moment the write was made ready: a write first
+    offered to :func:`run_now` (a server's event loop waiting a moment for the database's turn)
+    waits in :meth:`result` only what is left of it."""
 
-    __slots__ = ("_queued", "group", "then", "transaction", "wait", "write")
+    __slots__ = ("_queued", "group", "made", "then", "transaction", "wait", "write")
 
     def __init__(
         self,
@@ -243,6 +246,7 @@ class Queued(Generic[T]):
         self.transaction = transaction
         self.wait = wait
         self.then = then
+        self.made = time.monotonic()
         self._queued = False
 
     @classmethod
@@ -261,7 +265,10 @@ class Queued(Generic[T]):
             done = self.write.outcome()
         else:
             self.queue()
-            done = self.group.wait_for(self.write, self.transaction, self.wait)
+            left = self.wait
+            if left is not None:  # at least a moment: the lock may be free by now
+                left = max(0.05, left - (time.monotonic() - self.made))
+            done = self.group.wait_for(self.write, self.transaction, left)
         return done if self.then is None else self.then(done)
 
     def behind_own_writes(self) -> bool:
