@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -197,31 +196,13 @@ def _parse_lines(
             found = _explain_line(line)
             if found:
                 problems.extend(Problem(origin, message) for message in found)
-                undated = _undated(line, found)
-                if undated is not None:  # checked against the rules too, with every other game
-                    games.append(_slow_record(undated, origin))
+                if not _explain_line(line, dated=False):  # its date is its only problem: the
+                    # rules check the rest of it, with every other game (never stored)
+                    games.append(_slow_record(line, origin, UNDATED))
                 continue
             # The fast path was stricter than the rules (e.g. an integer id): use the slow result.
             record = _slow_record(line, origin)
         games.append(record)
-
-
-_DATE_PROBLEMS = (  # the templates of _explain_line's problems with a date (its only ones)
-    'field "date": missing (expected YYYY-MM-DD)',
-    'field "date": {value} is not a date (expected YYYY-MM-DD)',
-)
-
-
-def _undated(line: bytes, found: Sequence[Text]) -> bytes | None:
-    """The line dated :data:`~eloleague.io.limits.UNDATED` when its date is its only problem
-    (``found``), for the rules to check the rest of the game in the same pass: a referee gets
-    its unknown result with its missing date, not after fixing it. ``None`` otherwise."""
-    if any(problem.template not in _DATE_PROBLEMS for problem in found):
-        return None
-    obj = _loads(line)
-    obj["date"] = UNDATED.isoformat()
-    dated = msgspec.json.encode(obj)
-    return dated if not _explain_line(dated) else None
 
 
 # The slow path: generic JSON, checked field by field -----------------------------------------
@@ -231,8 +212,9 @@ def _loads(line: bytes) -> Any:
     return msgspec.json.decode(line)
 
 
-def _explain_line(line: bytes) -> list[Text]:
-    """Every problem of one line, in words (empty when the line is acceptable)."""
+def _explain_line(line: bytes, *, dated: bool = True) -> list[Text]:
+    """Every problem of one line, in words (empty when the line is acceptable); without
+    ``dated``, every problem but its date's."""
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
@@ -255,9 +237,9 @@ def _explain_line(line: bytes) -> list[Text]:
                     fields=", ".join(GAME_FIELDS),
                 )
             )
-    if "date" not in obj:
+    if dated and "date" not in obj:
         out.append(Text.of('field "date": missing (expected YYYY-MM-DD)'))
-    elif _date(obj["date"]) is None:
+    elif dated and _date(obj["date"]) is None:
         out.append(
             Text.of(
                 'field "date": {value} is not a date (expected YYYY-MM-DD)',
@@ -383,8 +365,9 @@ def _show(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _slow_record(line: bytes, origin: Text) -> GameRecord:
-    """Build a record from a line that :func:`_explain_line` accepted."""
+def _slow_record(line: bytes, origin: Text, date: dt.date | None = None) -> GameRecord:
+    """Build a record from a line that :func:`_explain_line` accepted (``date``: instead of
+    its own, wrong or missing: :data:`~eloleague.io.limits.UNDATED`, for the rules' check)."""
     obj = _loads(line)
     sides = []
     for side in obj["sides"]:
@@ -408,7 +391,7 @@ def _slow_record(line: bytes, origin: Text) -> GameRecord:
         )
     event = obj.get("event")
     return GameRecord(
-        date=dt.date.fromisoformat(obj["date"]),
+        date=date or dt.date.fromisoformat(obj["date"]),
         sides=tuple(sides),
         id=None if obj.get("id") is None else str(obj["id"]),
         event=str(event).strip() or None if event is not None else None,
