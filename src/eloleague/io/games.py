@@ -188,11 +188,20 @@ def read_games(
             ],
             str(path),
         )
-    games = told_apart(games)
-    problems = by_line(problems + validate_games(rules, games))
-    if problems:
-        raise InputError(problems, str(path))
-    return games
+    return checked_games(rules, games, problems, str(path))
+
+
+def checked_games(
+    rules: RuleSet, games: Sequence[GameRecord], problems: Sequence[Problem], source: str
+) -> list[GameRecord]:
+    """A JSON Lines or CSV reader's games (``problems``: what the reader found) checked against
+    ``rules``, namesakes told apart by their ids: :class:`InputError` with every problem, line
+    after line (:func:`by_line`), when there is any."""
+    records = told_apart(games)
+    found = by_line([*problems, *validate_games(rules, records)])
+    if found:
+        raise InputError(found, source)
+    return records
 
 
 def by_line(problems: Sequence[Problem]) -> list[Problem]:

@@ -115,14 +115,9 @@ def games_from_body(league: League, body: bytes, source: str | None = None) -> l
     if not text:
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
-    from eloleague.io import validate_games
-    from eloleague.io.games import by_line, told_apart
+    from eloleague.io.games import checked_games
 
-    records = told_apart(records)  # namesakes told apart by their ids (docs/league.md)
-    problems = by_line(problems + validate_games(league.rules, records))
-    if problems:
-        raise InputError(problems, source)
-    return records
+    return checked_games(league.rules, records, problems, source)
 
 
 def preview(
