@@ -29,7 +29,8 @@ from typer.testing import CliRunner
 from eloleague import accounts, demo
 from eloleague.accounts import ROLES
 from eloleague.cli import app
-from eloleague.i18n import french_typography, translator
+from eloleague.errors import EloleagueError
+from eloleague.i18n import french_typography, render, translator
 from eloleague.io.ratings_csv import LEDGER_COLUMNS, RATING_COLUMNS
 from eloleague.league import League, engine_for
 from eloleague.store.faces import COLOURS
@@ -189,6 +190,36 @@ def test_french_messages_take_the_typographic_apostrophe() -> None:
                 prose = re.sub(r"`[^`]*`", "", translate(message.id))
                 assert not straight.search(prose), (path.name, prose)
 
+
+def test_french_messages_quote_values_between_guillemets(tmp_path: Path) -> None:
+    """« aucun joueur nommé « Zoé » », not « nommé 'Zoé' » as Python writes a value; a command
+    between backquotes keeps the shell's quotes, which the reader types as they are."""
+    assert french_typography("aucun joueur nommé {name!r} dans {league!r}") == (
+        "aucun joueur nommé «\u202f{name}\u202f» dans «\u202f{league}\u202f»"
+    )
+    assert french_typography("utilisez : `eloleague player merge {old!r} {new!r}`") == (
+        "utilisez\u202f: `eloleague player merge {old!r} {new!r}`"
+    )
+    for path in LOCALE.glob("*.po"):
+        domain = path.stem.split("-")[0]
+        with path.open("rb") as handle:
+            catalogue = read_po(handle, locale="fr")
+        translate = translator("fr", domain)
+        for message in catalogue:
+            if isinstance(message.id, str) and message.id and message.string:
+                prose = re.sub(r"`[^`]*`", "", translate(message.id))
+                assert "!r}" not in prose, (path.name, prose)
+    league = League.create(f"sqlite:///{tmp_path / 'l.db'}", "Club", rules="bataille-empire")
+    league.add_player("Zoé")
+    league.add_player("Léa")
+    with pytest.raises(EloleagueError) as caught:
+        league.rename_player("Zoé", "Léa")
+    english, french = render(caught.value.message, "en"), render(caught.value.message, "fr")
+    assert english.startswith("'Léa' is already a player (or an alias of one) in league 'Club'")
+    assert french.startswith(
+        "«\u202fLéa\u202f» est déjà un joueur (ou l’autre nom d’un joueur) de la ligue «\u202fClub\u202f»"
+    )
+    assert french.endswith("utilisez\u202f: `eloleague player merge 'Zoé' 'Léa'`")
 
 def test_the_finder_sees_english_and_lets_french_through() -> None:
     assert len(PIECES) > 500

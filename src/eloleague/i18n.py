@@ -37,23 +37,27 @@ _IN_QUOTES = (re.compile(rf"«{_SPACES}"), re.compile(rf"{_SPACES}»"))
 _CODE = re.compile(r"(`[^`]*`)")  # a command or a header quoted in a message: typed as it is
 # An apostrophe inside a word ("l'aide", "n'est", "d'{name}"), not a quote ('--map', '{name}').
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_]|\{)")
+# A value quoted as Python writes it ("{name!r}": 'Zoé'), which French quotes « Zoé ».
+_QUOTED_VALUE = re.compile(r"\{(\w+)!r\}")
 
 
 def french_typography(text: str) -> str:
     """``text`` with French spacing: a narrow no-break space before ``:`` ``;`` ``!`` ``?`` and
-    ``%`` and inside « », whatever space (or none) was typed there; and the typographic
-    apostrophe (``l’aide``), whichever was typed.
+    ``%`` and inside « », whatever space (or none) was typed there; the typographic apostrophe
+    (``l’aide``), whichever was typed; and a value the English quotes as Python writes it
+    (``{name!r}``, ``'Zoé'``) between guillemets (``« {name} »``).
 
     Applied to every French message when its catalogue is read (:func:`translator`), and to the
     numbers of :func:`decimal`; values put into messages (names, files) are left alone, and so is
     what a message quotes between backquotes (a command, the HTTP header ``Authorization: Bearer
-    <jeton>``): the reader types it as it is written.
+    <jeton>``): the reader types it as it is written, its ``{name!r}`` quoted for the shell.
     """
     parts = _CODE.split(text)  # the even parts are prose, the odd ones `code`
     for i in range(0, len(parts), 2):
         prose = _BEFORE_MARK.sub(rf"\1{NARROW_NBSP}\2", parts[i])
         prose = _BEFORE_PERCENT.sub(rf"\1{NARROW_NBSP}%", prose)
         prose = _APOSTROPHE.sub("’", prose)
+        prose = _QUOTED_VALUE.sub(r"« {\1} »", prose)
         prose = _IN_QUOTES[0].sub(f"«{NARROW_NBSP}", prose)
         parts[i] = _IN_QUOTES[1].sub(f"{NARROW_NBSP}»", prose)
     return "".join(parts)

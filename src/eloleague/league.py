@@ -1541,7 +1541,7 @@ class League:
                 raise EloleagueError(
                     msg(
                         "{new!r} is already a player (or an alias of one) in league {league!r}: "
-                        "to make them one player, use: eloleague player merge {old!r} {new!r}",
+                        "to make them one player, use: `eloleague player merge {old!r} {new!r}`",
                         new=new,
                         old=old,
                         league=self.name,

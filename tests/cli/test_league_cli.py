@@ -198,7 +198,9 @@ def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
     assert "camp 1\u202f: Alice Martin — Match nul" in explained and "draw" not in explained
     assert "— Draw" in cli("--lang", "en", "explain", "a", *db).stdout
     missing = cli("--lang", "fr", "player", "Zoé", *db, fails=True)
-    assert _error(missing, "fr") == "aucun joueur nommé 'Zoé' dans la ligue 'bataille-empire'"
+    assert _error(missing, "fr") == (
+        "aucun joueur nommé «\u202fZoé\u202f» dans la ligue «\u202fbataille-empire\u202f»"
+    )
 
 
 def test_the_real_command_prints_one_french_line_and_exits_2(tmp_path: Path) -> None:
@@ -206,7 +208,7 @@ def test_the_real_command_prints_one_french_line_and_exits_2(tmp_path: Path) -> 
     League.create(str(path), "Club", "adlg")
     done = run_cli("--lang", "fr", "explain", "g404", "--db", str(path))
     assert done.returncode == 2
-    assert done.stderr == "aucune partie 'g404' dans la ligue 'Club'\n"
+    assert done.stderr == "aucune partie «\u202fg404\u202f» dans la ligue «\u202fClub\u202f»\n"
     assert done.stdout == ""
 
 
