@@ -103,14 +103,18 @@ def _cmd(pid: int) -> str:
         return ""
 
 
-def _serve(db: Path, port: int, *options: str, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """``eloleague serve`` in its own process, what it prints into ``log`` when given."""
+def _serve(
+    db: Path, port: int, *options: str, log: Path | None = None, lang: str = "en"
+) -> subprocess.Popen[bytes]:
+    """``eloleague serve`` in its own process, what it prints into ``log`` when given; the
+    command's language (of its log) ``lang`` whatever this machine's."""
     command = ["serve", "--db", str(db), "--port", str(port), *options]
     out = subprocess.DEVNULL if log is None else log.open("wb")
     return subprocess.Popen(
         [sys.executable, "-m", "eloleague", *command],
         stdout=out,
         stderr=subprocess.STDOUT if log is not None else subprocess.DEVNULL,
+        env={**os.environ, "ELOLEAGUE_LANG": lang},
     )
 
 

@@ -352,7 +352,9 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> in
         if isinstance(exc, NotTogether):
             return exc.first
         if not isinstance(exc, EloleagueError):  # each alone will say it again
-            log.warning("writes applied alone after an error together: %r", exc)
+            log.warning(
+                msg("writes applied alone after an error together: {error}", error=repr(exc))
+            )
         return None
     for write, result in zip(writes, results, strict=True):
         write.result = result

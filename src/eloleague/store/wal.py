@@ -27,6 +27,7 @@ from sqlalchemy import Engine, event
 
 from eloleague.store.db import group_key, writer_turn
 from eloleague.store.group_commit import group_of
+from eloleague.store.messages import msg
 
 log = logging.getLogger("eloleague.store")
 
@@ -131,7 +132,13 @@ class LogCopier:
                 finally:
                     gate.release()
         except (sqlite3.Error, OSError) as exc:  # never the writes' concern: theirs stay
-            log.warning("copying the SQLite log of %s failed: %s", self.path, exc)
+            log.warning(
+                msg(
+                    "copying the SQLite log of {path} failed: {reason}",
+                    path=str(self.path),
+                    reason=str(exc),
+                )
+            )
 
     def _restart(self, conn: sqlite3.Connection) -> None:
         """The ``RESTART`` copy, in the writers' turn of every process when there is one

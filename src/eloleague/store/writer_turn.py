@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable
 from types import ModuleType
 
+from eloleague.store.messages import msg
+
 fcntl: ModuleType | None
 try:
     import fcntl
@@ -141,7 +143,7 @@ class WriterTurn:
         try:
             used = came()
         except Exception:
-            log.exception("a writer that asked for the turn could not be told")
+            log.exception(msg("a writer that asked for the turn could not be told"))
             used = False
         if not used:
             with self._changed:

@@ -34,15 +34,17 @@ def serve(
     processes (docs/web.md, "Several workers"). ``default_lang``: the site's language for
     visitors who ask for none (:attr:`Settings.default_lang`; else ``ELOLEAGUE_SITE_LANG``, else
     French). ``access_log``: Uvicorn's line per request (about 0.1 ms of CPU each:
-    docs/benchmarks.md, "Live results")."""
+    docs/benchmarks.md, "Live results"). The server's log is in the officer's language
+    (:mod:`eloleague.web.server_log`)."""
     import os
     import socket
 
     import uvicorn
 
     from eloleague.errors import EloleagueError
-    from eloleague.i18n import Text
+    from eloleague.i18n import Text, pick_language
     from eloleague.league import engine_for
+    from eloleague.web.server_log import log_config
     from eloleague.web.settings import SECRET_ENV, SITE_LANG_ENV
 
     settings = Settings.from_env(db=db, helper_process=True)
@@ -69,6 +71,7 @@ def serve(
             host=host,
             port=port,
             log_level="info",
+            log_config=log_config(pick_language()),
             proxy_headers=False,
             access_log=access_log,
         )
@@ -88,6 +91,7 @@ def serve(
         host=host,
         port=port,
         log_level="info",
+        log_config=log_config(pick_language()),
         proxy_headers=False,
         access_log=access_log,
     )

@@ -140,7 +140,7 @@ def as_web_error(exc: Exception) -> WebError:
             messages.get(exc.status_code, str(exc.detail)),
             headers=dict(exc.headers) if exc.headers else None,
         )
-    log.exception("internal error", exc_info=exc)
+    log.exception(Text.of("internal error"), exc_info=exc)
     return WebError(500, "internal_error", Text.of("internal error: the site could not answer"))
 
 
@@ -166,10 +166,14 @@ def _note_unreachable(detail: str) -> None:
             return
         refused, _Outage.logged, _Outage.refused = _Outage.refused, now, 0
     log.warning(
-        "the database cannot be reached (%d %s refused since the last such line): %s",
-        refused,
-        "request" if refused == 1 else "requests",
-        detail,
+        Text.plural(
+            "the database cannot be reached ({count} request refused since the last such line): "
+            "{detail}",
+            "the database cannot be reached ({count} requests refused since the last such line): "
+            "{detail}",
+            refused,
+            detail=detail,
+        )
     )
 
 
@@ -302,7 +306,7 @@ def respond(request: Request, error: WebError) -> Response:
     try:
         response = render_page(request, "error.html", {"error": body}, status=error.status)
     except Exception:  # the error page itself failed: a plain answer, never a traceback
-        log.exception("the error page failed")
+        log.exception(Text.of("the error page failed"))
         return secure(Response("error", status_code=error.status, media_type="text/plain"))
     if error.headers:
         response.headers.update(error.headers)

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -86,7 +88,7 @@ class Offload:
                 kind, value = conn.recv()
             except (EOFError, OSError, BrokenPipeError):
                 self._stop()
-                log.error("the helper process ended during a request")
+                log.error(Text.of("the helper process ended during a request"))
                 raise WebError(
                     500, "internal_error", Text.of("internal error: the site could not answer")
                 ) from None
@@ -107,7 +109,8 @@ class Offload:
         process = context.Process(
             target=_serve, args=(theirs,), name="eloleague-heavy-requests", daemon=True
         )
-        process.start()
+        with _without_ctrl_c():
+            process.start()
         theirs.close()
         self._process, self._conn, self._ready = process, mine, False
         return mine
@@ -138,10 +141,36 @@ def _too_long(seconds: float, *, busy: bool) -> WebError:
     return WebError(503, "too_long", message, headers={"Retry-After": "60"})
 
 
-def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the helper process
-    """The helper's loop: one call at a time until the server closes the pipe."""
-    import eloleague.web.uploads  # noqa: F401 - what the work needs, imported before it is timed
+@contextmanager
+def _without_ctrl_c() -> Iterator[None]:
+    """Start the helper with Ctrl-C ignored (a process keeps the signals its parent ignores, and
+    Python then installs no handler of its own), so that one pressed while it still imports
+    cannot interrupt it with a traceback. Only the main thread may change a signal's handler:
+    from another (a helper restarted during a request) the helper starts as it is, and ignores
+    Ctrl-C once it runs (:func:`_serve`)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
 
+
+def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the helper process
+    """The helper's loop: one call at a time until the server closes the pipe. A Ctrl-C at the
+    officer's terminal reaches every process of the server: the server stops the helper itself,
+    so the helper lets it pass (else it would print a traceback on the way out). Its log lines
+    are written as the server's are (:mod:`eloleague.web.server_log`)."""
+    import logging.config
+
+    import eloleague.web.uploads  # noqa: F401 - what the work needs, imported before it is timed
+    from eloleague.i18n import pick_language
+    from eloleague.web.server_log import log_config
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.config.dictConfig(log_config(pick_language()))
     conn.send((_READY, None))
     while True:
         try:
@@ -153,12 +182,12 @@ def _serve(conn: Connection) -> None:  # pragma: no cover - runs in the helper p
         except (EloleagueError, WebError) as exc:
             answer = (_ERROR, exc)
         except Exception:
-            log.exception("internal error in a heavy request")
+            log.exception(Text.of("internal error in a heavy request"))
             answer = (_CRASH, None)
         try:
             conn.send(answer)
         except Exception:
-            log.exception("a heavy request's answer could not be sent back")
+            log.exception(Text.of("a heavy request's answer could not be sent back"))
             conn.send((_CRASH, None))
 
 

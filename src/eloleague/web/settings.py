@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from eloleague.i18n import LANGUAGES
+from eloleague.i18n import LANGUAGES, Text
 from eloleague.store.db import database_url
 
 log = logging.getLogger("eloleague.web")
@@ -84,8 +84,14 @@ class Settings:
                 return key
             except OSError as exc:
                 log.warning(
-                    "cannot keep the session key in %s (%s): sessions end on restart", path, exc
+                    Text.of(
+                        "cannot keep the session key in {path} ({reason}): sessions end on restart",
+                        path=str(path),
+                        reason=exc.strerror or str(exc),
+                    )
                 )
         else:
-            log.warning("%s is not set: sessions end when the server restarts", SECRET_ENV)
+            log.warning(
+                Text.of("{name} is not set: sessions end when the server restarts", name=SECRET_ENV)
+            )
         return secrets.token_urlsafe(48)
