@@ -220,6 +220,18 @@ def test_french_messages_quote_values_between_guillemets(tmp_path: Path) -> None
         "«\u202fLéa\u202f» est déjà un joueur (ou l’autre nom d’un joueur) de la ligue «\u202fClub\u202f»"
     )
     assert french.endswith("utilisez\u202f: `eloleague player merge 'Zoé' 'Léa'`")
+    # A name the site's API, the accounts or the command line put into a message, alike.
+    site = TestClient(create_app(Settings(db=str(tmp_path / "l.db"), secret="s" * 40)))
+    missing = site.get("/api/v1/leagues/Nope", headers={"Accept-Language": "fr"}).json()
+    assert missing["error"]["message"] == "aucune ligue nommée «\u202fNope\u202f»"
+    english_answer = site.get("/api/v1/leagues/Nope", headers={"Accept-Language": "en"})
+    assert english_answer.json()["error"]["message"] == "no league named 'Nope'"
+    with pytest.raises(EloleagueError) as caught:
+        accounts.set_password(league.engine, "Nobody", "a long password")
+    assert render(caught.value.message, "fr").startswith(
+        "aucun utilisateur nommé «\u202fNobody\u202f»"
+    )
+
 
 def test_the_finder_sees_english_and_lets_french_through() -> None:
     assert len(PIECES) > 500

@@ -94,8 +94,8 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
     if role not in ROLES:
         raise EloleagueError(
             _t(
-                "unknown role {role}: expected one of {roles}",
-                role=repr(role),
+                "unknown role {role!r}: expected one of {roles}",
+                role=role,
                 roles=", ".join(ROLES),
             )
         )
@@ -106,7 +106,7 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
                 conn, name, hash_password(password), role, dt.datetime.now(dt.UTC)
             )
     except IntegrityError:
-        raise EloleagueError(_t("a user named {name} already exists", name=repr(name))) from None
+        raise EloleagueError(_t("a user named {name!r} already exists", name=name)) from None
     return User(pk, name, role)
 
 
@@ -141,7 +141,7 @@ def _user_id(conn: Connection, name: str) -> int:
     # A name no account can have is not looked for (NUL: an error on PostgreSQL).
     uid = account_rows.user_id(conn, name) if storable(name) else None
     if uid is None:
-        raise EloleagueError(_t("no user named {name}", name=repr(name)))
+        raise EloleagueError(_t("no user named {name!r}", name=name))
     return uid
 
 
@@ -192,7 +192,7 @@ def create_token(engine: Engine, user_name: str, label: str = "") -> str:
     user = find_user(engine, user_name)
     if user is None:
         raise EloleagueError(
-            _t("no user named {name}: create it with `eloleague user add`", name=repr(user_name))
+            _t("no user named {name!r}: create it with `eloleague user add`", name=user_name)
         )
     token = TOKEN_PREFIX + secrets.token_urlsafe(32)
     with write(engine) as conn:
@@ -298,6 +298,6 @@ def revoke_tokens(engine: Engine, user_name: str) -> int:
     """Remove every token of ``user_name``; returns how many there were."""
     user = find_user(engine, user_name)
     if user is None:
-        raise EloleagueError(_t("no user named {name}", name=repr(user_name)))
+        raise EloleagueError(_t("no user named {name!r}", name=user_name))
     with write(engine) as conn:
         return account_rows.delete_tokens(conn, user.id)

@@ -137,7 +137,7 @@ def _name_map(pairs: Sequence[str]) -> dict[str, str]:
         spelling, equals, player = pair.partition("=")
         if not equals or not spelling.strip() or not player.strip():
             raise typer.BadParameter(
-                _t("{value} is not SPELLING=PLAYER", value=repr(pair)), param_hint="--map"
+                _t("{value!r} is not SPELLING=PLAYER", value=pair), param_hint="--map"
             )
         out[spelling.strip()] = player.strip()
     return out
@@ -177,7 +177,7 @@ def _date(value: str | None, option: str) -> dt.date | None:
         day = dt.date.fromisoformat(value)
     except ValueError:
         raise typer.BadParameter(
-            _t("{value} is not a date (expected YYYY-MM-DD)", value=repr(value)),
+            _t("{value!r} is not a date (expected YYYY-MM-DD)", value=value),
             param_hint=option,
         ) from None
     from eloleague.io.limits import day_problem  # the readers' bounds (docs/formats.md)

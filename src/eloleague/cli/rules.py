@@ -45,10 +45,10 @@ def check(path: Annotated[str, typer.Argument(help="A .toml rule file.")]) -> No
     """
     rules = load_rules(path)
     valid = Text.of(
-        "{path}: rule set {name} is valid ({method}, start {start}, scale {scale}, "
+        "{path}: rule set {name!r} is valid ({method}, start {start}, scale {scale}, "
         "{outcomes}, {titles})",
         path=path,
-        name=repr(rules.name),
+        name=rules.name,
         method=rules.method,
         start=f"{rules.start_rating:g}",
         scale=f"{rules.scale:g}",

@@ -69,9 +69,9 @@ def preset_text(name: str) -> str:
     if name not in preset_names():
         raise RuleSetError(
             Text.of(
-                "unknown rule set {name}: give a preset name ({presets}) or the path of a .toml "
+                "unknown rule set {name!r}: give a preset name ({presets}) or the path of a .toml "
                 "rule file",
-                name=repr(name),
+                name=name,
                 presets=", ".join(preset_names()),
             )
         )

@@ -67,7 +67,7 @@ def open_league(engine: Engine, name: str) -> League:
 def _found(engine: Engine, name: str, rows: list[tuple[int, str, str]]) -> League:
     """The league of ``rows`` (:meth:`League.rows`), or a 404."""
     if not rows:
-        raise not_found("no league named {name}", name=name)
+        raise not_found("no league named {name!r}", name=name)
     return _bounded(_league(engine, *rows[0]))
 
 
