@@ -85,6 +85,7 @@ def said_again(line: str, lang: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=256)
 def status_phrase(code: int, lang: str) -> str:
     """The status phrase of the access line (« Introuvable »): HTTP's own, translated."""
     try:
