@@ -1,5 +1,6 @@
 """The append path (docs/league.md, "Live results"): whatever sequence of appends, same-day appends,
-back-dated games, corrections, deletions and season closings a league goes through, its stored
+back-dated games, corrections, deletions, season closings, a merge and posts naming its alias a
+league goes through, its stored
 ratings, games counts, titles, ledger and tail state are exactly a fresh replay's, after each step,
 on SQLite and PostgreSQL. And games that sort after everything take the append path: they replay
 only themselves."""
@@ -24,6 +25,7 @@ from eloleague.store.tables import checkpoints as checkpoint_table
 from tests.store.helpers import read_lines, replay_file
 
 NAMES = ("Ana", "Bob", "Chloé", "Dan", "Eve", "Fred")
+MISSPELT = "A. N. Other"  # a player's name misspelt: merged into hers, then an alias
 OUTCOMES = {
     "bataille-empire": (
         ("decisive_victory", "defeat"),
@@ -82,6 +84,7 @@ step = st.one_of(
     st.tuples(st.just("correct"), st.integers(0, 50), st.integers(0, 5)),
     st.tuples(st.just("delete"), st.integers(0, 50), st.just(0)),
     st.tuples(st.just("close"), st.just(0), st.just(0)),
+    st.tuples(st.just("alias"), st.just(0), st.integers(0, 3)),  # days later
 )
 
 
@@ -135,8 +138,23 @@ def run_steps(
             count += 1
         return out
 
+    def misspelt(opponent: int, when: dt.date) -> GameRecord:
+        """A game of a player's under a misspelling of her name (merged into hers, then an alias
+        of hers), against another player (never herself)."""
+        nonlocal count
+        won, lost = OUTCOMES[preset][0]
+        other = next(n for n in NAMES[opponent:] + NAMES if n != player)
+        count += 1
+        return GameRecord(
+            date=when,
+            sides=(Side((Participant(MISSPELT),), won), Side((Participant(other),), lost)),
+            id=f"g{count - 1}",
+        )
+
     league.import_games(games(3, day), source="first")
     assert_is_a_fresh_replay(league)
+    player = league.games()[0].sides[0].players[0].name
+    merged = False
     for kind, x, y in steps:
         stored = league.games()
         if kind == "append":
@@ -154,6 +172,14 @@ def run_steps(
             victim = stored[x % len(stored)].id
             assert victim is not None
             league.delete_game(victim)
+        elif kind == "alias":  # a post naming a player by an alias (a merged misspelling)
+            day = max(g.date for g in stored) + dt.timedelta(days=y) if stored else day
+            if merged:
+                league.import_games([misspelt(2, day)], source="alias")
+            else:  # first her games under the misspelling, then the merge
+                league.import_games([misspelt(1, day)], source="typo")
+                league.merge_players(MISSPELT, player)
+                merged = True
         elif kind == "close" and stored and league.rules.season.inactivity:
             last = max(g.date for g in stored)
             end = dt.date(last.year, 12, 31)

@@ -121,8 +121,10 @@ def test_an_imports_first_reads_each_reach_postgresql_once(
 ) -> None:
     """Read ahead, then answered from there: each of a post's first reads (whether the request
     was stored, the namesakes, the names, the stored ids, the tail, the last arrival number,
-    the players' pools) reaches the server once. A read ahead that the import then asked again
-    (its statement no longer the same) would be sent twice: a round trip more, not fewer."""
+    the row ids reserved for its game and batch, the pools of the players it names) reaches the
+    server once, and the pools are not read again by the players' ids. A read ahead that the
+    import then asked again (its statement no longer the same) would be sent twice: a round trip
+    more, not fewer."""
     league = _league(pg_server.new_database())
     sent = _count_statements(monkeypatch)
     report = league.import_games(
@@ -136,20 +138,23 @@ def test_an_imports_first_reads_each_reach_postgresql_once(
         "SELECT ext_id, id, seq, date, content_hash FROM games",
         "FROM live_tails WHERE league_id",
         "SELECT max(seq) FROM games",
-        "FROM ratings WHERE league_id = %s AND player_id",
+        "nextval(pg_get_serial_sequence('games', 'id'))",
+        "LEFT JOIN ratings AS r ON r.league_id = %s AND r.player_id = w.id",
     )
     assert [sum(first in s for s in sent) for first in firsts] == [1] * len(firsts)
+    assert not [s for s in sent if "FROM ratings WHERE league_id = %s AND player_id" in s]
 
 
 @pytest.mark.pg
-def test_an_appended_game_takes_three_round_trips_to_postgresql(
+def test_an_appended_game_takes_two_round_trips_to_postgresql(
     pg_server: PgServer,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The lock with the rules and every first read; the players' pools with the import batch
-    and the game; the ledger, ratings, tail, journal entry and revision with the commit. A read
-    leaving its round trip for one of its own, or the writes leaving the commit's, would make
-    more."""
+    """The lock with the rules, every first read, the row ids reserved for the game and its
+    import batch, and the pools of the players it names; then the batch, the game, its players,
+    the ledger, ratings, tail, journal entry and revision with the commit. A read leaving its
+    round trip for one of its own, or a write leaving the commit's, would make more. A post
+    naming a newcomer registers her first (round trips of its own) and reads no pool of hers."""
     league = _league(pg_server.new_database())
     league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
     trips = _count_round_trips(monkeypatch)
@@ -157,8 +162,17 @@ def test_an_appended_game_takes_three_round_trips_to_postgresql(
         [_duel("x9", Participant("P1"), Participant("P3"))], source="post", content_hash="h9"
     )
     assert report.added == 1
-    assert len(trips) == 3, trips
+    assert len(trips) == 2, trips
     assert trips[-1] == "pipeline"  # the writes and the commit: psycopg's commit() sends nothing
+    trips.clear()
+    report = league.import_games(
+        [_duel("x10", Participant("P1"), Participant("Newcomer"))], source="post"
+    )
+    assert report.added == 1 and report.new_players == ["Newcomer"]
+    assert trips[0] == trips[-1] == "pipeline", trips  # the lock's, the commit's
+    between = trips[1:-1]  # the registration's own (its look-alike check, its insert)
+    assert any("INSERT INTO players" in t for t in between), trips
+    assert not [t for t in between if "ratings" in t or "games" in t or "pipeline" in t], trips
     monkeypatch.undo()
     league.engine.dispose()  # another connection sees the game: it was committed
     again = League.open(league.engine.url.render_as_string(hide_password=False), "Ahead")
@@ -169,6 +183,31 @@ def test_an_appended_game_takes_three_round_trips_to_postgresql(
             "JOIN import_batches b ON b.id = g.batch_id WHERE g.ext_id = 'x9'"
         ).one()
     assert tuple(batch) == ("post", "h9", 1, None)
+
+
+@pytest.mark.pg
+def test_a_game_naming_an_alias_has_its_players_pools_read_with_the_lock(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A misspelling merged into a player is an alias: a game naming it has its players' pools
+    read with the lock (found through the alias: no read of its own), and rates her pool. Its
+    one round trip more reads the player's own name."""
+    league = _league(pg_server.new_database())
+    league.import_games([_duel("t0", Participant("Pone"), Participant("P4"))], source="typo")
+    league.merge_players("Pone", "P1")
+    before = {r.player: r.rating for r in league.ranking()}
+    trips = _count_round_trips(monkeypatch)
+    report = league.import_games(
+        [_duel("x9", Participant("Pone"), Participant("P3"))], source="post"
+    )
+    assert report.added == 1
+    assert len(trips) == 3 and trips[0] == trips[-1] == "pipeline", trips
+    assert trips[1].startswith("SELECT id, name FROM players"), trips
+    monkeypatch.undo()
+    after = {r.player: r.rating for r in league.ranking()}
+    assert after["P1"] > before["P1"] and "Pone" not in after
+    assert league.ranking() == league.replay_result().standings()
 
 
 def _count_round_trips(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -283,8 +322,8 @@ def test_a_known_officer_s_post_checks_its_token_in_the_lock_s_round_trip(
     pg_server: PgServer,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The token's check (accounts.known_officer) is read with the lock: three round trips, as a
-    post without it; a round trip of its own would make four."""
+    """The token's check (accounts.known_officer) is read with the lock: two round trips, as a
+    post without it; a round trip of its own would make three."""
     league = _league(pg_server.new_database())
     guard = _known_officer_guard(league)
     league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
@@ -293,7 +332,7 @@ def test_a_known_officer_s_post_checks_its_token_in_the_lock_s_round_trip(
         [_duel("x9", Participant("P1"), Participant("P3"))], source="api", guard=guard
     )
     assert report.added == 1
-    assert len(trips) == 3, trips
+    assert len(trips) == 2, trips
 
 
 @pytest.mark.pg

@@ -113,15 +113,42 @@ def comparable(outcome: Any) -> Any:
     )
 
 
+# Row ids a PostgreSQL post may reserve with the league's lock (store/live.py, Early): the
+# sequence skips those a post read but did not use, so the same writes applied together or one
+# after the other may number their games and batches with gaps in different places. Compared by
+# their order instead: the n-th game is the n-th in both, with the same batch and the same rows.
+NUMBERED = {"games": ("id",), "import_batches": ("id",)}
+REFERS = {("games", "batch_id"): "import_batches", ("side_players", "game_id"): "games"}
+REFERS |= {("ledger", "game_id"): "games"}
+
+
 def stored(league: League) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the tables an import writes, without the clock's columns."""
+    """Every row of the tables an import writes, without the clock's columns; the row ids of
+    games and batches by their order (:data:`NUMBERED`)."""
     out = {}
     with league._reading() as conn:
+        order = {}
+        for name in NUMBERED:
+            pks = tables.metadata.tables[name].c.id
+            order[name] = {pk: n for n, (pk,) in enumerate(conn.execute(select(pks).order_by(pks)))}
         for name in COMPARED:
             table = tables.metadata.tables[name]
             columns = [c for c in table.columns if not isinstance(c.type, DateTime)]
-            rows = conn.execute(select(*columns).order_by(*columns)).all()
-            out[name] = [tuple(row) for row in rows]
+            rows = conn.execute(select(*columns)).all()
+
+            def numbered(column: str, value: Any, table: str = name) -> Any:
+                if column in NUMBERED.get(table, ()):
+                    return order[table][value]
+                refers = REFERS.get((table, column))
+                return value if refers is None or value is None else order[refers][value]
+
+            out[name] = sorted(
+                (
+                    tuple(numbered(c.name, v) for c, v in zip(columns, row, strict=True))
+                    for row in rows
+                ),
+                key=repr,
+            )
     return out
 
 

@@ -240,6 +240,22 @@ def keep_ahead(
         )
 
 
+def taken_ahead(
+    conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]
+) -> list[Any] | None:
+    """The rows of ``statements`` if every one of them was read ahead and kept (each taken once,
+    as :func:`run` takes it), else ``None`` and nothing is run nor taken: for reads that only a
+    round trip already made is worth (PostgreSQL's), which the caller otherwise goes without."""
+    ahead = conn.info.get(_AHEAD)
+    if not statements or not ahead:
+        return None
+    keys = [(sql, tuple(params)) for sql, params in statements]
+    kept = [key for key, _ in ahead]
+    if any(key not in kept for key in keys):
+        return None
+    return [run(conn, sql, params) for sql, params in keys]
+
+
 def drop_ahead(conn: Connection) -> None:
     """Forget every read kept ahead on ``conn`` (:func:`kept_ahead`)."""
     conn.info.pop(_AHEAD, None)

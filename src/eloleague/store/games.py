@@ -141,6 +141,7 @@ def insert_games(
     *,
     batch: Statement | None = None,
     along: Sequence[Statement] = (),
+    row_ids: Sequence[int] | None = None,
 ) -> list[StoredGame]:
     """Write ``new`` games with their players (and their sides' results); returns them as stored
     (row ids, labels). ``batch_id``: the import batch of every game, or of each game in turn
@@ -153,7 +154,11 @@ def insert_games(
     records it too. ``along``: reads the caller makes next, sent in the round trip of that
     statement (or of the batch's) and kept for it (:func:`~eloleague.store.bulk.keep_ahead`; the
     caller drops what it does not read, :func:`~eloleague.store.bulk.drop_ahead`); without
-    ``batch``, on PostgreSQL with more than a few games, the caller's own reads ask."""
+    ``batch``, on PostgreSQL with more than a few games, the caller's own reads ask.
+
+    ``row_ids``: the games' row ids, reserved before (PostgreSQL's ``nextval``, see
+    :class:`~eloleague.store.live.Early`; at least one a game): nothing is read back, so the
+    statements may go with the commit (:func:`~eloleague.store.bulk.hold_for_commit`)."""
     if not new:
         return []
     few = conn.dialect.name == "postgresql" and len(new) <= FEW
@@ -186,7 +191,17 @@ def insert_games(
     if not one_batch:  # each game's batch, first
         rows = [(batch, *row) for batch, row in zip(batches, rows, strict=True)]
     columns = GAME_COLUMNS if one_batch else ("batch_id", *GAME_COLUMNS)
-    if conn.dialect.name == "sqlite":
+    if row_ids is not None:  # the batch a value, not a constant: one statement for every post
+        pk_list = list(row_ids[: len(new)])
+        batched = [(batches[0], *row) for row in rows] if one_batch else rows
+        insert_rows(
+            conn,
+            games,
+            ("id", "batch_id", *GAME_COLUMNS),
+            [(pk, *row) for pk, row in zip(pk_list, batched, strict=True)],
+            {"league_id": league_id},
+        )
+    elif conn.dialect.name == "sqlite":
         ((last,),) = run(conn, "SELECT max(id) FROM games")
         first = (last or 0) + 1
         pk_list = list(range(first, first + len(new)))

@@ -31,7 +31,9 @@ from eloleague.store import tail as live_tail
 from eloleague.store.bulk import (
     deferred_indexes,
     drop_ahead,
+    hold_for_commit,
     list_size,
+    marks,
     one_of,
     read_ahead,
     run,
@@ -372,6 +374,11 @@ def resolve_players(
     return Players(records, ids, canonical, small, identified + unknown, warnings)
 
 
+_BATCH_COLUMNS = (
+    "league_id, source, content_hash, created_at, user_name, added, replaced, unchanged"
+)
+
+
 def new_batch(
     conn: Connection,
     league_id: int,
@@ -379,21 +386,29 @@ def new_batch(
     digest: str | None,
     user: str | None,
     todo: Plan,
+    batch_id: int | None = None,
 ) -> tuple[str, tuple[Any, ...]]:
-    """The statement that records an import (its batch) and returns the batch's id."""
+    """The statement that records an import (its batch) and returns the batch's id; given its
+    id (reserved with the league's lock, :class:`~eloleague.store.live.Early`), the statement
+    writing it under that id and returning nothing, which may go with the commit."""
+    values = (
+        league_id,
+        source,
+        digest,
+        stamp_param(conn)(dt.datetime.now(dt.UTC)),
+        user,
+        len(todo.new),
+        len(todo.replaced),
+        todo.unchanged,
+    )
+    if batch_id is not None:
+        return (
+            f"INSERT INTO import_batches (id, {_BATCH_COLUMNS}) VALUES ({marks(9)})",
+            (batch_id, *values),
+        )
     return (
-        "INSERT INTO import_batches (league_id, source, content_hash, created_at, user_name, "
-        "added, replaced, unchanged) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        (
-            league_id,
-            source,
-            digest,
-            stamp_param(conn)(dt.datetime.now(dt.UTC)),
-            user,
-            len(todo.new),
-            len(todo.replaced),
-            todo.unchanged,
-        ),
+        f"INSERT INTO import_batches ({_BATCH_COLUMNS}) VALUES ({marks(8)}) RETURNING id",
+        values,
     )
 
 
@@ -422,6 +437,13 @@ def apply(
     # On PostgreSQL the first reads go together, in one round trip instead of six (in the
     # league's lock's own when the caller read them with it, see reads_ahead).
     with read_ahead(conn, reads_ahead(conn, league_id, records, digest, replacing)):
+        # PostgreSQL, a post of a few games: row ids reserved for it and its players' pools, if
+        # they were read with the lock (live.Early)
+        ahead = (
+            live.early(conn, live.early_reads(conn, league_id, records, wanted_names(records)))
+            if replacing is None
+            else None
+        )
         already = None
         if digest is not None:
             ((first,),) = run(conn, _POSTED, (league_id, digest))
@@ -457,15 +479,23 @@ def apply(
         if appending:
             assert end is not None
             to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
-            # On PostgreSQL the batch, the games and the players' pools go in one round trip.
-            pools = live.pools_ahead(conn, league_id, [g for g, _ in new], ids)
-            try:
+            if ahead is not None:  # PostgreSQL: every write goes with the commit
+                hold_for_commit(conn)
+                run(conn, *new_batch(conn, league_id, source, digest, user, todo, ahead.batch_id))
                 stored = insert_games(
-                    conn, league_id, to_insert, ids, None, batch=batch, along=pools
+                    conn, league_id, to_insert, ids, ahead.batch_id, row_ids=ahead.game_ids
                 )
-                appended = live.append(conn, league_id, rules, end, stored, ids)
-            finally:
-                drop_ahead(conn)  # the pools, had the append not read them
+                fresh = ahead.with_new(ids[name] for name in new_names)
+                appended = live.append(conn, league_id, rules, end, stored, ids, fresh)
+            else:  # on PostgreSQL the batch, the games and the players' pools in one round trip
+                pools = live.pools_ahead(conn, league_id, [g for g, _ in new], ids)
+                try:
+                    stored = insert_games(
+                        conn, league_id, to_insert, ids, None, batch=batch, along=pools
+                    )
+                    appended = live.append(conn, league_id, rules, end, stored, ids)
+                finally:
+                    drop_ahead(conn)  # the pools, had the append not read them
             outcome = appended_outcome(appended, to_insert, rules.start_rating)
             return import_report(source, dry_run, todo, new_names, warnings, already, *outcome)
         ((batch_id,),) = run(conn, *batch)
@@ -533,6 +563,8 @@ def reads_ahead(
     digest: str | None,
     replacing: int | None = None,
     also: Sequence[tuple[str, Sequence[Any]]] = (),
+    *,
+    early: bool = True,
 ) -> list[tuple[str, Sequence[Any]]]:
     """The reads :func:`apply` begins with, known before it runs (:func:`~eloleague.store.bulk.
     read_ahead`; PostgreSQL only): whether the request was stored already, the names' namesakes,
@@ -543,7 +575,9 @@ def reads_ahead(
     A caller may run them with the league's lock, in its round trip, and keep their rows
     (:func:`~eloleague.store.bulk.kept_ahead`) for the :func:`apply` that follows with nothing
     written in between: :func:`apply` then reads none of them again. ``also``: reads the
-    caller makes first (a check of the poster's token), added on PostgreSQL."""
+    caller makes first (a check of the poster's token), added on PostgreSQL. ``early``: also
+    the reads that let a post of a few games send every write with the commit
+    (:func:`~eloleague.store.live.early_reads`; not for posts written together)."""
     if conn.dialect.name != "postgresql":
         return []
     reads: list[tuple[str, Sequence[Any]]] = list(also)
@@ -560,6 +594,8 @@ def reads_ahead(
     reads += lookup_reads(conn, league_id, names)
     if replacing is None:
         reads += _ext_id_reads(conn, league_id, [g.id for g in records if g.id is not None]) or []
+        if early:
+            reads += live.early_reads(conn, league_id, records, names)
     return reads
 
 

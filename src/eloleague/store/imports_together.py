@@ -77,7 +77,7 @@ def apply_writes(
     # A post twice, a game twice: alone, the later ones find them stored.
     _first_of(_seen_before([[p.digest] if p.digest is not None else [] for p in posts]))
     _first_of(_seen_before([[g.id for g in p.records if g.id is not None] for p in posts]))
-    with read_ahead(conn, reads_ahead(conn, league_id, records, None)):
+    with read_ahead(conn, reads_ahead(conn, league_id, records, None, early=False)):
         digests = [p.digest for p in posts if p.digest is not None]
         if digests:  # a retry of a stored post gets the answer kept for it, alone
             listed, values = one_of(conn, digests)

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import Connection
@@ -46,10 +46,11 @@ from eloleague.store.bulk import (
     insert_rows,
     one_of,
     run,
+    taken_ahead,
     to_date,
 )
 from eloleague.store.derived import write_ledger
-from eloleague.store.games import StoredGame
+from eloleague.store.games import FEW, StoredGame
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
 from eloleague.store.tables import ratings
@@ -156,15 +157,84 @@ def pools_ahead(
     return [pools_read(conn, league_id, players_of(records, ids))]
 
 
+@dataclass(frozen=True)
+class Early:
+    """What a post of a few games read with the league's lock, on PostgreSQL (docs/league.md,
+    "Live results"), so that its writes all go with the commit, in one round trip more: row ids
+    reserved for its games and its import batch, and the pools of the players its names name.
+
+    ``covered``: the players whose pools ``pools`` holds every one of (those its names name, and
+    the players the post registers, who have none yet)."""
+
+    game_ids: list[int]
+    batch_id: int
+    pools: list[tuple[Any, ...]]
+    covered: frozenset[int]
+
+    def with_new(self, new_ids: Iterable[int]) -> Early:
+        """The same, the players just registered counted as covered (they have no pools)."""
+        return replace(self, covered=self.covered | frozenset(new_ids))
+
+
+def early_reads(
+    conn: Connection, league_id: int, records: Sequence[GameRecord], names: Sequence[str]
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The reads of :class:`Early` for a post of ``records`` naming ``names`` (PostgreSQL, a few
+    games: none elsewhere), sent with the league's lock (:func:`~eloleague.store.imports.
+    reads_ahead`) and taken by :func:`early`. Ids come from the tables' sequences (``nextval``:
+    a post that does not use them leaves a gap, as a rolled-back insert does)."""
+    if conn.dialect.name != "postgresql" or not records or len(records) > FEW or not names:
+        return []
+    listed, values = one_of(conn, names)
+    return [
+        (
+            "SELECT nextval(pg_get_serial_sequence('games', 'id')), CASE WHEN n = 1 THEN "
+            "nextval(pg_get_serial_sequence('import_batches', 'id')) END "
+            "FROM generate_series(1, ?) AS n ORDER BY n",
+            (len(records),),
+        ),
+        (
+            "SELECT w.id, r.mode, r.role, r.rating, r.games, r.extra, r.last_played "
+            f"FROM (SELECT id FROM players WHERE league_id = ? AND name {listed} "
+            f"UNION SELECT player_id FROM player_aliases WHERE league_id = ? AND alias {listed}) "
+            "AS w LEFT JOIN ratings AS r ON r.league_id = ? AND r.player_id = w.id "
+            "ORDER BY r.position",
+            (league_id, *values, league_id, *values, league_id),
+        ),
+    ]
+
+
+def early(conn: Connection, reads: Sequence[tuple[str, tuple[Any, ...]]]) -> Early | None:
+    """The :class:`Early` of :func:`early_reads` if they were read with the lock, else None."""
+    found = taken_ahead(conn, reads)
+    if found is None:
+        return None
+    reserved, pools = found
+    return Early(
+        [game_id for game_id, _ in reserved],
+        reserved[0][1],
+        [row for row in pools if row[1] is not None],  # a player without pools: no row
+        frozenset(row[0] for row in pools),
+    )
+
+
 def _pool_rows(
-    conn: Connection, league_id: int, player_ids: Sequence[int], names: Mapping[int, str]
+    conn: Connection,
+    league_id: int,
+    player_ids: Sequence[int],
+    names: Mapping[int, str],
+    ahead: Early | None = None,
 ) -> tuple[dict[PoolKey, PoolState], dict[PoolKey, dt.date], set[PoolKey]]:
-    """The stored pools of some players, in order of first appearance, with their last game."""
+    """The stored pools of some players, in order of first appearance, with their last game
+    (from ``ahead`` when it holds them all)."""
     pools: dict[PoolKey, PoolState] = {}
     played: dict[PoolKey, dt.date] = {}
-    for pid, mode, role, rating, count, extra, last in run(
-        conn, *pools_read(conn, league_id, player_ids)
-    ):
+    if ahead is not None and ahead.covered.issuperset(player_ids):
+        wanted = set(player_ids)
+        rows = [row for row in ahead.pools if row[0] in wanted]
+    else:
+        rows = run(conn, *pools_read(conn, league_id, player_ids))
+    for pid, mode, role, rating, count, extra, last in rows:
         key = PoolKey(names[pid], mode, role)
         pools[key] = PoolState(rating, count, tuple(json.loads(extra)) if extra else ())
         if last is not None:
@@ -214,11 +284,13 @@ def append(
     tail: live_tail.Tail,
     stored: Sequence[StoredGame],
     ids: Mapping[str, int],
+    ahead: Early | None = None,
 ) -> Appended:
     """Rate ``stored`` (just inserted, in arrival order, :func:`appendable`) from the tail and
     write their ledger, their players' pools and the new tail, in the caller's transaction.
-    ``ids``: player id by name, for every player of these games."""
-    (appended,) = append_writes(conn, league_id, rules, tail, [stored], ids)
+    ``ids``: player id by name, for every player of these games; ``ahead``: their pools as read
+    with the lock (:class:`Early`)."""
+    (appended,) = append_writes(conn, league_id, rules, tail, [stored], ids, ahead)
     return appended
 
 
@@ -229,18 +301,22 @@ def append_writes(
     tail: live_tail.Tail,
     writes: Sequence[Sequence[StoredGame]],
     ids: Mapping[str, int],
+    ahead: Early | None = None,
 ) -> list[Appended]:
     """:func:`append` of the games of several writes, as if each were appended after the one
     before it (each its own :class:`Appended`: its players' pools before and after its games),
     with the ledger, the pools and the tail written once for them all (docs/league.md, "Live
-    results"). Each write after the first must be in turn (:func:`out_of_turn`)."""
+    results"). Each write after the first must be in turn (:func:`out_of_turn`). ``ahead``: the
+    players' pools as read with the lock (:class:`Early`)."""
     everything = [g.record for games in writes for g in games]
     first_day = min(g.date for g in everything)
     if _checkpoint_due(conn, league_id, rules, tail, first_day):
         _save_checkpoint(conn, league_id, tail, first_day, cps.CHECKPOINT_EVERY)
 
     names = {ids[p.name]: p.name for g in everything for p in g.participants}
-    stored, stored_played, known = _pool_rows(conn, league_id, players_of(everything, ids), names)
+    stored, stored_played, known = _pool_rows(
+        conn, league_id, players_of(everything, ids), names, ahead
+    )
     # as each write leaves them (new dicts each time, never changed)
     pools: Mapping[PoolKey, PoolState] = stored
     played: Mapping[PoolKey, dt.date] = stored_played
