@@ -194,11 +194,13 @@ def early_reads(
             (len(records),),
         ),
         (
+            # each player's pools looked up by the ratings' key: OFFSET 0 keeps the planner from
+            # making it a join, which may read every rating of the league
             "SELECT w.id, r.mode, r.role, r.rating, r.games, r.extra, r.last_played "
             f"FROM (SELECT id FROM players WHERE league_id = ? AND name {listed} "
             f"UNION SELECT player_id FROM player_aliases WHERE league_id = ? AND alias {listed}) "
-            "AS w LEFT JOIN ratings AS r ON r.league_id = ? AND r.player_id = w.id "
-            "ORDER BY r.position",
+            "AS w LEFT JOIN LATERAL (SELECT * FROM ratings WHERE league_id = ? AND player_id = w.id "
+            "OFFSET 0) AS r ON true ORDER BY r.position",
             (league_id, *values, league_id, *values, league_id),
         ),
     ]
