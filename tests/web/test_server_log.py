@@ -1,5 +1,5 @@
 """The server's log in the officer's language: Uvicorn's lines and eloleague's own, the access
-line's status phrase (docs/web.md, "Running the site")."""
+line's status phrase (docs/web.md, "Start it")."""
 
 from __future__ import annotations
 

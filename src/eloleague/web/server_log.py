@@ -1,4 +1,4 @@
-"""The server's log in the officer's language (docs/web.md, "Running the site").
+"""The server's log in the officer's language (docs/web.md, "Start it").
 
 ``eloleague serve`` prints Uvicorn's lines (the server started, where it listens, each request)
 and eloleague's own (a session key not kept, the database out of reach). Uvicorn writes its lines
@@ -53,7 +53,7 @@ UVICORN_LINES = (
     "Received SIGHUP, restarting processes.",
 )
 
-# What each level is called at the start of a line.
+# What each level is called at the start of a line, in French.
 LEVELS = {
     "DEBUG": "DÉBOGAGE",
     "INFO": "INFO",
@@ -102,14 +102,14 @@ class _InLanguage:
     use_colors: bool
 
     def _prefix(self, record: logging.LogRecord) -> str:
-        if self.lang == "en":
-            name, mark, width = record.levelname, ":", 9
-        else:
+        if self.lang == "fr":
             name, mark, width = (
                 LEVELS.get(record.levelname, record.levelname),
                 f"{NARROW_NBSP}:",
                 12,
             )
+        else:
+            name, mark, width = record.levelname, ":", 9
         separator = " " * max(0, width - len(name) - len(mark))  # the messages aligned
         if self.use_colors:
             colour = self.color_level_name(name, record.levelno)  # type: ignore[attr-defined]
