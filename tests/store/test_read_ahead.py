@@ -155,7 +155,8 @@ def test_an_appended_game_takes_two_round_trips_to_postgresql(
     import batch, and the pools of the players it names; then the batch, the game, its players,
     the ledger, ratings, tail, journal entry and revision with the commit. A read leaving its
     round trip for one of its own, or a write leaving the commit's, would make more. A post
-    naming a newcomer registers her first (round trips of its own) and reads no pool of hers."""
+    naming a newcomer checks and registers her in one round trip more (the names registered
+    since the process last read them, then the insert), and reads no pool of hers."""
     league = _league(pg_server.new_database())
     league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
     trips = _count_round_trips(monkeypatch)
@@ -166,14 +167,18 @@ def test_an_appended_game_takes_two_round_trips_to_postgresql(
     assert len(trips) == 2, trips
     assert trips[-1] == "pipeline"  # the writes and the commit: psycopg's commit() sends nothing
     trips.clear()
+    sent = _count_statements(monkeypatch)
     report = league.import_games(
         [_duel("x10", Participant("P1"), Participant("Newcomer"))], source="post"
     )
     assert report.added == 1 and report.new_players == ["Newcomer"]
-    assert trips[0] == trips[-1] == "pipeline", trips  # the lock's, the commit's
-    between = trips[1:-1]  # the registration's own (its look-alike check, its insert)
-    assert any("INSERT INTO players" in t for t in between), trips
-    assert not [t for t in between if "ratings" in t or "games" in t or "pipeline" in t], trips
+    # the lock's, the registration's (the names registered since, then the insert), the commit's
+    assert trips == ["pipeline"] * 3, trips
+    inserted = [n for n, s in enumerate(sent) if s.startswith("INSERT INTO players")]
+    since = [n for n, s in enumerate(sent) if s.startswith("SELECT id, name FROM players")]
+    assert len(inserted) == len(since) == 1 and since[0] < inserted[0], sent
+    by_ids = "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings"
+    assert not [s for s in sent if s.startswith(by_ids)]  # no pool of hers read
     monkeypatch.undo()
     league.engine.dispose()  # another connection sees the game: it was committed
     again = League.open(league.engine.url.render_as_string(hide_password=False), "Ahead")

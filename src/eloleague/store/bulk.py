@@ -256,6 +256,20 @@ def taken_ahead(
     return [run(conn, sql, params) for sql, params in keys]
 
 
+def drop_kept(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+    """Forget those of ``statements`` kept ahead and not taken (:func:`keep_ahead`), leaving the
+    others kept: for reads a caller kept for a call of its own inside a longer block."""
+    ahead = conn.info.get(_AHEAD)
+    if not ahead:
+        return
+    for sql, params in statements:
+        key = (sql, tuple(params))
+        for i, (kept, _rows) in enumerate(ahead):
+            if kept == key:
+                del ahead[i]
+                break
+
+
 def drop_ahead(conn: Connection) -> None:
     """Forget every read kept ahead on ``conn`` (:func:`kept_ahead`)."""
     conn.info.pop(_AHEAD, None)

@@ -56,14 +56,12 @@ from eloleague.store.identity import namesakes_reads, resolve
 from eloleague.store.messages import engine_text, msg
 from eloleague.store.players import (
     NameWarning,
-    create_players,
-    lookalikes,
+    checked_and_created,
     lookup_names,
     lookup_reads,
     name_index,
     names_of,
     player_names,
-    registered_names,
 )
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
 from eloleague.store.reports import ImportReport, RatingChange
@@ -360,8 +358,8 @@ def resolve_players(
     unknown = [n for n in wanted if n not in index]
     if unknown and not register:
         return Players(records, {}, {}, small, identified + unknown, [])
-    warnings = lookalikes(unknown, registered_names(conn, league_id)) if unknown else []
-    index.update(create_players(conn, league_id, unknown))
+    warnings, created = checked_and_created(conn, league_id, unknown) if unknown else ([], {})
+    index.update(created)
     if small:  # a registered or new name is its player's; only an alias needs a look-up
         if aliased:
             canonical = names_of(conn, league_id, {index[n] for n in wanted})

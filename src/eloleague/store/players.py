@@ -12,6 +12,7 @@ import datetime as dt
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,16 @@ from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
 from eloleague.i18n import Text
 from eloleague.store import after_commit
-from eloleague.store.bulk import database_key, list_size, one_of, run, stamp_param
+from eloleague.store.bulk import (
+    database_key,
+    drop_kept,
+    keep_ahead,
+    list_size,
+    one_of,
+    run,
+    run_together,
+    stamp_param,
+)
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -153,21 +163,31 @@ FEW_NEW = 50
 insert of all, then their ids read back)."""
 
 
+def _few_new(
+    conn: Connection, league_id: int, names: Sequence[str]
+) -> tuple[str, list[Any]] | None:
+    """The statement inserting a live post's few newcomers and giving their ids back (None for
+    more than :data:`FEW_NEW`)."""
+    if len(names) > FEW_NEW:
+        return None
+    now = stamp_param(conn)(dt.datetime.now(dt.UTC))
+    return (
+        "INSERT INTO players (league_id, name, created_at) VALUES "
+        + ", ".join(["(?, ?, ?)"] * len(names))
+        + " RETURNING name, id",
+        [x for name in names for x in (league_id, name, now)],
+    )
+
+
 def create_players(conn: Connection, league_id: int, names: Iterable[str]) -> dict[str, int]:
     """Insert new players; returns their ids by name."""
     wanted = list(dict.fromkeys(names))
     if not wanted:
         return {}
     now = dt.datetime.now(dt.UTC)
-    if len(wanted) <= FEW_NEW:  # a live post's newcomers: one statement gives their ids back
-        rows = run(
-            conn,
-            "INSERT INTO players (league_id, name, created_at) VALUES "
-            + ", ".join(["(?, ?, ?)"] * len(wanted))
-            + " RETURNING name, id",
-            [x for name in wanted for x in (league_id, name, stamp_param(conn)(now))],
-        )
-        return {name: int(pk) for name, pk in rows}
+    few = _few_new(conn, league_id, wanted)
+    if few is not None:  # a live post's newcomers: one statement gives their ids back
+        return {name: int(pk) for name, pk in run(conn, *few)}
     conn.execute(
         insert(players),
         [{"league_id": league_id, "name": n, "created_at": now} for n in wanted],
@@ -414,7 +434,37 @@ _REGISTERED: dict[tuple[str, int], tuple[int, int, RegisteredNames]] = {}
 committed (:func:`registered_names`)."""
 
 
-def registered_names(conn: Connection, league_id: int) -> RegisteredNames:
+def checked_and_created(
+    conn: Connection, league_id: int, names: Sequence[str]
+) -> tuple[list[NameWarning], dict[str, int]]:
+    """The look-alike warnings of new ``names`` (:func:`lookalikes`) and their players, created.
+    On PostgreSQL, once this process has read the league's names, a live post's few newcomers
+    take one round trip for both: the names registered since, then the insert, in one pipeline
+    (:func:`~eloleague.store.bulk.run_together`), instead of three."""
+    key = (database_key(conn.engine), league_id)
+    kept = _REGISTERED.get(key)
+    few = _few_new(conn, league_id, list(dict.fromkeys(names)))
+    if conn.dialect.name != "postgresql" or kept is None or few is None:
+        warnings = lookalikes(names, registered_names(conn, league_id))
+        return warnings, create_players(conn, league_id, names)
+    reads = [(_ALIASES_LAST, ()), (_REGISTERED_SINCE, (league_id, kept[1]))]
+    *found, inserted = run_together(conn, [*reads, few])
+    created = {name: int(pk) for name, pk in inserted}
+    keep_ahead(conn, reads, found)  # for registered_names, which reads them first
+    try:  # (an alias added since makes it read every name again: the new ones left out)
+        registered = registered_names(conn, league_id, set(created.values()))
+    finally:
+        drop_kept(conn, reads)
+    return lookalikes(names, registered), created
+
+
+_ALIASES_LAST = "SELECT coalesce(max(id), 0) FROM player_aliases"
+_REGISTERED_SINCE = "SELECT id, name FROM players WHERE league_id = ? AND id > ? ORDER BY id"
+
+
+def registered_names(
+    conn: Connection, league_id: int, created: AbstractSet[int] = frozenset()
+) -> RegisteredNames:
     """The league's registered names (:func:`lookalikes`), read once per process: then only the
     players registered since are read, so that checking a new name costs the same in a league of
     a hundred players and in one of a hundred thousand (a game server posting the first game of
@@ -424,16 +474,15 @@ def registered_names(conn: Connection, league_id: int) -> RegisteredNames:
     a new alias anywhere in the database makes the names read again. What was read is kept for
     the next write once this one is committed (:mod:`eloleague.store.after_commit`), never
     before: SQLite gives the ids of rolled-back rows out again.
+
+    ``created``: players this write has just registered, left out (the newest: the next write
+    reads them as registered since).
     """
     key = (database_key(conn.engine), league_id)
-    ((aliases,),) = run(conn, "SELECT coalesce(max(id), 0) FROM player_aliases")
+    ((aliases,),) = run(conn, _ALIASES_LAST)
     kept = _REGISTERED.get(key)
     last, names = (kept[1], kept[2]) if kept is not None and kept[0] == aliases else (0, ())
-    rows = run(
-        conn,
-        "SELECT id, name FROM players WHERE league_id = ? AND id > ? ORDER BY id",
-        (league_id, last),
-    )
+    rows = [row for row in run(conn, _REGISTERED_SINCE, (league_id, last)) if row[0] not in created]
     if rows:
         last, names = rows[-1][0], _extended(names, rows)
     if rows or kept is None or kept[0] != aliases:
