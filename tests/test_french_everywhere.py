@@ -180,6 +180,13 @@ def test_french_messages_take_the_typographic_apostrophe() -> None:
     )
     assert french_typography("tapez `eloleague l'x`") == "tapez `eloleague l'x`"
     straight = re.compile(r"[^\W\d_]'[^\W\d_]")
+    for name, prose in _french_prose():
+        assert not straight.search(prose), (name, prose)
+
+
+def _french_prose() -> Iterator[tuple[str, str]]:
+    """Every French catalogue entry as the user reads it, without what it quotes between
+    backquotes (a command): its file's name and its text."""
     for path in LOCALE.glob("*.po"):
         domain = path.stem.split("-")[0]
         with path.open("rb") as handle:
@@ -187,8 +194,7 @@ def test_french_messages_take_the_typographic_apostrophe() -> None:
         translate = translator("fr", domain)
         for message in catalogue:
             if isinstance(message.id, str) and message.id and message.string:
-                prose = re.sub(r"`[^`]*`", "", translate(message.id))
-                assert not straight.search(prose), (path.name, prose)
+                yield path.name, re.sub(r"`[^`]*`", "", translate(message.id))
 
 
 def test_french_messages_quote_values_between_guillemets(tmp_path: Path) -> None:
@@ -200,15 +206,8 @@ def test_french_messages_quote_values_between_guillemets(tmp_path: Path) -> None
     assert french_typography("utilisez : `eloleague player merge {old!r} {new!r}`") == (
         "utilisez\u202f: `eloleague player merge {old!r} {new!r}`"
     )
-    for path in LOCALE.glob("*.po"):
-        domain = path.stem.split("-")[0]
-        with path.open("rb") as handle:
-            catalogue = read_po(handle, locale="fr")
-        translate = translator("fr", domain)
-        for message in catalogue:
-            if isinstance(message.id, str) and message.id and message.string:
-                prose = re.sub(r"`[^`]*`", "", translate(message.id))
-                assert "!r}" not in prose, (path.name, prose)
+    for name, prose in _french_prose():
+        assert "!r}" not in prose, (name, prose)
     league = League.create(f"sqlite:///{tmp_path / 'l.db'}", "Club", rules="bataille-empire")
     league.add_player("Zoé")
     league.add_player("Léa")
