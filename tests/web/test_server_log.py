@@ -40,7 +40,7 @@ def test_every_line_and_status_phrase_has_its_french() -> None:
     assert status_phrase(503, "fr") == "Service indisponible"
     assert said_again("Started server process [4242]", "fr") == "Processus serveur démarré [4242]"
     assert said_again("Uvicorn running on http://[::1]:80 (Press CTRL+C to quit)", "fr") == (
-        "Site servi sur http://[::1]:80 (Ctrl+C pour arrêter)"
+        "Site servi sur http://[::1]:80 (Ctrl-C pour arrêter)"
     )
     assert said_again("Some line a later Uvicorn adds", "fr") is None  # printed as written
 
@@ -106,7 +106,7 @@ def test_the_real_server_logs_in_french_or_english(site: Site, tmp_path: Path) -
         if lang == "fr":
             assert any(line.startswith(f"INFO{NNBSP}:") for line in lines), text
             assert "Processus serveur démarré [" in text
-            assert f"Site servi sur http://127.0.0.1:{port} (Ctrl+C pour arrêter)" in text
+            assert f"Site servi sur http://127.0.0.1:{port} (Ctrl-C pour arrêter)" in text
             assert "Application démarrée." in text and "Application arrêtée." in text
             assert f'"GET /api/v1/leagues/{quote(BE)} HTTP/1.1" 200 OK' in text
             assert '"GET /no-such-page HTTP/1.1" 404 Introuvable' in text
