@@ -60,7 +60,6 @@ from eloleague.store.players import (
     lookup_names,
     lookup_reads,
     name_index,
-    names_of,
     player_names,
 )
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
@@ -353,18 +352,15 @@ def resolve_players(
         raise InputError(problems, source)
     wanted = wanted_names(records)
     small = len(wanted) <= SCAN_FROM
-    aliased: set[str] = set()
+    aliased: dict[str, str] = {}
     index = lookup_names(conn, league_id, wanted, aliased) if small else name_index(conn, league_id)
     unknown = [n for n in wanted if n not in index]
     if unknown and not register:
         return Players(records, {}, {}, small, identified + unknown, [])
     warnings, created = checked_and_created(conn, league_id, unknown) if unknown else ([], {})
     index.update(created)
-    if small:  # a registered or new name is its player's; only an alias needs a look-up
-        if aliased:
-            canonical = names_of(conn, league_id, {index[n] for n in wanted})
-        else:
-            canonical = {index[n]: n for n in wanted}
+    if small:  # a registered or new name is its player's; an alias came with its player's name
+        canonical = {index[n]: aliased.get(n, n) for n in wanted}
     else:
         canonical = player_names(conn, league_id)
     records = canonical_games(records, wanted, index, canonical)

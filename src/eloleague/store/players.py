@@ -104,20 +104,27 @@ def name_index(conn: Connection, league_id: int) -> dict[str, int]:
 
 
 def lookup_names(
-    conn: Connection, league_id: int, names: Sequence[str], aliased: set[str] | None = None
+    conn: Connection,
+    league_id: int,
+    names: Sequence[str],
+    aliased: dict[str, str] | None = None,
 ) -> dict[str, int]:
     """``{name or alias: player id}`` for those of ``names`` that are registered (as
-    :func:`name_index`, reading only those names: an import of one game reads two players)."""
+    :func:`name_index`, reading only those names: an import of one game reads two players).
+    ``aliased``: filled with the names that are another player's alias, and that player's name."""
     found: dict[str, int] = {}
-    aliases: dict[str, int] = {}
+    aliases: dict[str, tuple[int, str]] = {}
     for sql, params in lookup_reads(conn, league_id, names):
-        for name, pk, is_alias in run(conn, sql, params):
-            (aliases if is_alias else found)[name] = pk
-    for alias, pk in aliases.items():
+        for name, pk, is_alias, player in run(conn, sql, params):
+            if is_alias:
+                aliases[name] = (pk, player)
+            else:
+                found[name] = pk
+    for alias, (pk, player) in aliases.items():
         if alias not in found:
             found[alias] = pk
-            if aliased is not None:  # the names that are another player's alias
-                aliased.add(alias)
+            if aliased is not None:
+                aliased[alias] = player
     return found
 
 
@@ -132,30 +139,14 @@ def lookup_reads(
         listed, values = one_of(conn, names[i : i + size])
         reads.append(
             (
-                f"SELECT name, id, 0 FROM players WHERE league_id = ? AND name {listed} "
-                "UNION ALL SELECT alias, player_id, 1 FROM player_aliases "
-                f"WHERE league_id = ? AND alias {listed}",
+                # an alias with its player's name: her games are stored under it
+                f"SELECT name, id, 0, name FROM players WHERE league_id = ? AND name {listed} "
+                "UNION ALL SELECT a.alias, a.player_id, 1, p.name FROM player_aliases AS a "
+                f"JOIN players AS p ON p.id = a.player_id WHERE a.league_id = ? AND a.alias {listed}",
                 (league_id, *values, league_id, *values),
             )
         )
     return reads
-
-
-def names_of(conn: Connection, league_id: int, ids: Iterable[int]) -> dict[int, str]:
-    """``{player id: name}`` for these players."""
-    wanted = sorted(set(ids))
-    out: dict[int, str] = {}
-    size = list_size(conn)
-    for i in range(0, len(wanted), size):
-        listed, values = one_of(conn, wanted[i : i + size])
-        out.update(
-            run(
-                conn,
-                f"SELECT id, name FROM players WHERE league_id = ? AND id {listed}",
-                (league_id, *values),
-            )
-        )
-    return out
 
 
 FEW_NEW = 50
