@@ -469,17 +469,19 @@ def apply(
             and not replaced
             and live.appendable(conn, league_id, rules, end, [g for g, _ in new])
         )
-        batch = new_batch(conn, league_id, source, digest, user, todo)
+        early = ahead if appending else None  # PostgreSQL: every write goes with the commit
+        reserved = None if early is None else early.batch_id
+        batch = new_batch(conn, league_id, source, digest, user, todo, reserved)
         if appending:
             assert end is not None
             to_insert = [NewGame(g, seq + n, h) for n, (g, h) in enumerate(new)]
-            if ahead is not None:  # PostgreSQL: every write goes with the commit
+            if early is not None:
                 hold_for_commit(conn)
-                run(conn, *new_batch(conn, league_id, source, digest, user, todo, ahead.batch_id))
+                run(conn, *batch)
                 stored = insert_games(
-                    conn, league_id, to_insert, ids, ahead.batch_id, row_ids=ahead.game_ids
+                    conn, league_id, to_insert, ids, early.batch_id, row_ids=early.game_ids
                 )
-                fresh = ahead.with_new(ids[name] for name in new_names)
+                fresh = early.with_new(ids[name] for name in new_names)
                 appended = live.append(conn, league_id, rules, end, stored, ids, fresh)
             else:  # on PostgreSQL the batch, the games and the players' pools in one round trip
                 pools = live.pools_ahead(conn, league_id, [g for g, _ in new], ids)

@@ -98,8 +98,11 @@ def status_phrase(code: int, lang: str) -> str:
 class _InLanguage:
     """What both formatters share: the language, the level's name, the message translated."""
 
-    lang: str
     use_colors: bool
+
+    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # Uvicorn's formatter, next in the order of classes
+        self.lang = lang
 
     def _prefix(self, record: logging.LogRecord) -> str:
         if self.lang == "fr":
@@ -128,10 +131,6 @@ class _InLanguage:
 class ServerFormatter(_InLanguage, DefaultFormatter):
     """Uvicorn's formatter of the error log, in ``lang``."""
 
-    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.lang = lang
-
     def formatMessage(self, record: logging.LogRecord) -> str:
         shown = copy.copy(record)
         message = self._message(record)
@@ -146,10 +145,6 @@ class ServerFormatter(_InLanguage, DefaultFormatter):
 
 class AccessLineFormatter(_InLanguage, AccessFormatter):
     """Uvicorn's formatter of the access log, its level and status phrase in ``lang``."""
-
-    def __init__(self, *args: Any, lang: str = "en", **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.lang = lang
 
     def get_status_code(self, status_code: int) -> str:
         shown = f"{status_code} {status_phrase(status_code, self.lang)}".rstrip()

@@ -335,6 +335,13 @@ class _Context:
             return None
         return date
 
+    def dated(self, row: int, col: int) -> tuple[dt.date | None, int]:
+        """:meth:`date`, and how many problems it found: a game whose only problems are its
+        date's is still checked against the rules (dated :data:`~eloleague.io.limits.UNDATED`),
+        so that the referee reads all of its problems at once; it is never kept."""
+        before = len(self.found.problems)
+        return self.date(row, col), len(self.found.problems) - before
+
     def rule_checks(self, game: GameRecord, row: int) -> bool:
         """Add the bounds of what a league holds (:mod:`eloleague.io.limits`), then the rule
         set's checks of ``game`` (engine messages, in the grid's language)."""
@@ -400,8 +407,7 @@ def _two_sided_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
         if _formula_errors(grid, row, width, found):
             continue
         before = len(found.problems)
-        date = ctx.date(row, layout.index("date"))
-        undated = len(found.problems) - before  # its date's problems: the rules check the rest
+        date, undated = ctx.dated(row, layout.index("date"))
         round_value = grid.value(row, layout.index("round"))
         round_no = None
         if not is_empty(round_value):
@@ -609,9 +615,7 @@ def _ffa_games(ctx: _Context, rows: list[int]) -> list[GameRecord]:
                 row=ids[block.game],
             )
         ids.setdefault(block.game, row)
-        at_date = len(found.problems)
-        date = ctx.date(row, col["date"])
-        undated = len(found.problems) - at_date  # its date's problems: the rules check the rest
+        date, undated = ctx.dated(row, col["date"])
         mode = as_text(grid.value(row, col["mode"]))
         rated_cell = grid.value(row, col["rated"])
         rated = True
