@@ -143,3 +143,20 @@ def test_a_restart_keeps_sessions(tmp_path: Path) -> None:
 )
 def test_accept_language(header: str, lang: str | None) -> None:
     assert accepted(header) == lang
+
+
+def test_a_password_typed_twice_is_asked_in_the_officers_language(tmp_path: Path) -> None:
+    """`eloleague user add` without --password-stdin asks the password twice, in French for a
+    French officer, and again when the two differ; the account gets the password confirmed."""
+    db = str(tmp_path / "club.db")
+    typed = "a long password\na longer password\na long password\na long password\n"
+    done = run_cli("user", "add", "Zoé", "--db", db, env={"ELOLEAGUE_LANG": "fr"}, stdin=typed)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert said.count("Mot de passe") == 2 and said.count("Retapez-le pour confirmer") == 2
+    assert said.count("les deux mots de passe diffèrent") == 1
+    # (Python's getpass warns in English that input may be echoed: no terminal in a test)
+    assert "Password:" not in said and "Repeat" not in said and "do not match" not in said
+    engine = engine_for(db)
+    assert accounts.authenticate(engine, "Zoé", "a long password") is not None
+    assert accounts.authenticate(engine, "Zoé", "a longer password") is None

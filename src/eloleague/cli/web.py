@@ -41,6 +41,19 @@ def _said(message: str, /, **params: object) -> str:
     return render(Text.in_domain("web", message, **params), pick_language())
 
 
+def _password(from_stdin: bool, prompt: str) -> str:
+    """The password read from standard input (a line), or typed twice, hidden, and asked again
+    until both agree, in the user's language (Typer's own confirmation and its mismatch line
+    are English only)."""
+    if from_stdin:
+        return sys.stdin.readline().rstrip("\r\n")
+    while True:
+        first = str(typer.prompt(_said(prompt), hide_input=True))
+        if first == str(typer.prompt(_said("Repeat for confirmation"), hide_input=True)):
+            return first
+        typer.echo(_said("the two passwords differ: type them again"), err=True)
+
+
 user_app = Typer(help="Accounts of officers and referees for the web site.", no_args_is_help=True)
 token_app = Typer(help="API tokens for programs that post results.", no_args_is_help=True)
 app.add_typer(user_app, name="user")
@@ -107,10 +120,7 @@ def user_add(
 
     Example: [bold]eloleague user add "Claire" --role officer --db club.db[/]
     """
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
-    else:
-        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    password = _password(password_stdin, "Password")
     accounts, engine = _accounts(db)
     user = accounts.add_user(engine, name, password, role)
     typer.echo(_said("user {name!r} created ({role})", name=user.name, role=_said(user.role)))
@@ -139,10 +149,7 @@ def user_password(
 
     Example: [bold]eloleague user password "Claire" --db club.db[/]
     """
-    if password_stdin:
-        password = sys.stdin.readline().rstrip("\r\n")
-    else:
-        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    password = _password(password_stdin, "New password")
     accounts, engine = _accounts(db)
     accounts.set_password(engine, name, password)
     typer.echo(_said("password of {name!r} changed", name=name))
