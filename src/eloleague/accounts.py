@@ -79,9 +79,16 @@ def check_password_rules(password: str) -> None:
         )
 
 
-def add_user(engine: Engine, name: str, password: str, role: str) -> User:
-    """Create an account; raises :class:`EloleagueError` for a taken name, bad role or password."""
-    name = name.strip()
+def check_new_user(engine: Engine, name: str, role: str) -> None:
+    """Raise the :class:`EloleagueError` :func:`add_user` would raise for ``name`` and ``role``
+    (an empty, too long or taken name, an unknown role): the command line checks them before it
+    asks for a password."""
+    _check_name_and_role(name.strip(), role)
+    if find_user(engine, name) is not None:
+        raise EloleagueError(_taken(name.strip()))
+
+
+def _check_name_and_role(name: str, role: str) -> None:
     if not name:
         raise EloleagueError(_t("the user name is empty"))
     if not storable(name):
@@ -99,6 +106,20 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
                 roles=", ".join(ROLES),
             )
         )
+
+
+def _taken(name: str) -> Text:
+    return _t("a user named {name!r} already exists", name=name)
+
+
+def _unknown(name: str) -> Text:
+    return _t("no user named {name!r}", name=name)
+
+
+def add_user(engine: Engine, name: str, password: str, role: str) -> User:
+    """Create an account; raises :class:`EloleagueError` for a taken name, bad role or password."""
+    name = name.strip()
+    _check_name_and_role(name, role)
     check_password_rules(password)
     try:
         with write(engine) as conn:
@@ -106,15 +127,22 @@ def add_user(engine: Engine, name: str, password: str, role: str) -> User:
                 conn, name, hash_password(password), role, dt.datetime.now(dt.UTC)
             )
     except IntegrityError:
-        raise EloleagueError(_t("a user named {name!r} already exists", name=name)) from None
+        raise EloleagueError(_taken(name)) from None
     return User(pk, name, role)
+
+
+def check_user(engine: Engine, name: str) -> None:
+    """Raise the :class:`EloleagueError` of an account that does not exist (the command line
+    says it before it asks for a new password)."""
+    if find_user(engine, name) is None:
+        raise EloleagueError(_unknown(name.strip()))
 
 
 def set_password(engine: Engine, name: str, password: str) -> None:
     """Give ``name`` a new password; every browser session of the account ends with the old one."""
     check_password_rules(password)
     with write(engine) as conn:
-        uid = _user_id(conn, name)
+        uid = _user_id(conn, name.strip())
         account_rows.set_password_hash(conn, uid, hash_password(password))
         sessions.end_user_sessions(conn, uid)
 
@@ -141,7 +169,7 @@ def _user_id(conn: Connection, name: str) -> int:
     # A name no account can have is not looked for (NUL: an error on PostgreSQL).
     uid = account_rows.user_id(conn, name) if storable(name) else None
     if uid is None:
-        raise EloleagueError(_t("no user named {name!r}", name=name))
+        raise EloleagueError(_unknown(name))
     return uid
 
 
@@ -298,6 +326,6 @@ def revoke_tokens(engine: Engine, user_name: str) -> int:
     """Remove every token of ``user_name``; returns how many there were."""
     user = find_user(engine, user_name)
     if user is None:
-        raise EloleagueError(_t("no user named {name!r}", name=user_name))
+        raise EloleagueError(_unknown(user_name))
     with write(engine) as conn:
         return account_rows.delete_tokens(conn, user.id)

@@ -160,3 +160,41 @@ def test_a_password_typed_twice_is_asked_in_the_officers_language(tmp_path: Path
     engine = engine_for(db)
     assert accounts.authenticate(engine, "Zoé", "a long password") is not None
     assert accounts.authenticate(engine, "Zoé", "a longer password") is None
+
+
+def test_a_password_too_short_is_asked_again_not_refused_after_both_typings(
+    tmp_path: Path,
+) -> None:
+    """A too-short password typed at the prompt is said too short at once, in the officer's
+    language, and asked again: the command goes on with the next one."""
+    db = str(tmp_path / "club.db")
+    typed = "court\na long password\na long password\n"
+    done = run_cli("user", "add", "Zoé", "--db", db, env={"ELOLEAGUE_LANG": "fr"}, stdin=typed)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert "le mot de passe est trop court" in said
+    assert said.count("Mot de passe") == 2 and said.count("Retapez-le pour confirmer") == 1
+    assert accounts.authenticate(engine_for(db), "Zoé", "a long password") is not None
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        (("user", "password", "Personne"), "aucun utilisateur nommé «\u202fPersonne\u202f»"),
+        (("user", "add", "Claire"), "un utilisateur nommé «\u202fClaire\u202f» existe déjà"),
+        (("user", "add", "Zoé", "--role", "admin"), "rôle inconnu «\u202fadmin\u202f»"),
+    ],
+)
+def test_a_command_that_cannot_succeed_says_so_before_asking_a_password(
+    tmp_path: Path, command: tuple[str, ...], words: str
+) -> None:
+    """An unknown account, a taken name or an unknown role is said before the password is
+    typed (twice) for nothing."""
+    db = str(tmp_path / "club.db")
+    accounts.add_user(engine_for(db), "Claire", "a long password", "officer")
+    typed = "a long password\na long password\n"
+    done = run_cli(*command, "--db", db, env={"ELOLEAGUE_LANG": "fr"}, stdin=typed)
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert "mot de passe" not in (done.stdout + done.stderr).lower()
+    assert accounts.authenticate(engine_for(db), "Claire", "a long password") is not None

@@ -42,13 +42,20 @@ def _said(message: str, /, **params: object) -> str:
 
 
 def _password(from_stdin: bool, prompt: str) -> str:
-    """The password read from standard input (a line), or typed twice, hidden, and asked again
-    until both agree, in the user's language (Typer's own confirmation and its mismatch line
-    are English only)."""
+    """The password read from standard input (a line), or typed twice, hidden, in the user's
+    language (Typer's own confirmation and its mismatch line are English only): asked again
+    while it is too short or the two differ, so that a typing mistake does not end the command."""
+    from eloleague.accounts import check_password_rules
+
     if from_stdin:
         return sys.stdin.readline().rstrip("\r\n")
     while True:
         first = str(typer.prompt(_said(prompt), hide_input=True))
+        try:
+            check_password_rules(first)
+        except EloleagueError as exc:
+            typer.echo(render(exc.message, pick_language()), err=True)
+            continue
         if first == str(typer.prompt(_said("Repeat for confirmation"), hide_input=True)):
             return first
         typer.echo(_said("the two passwords differ: type them again"), err=True)
@@ -120,8 +127,9 @@ def user_add(
 
     Example: [bold]eloleague user add "Claire" --role officer --db club.db[/]
     """
-    password = _password(password_stdin, "Password")
     accounts, engine = _accounts(db)
+    accounts.check_new_user(engine, name, role)  # before the password is typed
+    password = _password(password_stdin, "Password")
     user = accounts.add_user(engine, name, password, role)
     typer.echo(_said("user {name!r} created ({role})", name=user.name, role=_said(user.role)))
 
@@ -149,8 +157,9 @@ def user_password(
 
     Example: [bold]eloleague user password "Claire" --db club.db[/]
     """
-    password = _password(password_stdin, "New password")
     accounts, engine = _accounts(db)
+    accounts.check_user(engine, name)  # before the password is typed
+    password = _password(password_stdin, "New password")
     accounts.set_password(engine, name, password)
     typer.echo(_said("password of {name!r} changed", name=name))
 
