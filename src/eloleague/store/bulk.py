@@ -74,10 +74,12 @@ def insert_rows(
     head, copy_head, values = _insert_sql(
         table.name, tuple(constants.items()), tuple(columns), postgresql
     )
-    cur = cursor(conn)
+    if postgresql and len(rows) > FEW_ROWS and not keep_existing:
+        send_held(conn)  # a pipeline cannot carry COPY
+    held = _held_cursor(conn)
+    cur = held or cursor(conn)
     try:
         if postgresql and len(rows) > FEW_ROWS and not keep_existing:
-            send_held(conn)  # a pipeline cannot carry COPY
             prefix = tuple(constants.values())
             with cur.copy(copy_head) as copy:
                 for row in rows:
@@ -96,7 +98,8 @@ def insert_rows(
         for i in range(0, len(rows), CHUNK):  # SQLite: executemany is its fastest path
             cur.executemany(head + values + ending, rows[i : i + CHUNK])
     finally:
-        cur.close()
+        if cur is not held:
+            cur.close()
 
 
 @functools.lru_cache(maxsize=256)
@@ -144,15 +147,17 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
         sql = sql.replace("?", "%s")
         if _HELD in conn.info and _reads(sql):
             send_held(conn)  # a read's rows are not known before its answer: wait for it
-    cur = cursor(conn)
+    held = _held_cursor(conn)
+    cur = held or cursor(conn)
     try:
         if many:
             cur.executemany(sql, params)
             return None
         cur.execute(sql, tuple(params))
-        return _rows(cur)
+        return None if held else _rows(cur)
     finally:
-        cur.close()
+        if cur is not held:
+            cur.close()
 
 
 def _rows(cur: Any) -> list[Any] | None:
@@ -278,6 +283,34 @@ def drop_ahead(conn: Connection) -> None:
 _HELD = "eloleague.held_pipeline"
 
 
+class _Held:
+    """The pipeline :func:`hold_for_commit` holds open, and the one cursor its statements share:
+    nobody reads their results, and a cursor made for each was about 5 µs of this process's time
+    a statement (docs/benchmarks.md, "Live results")."""
+
+    __slots__ = ("cursor", "pipeline")
+
+    def __init__(self, pipeline: Any, cur: Any) -> None:
+        self.pipeline = pipeline
+        self.cursor = cur
+
+    def leave(self, exc: BaseException | None) -> None:
+        """Send what is held (``exc``: the transaction failed, nothing is waited for)."""
+        try:
+            if exc is None:
+                self.pipeline.__exit__(None, None, None)
+            else:
+                self.pipeline.__exit__(type(exc), exc, exc.__traceback__)
+        finally:
+            self.cursor.close()
+
+
+def _held_cursor(conn: Connection) -> Any:
+    """The cursor of the statements held for the commit, or ``None`` when none are."""
+    held = conn.info.get(_HELD)
+    return held.cursor if held is not None else None
+
+
 def _reads(sql: str) -> bool:
     """Whether a statement may return rows (a query, or a write with ``RETURNING``)."""
     upper = sql.upper()
@@ -295,37 +328,35 @@ def hold_for_commit(conn: Connection) -> None:
     (:func:`eloleague.store.db.connect`) and a ``COPY`` (which a pipeline cannot carry,
     :func:`insert_rows`) send them first and wait. Elsewhere: nothing."""
     if conn.dialect.name == "postgresql" and _HELD not in conn.info:
-        pipeline = conn.connection.driver_connection.pipeline()  # type: ignore[union-attr]
+        driver = conn.connection.driver_connection
+        pipeline = driver.pipeline()  # type: ignore[union-attr]
         pipeline.__enter__()
-        conn.info[_HELD] = pipeline
+        conn.info[_HELD] = _Held(pipeline, driver.cursor())  # type: ignore[union-attr]
 
 
 def send_held(conn: Connection, *, commit: bool = False) -> None:
     """Send the statements :func:`hold_for_commit` holds and wait for their answers (one round
     trip), with ``COMMIT`` after them when ``commit``; their error raises. Nothing held: nothing
     is sent (the caller commits as usual)."""
-    pipeline = conn.info.pop(_HELD, None)
-    if pipeline is None:
+    held = conn.info.pop(_HELD, None)
+    if held is None:
         return
     try:
         if commit:
             # psycopg then finds the transaction ended: its own commit() sends nothing
-            cur = cursor(conn)
-            cur.execute("COMMIT")
-            cur.close()
+            held.cursor.execute("COMMIT")
     except BaseException as exc:
-        pipeline.__exit__(type(exc), exc, exc.__traceback__)
+        held.leave(exc)
         raise
-    pipeline.__exit__(None, None, None)
+    held.leave(None)
 
 
 def drop_held(conn: Connection) -> None:
     """Leave a held pipeline (the transaction failed and is rolled back): what it holds is not
     waited for, its errors are psycopg's to log."""
-    pipeline = conn.info.pop(_HELD, None)
-    if pipeline is not None:
-        error = RuntimeError("the transaction is rolled back")
-        pipeline.__exit__(RuntimeError, error, None)
+    held = conn.info.pop(_HELD, None)
+    if held is not None:
+        held.leave(RuntimeError("the transaction is rolled back"))
 
 
 def one_of(conn: Connection, values: Sequence[Any]) -> tuple[str, tuple[Any, ...]]:
