@@ -471,3 +471,33 @@ def test_a_players_history_fits_a_terminal_of_80_columns_or_a_phones(
     if width == 120:  # the long id folded within its column, its pieces in order
         ids = "".join(line.split("│")[1].strip() for line in table if line.startswith("│"))
         assert late["id"] in ids and late["id"] not in shown
+
+
+def test_a_dry_run_past_a_seasons_end_shows_the_seasons_adjustments_apart(
+    cli: Run, tmp_path: Path
+) -> None:
+    """`import --dry-run` of the first game of a new season: the table of changes has an
+    Adjustment column holding the season's penalties; a game within the season has none."""
+    lines = read_lines(REPLAY / "bataille-empire.jsonl")
+    db = ("--db", str(tmp_path / "club.db"))
+    cli("init", "--rules", "bataille-empire", "--league", "be", *db)
+    cli(
+        "import",
+        str(write_lines(tmp_path / "old.jsonl", [o for o in lines if o["date"] < "2024"])),
+        *db,
+    )
+    later = [o for o in lines if o["date"] >= "2024"]
+    first = str(write_lines(tmp_path / "first.jsonl", later[:1]))
+    rows = cli("--lang", "fr", "import", first, "--dry-run", *db).stdout.splitlines()
+    header = next(r for r in rows if r.startswith("┃"))
+    assert "Ajustement" in header
+    cells = [[c.strip() for c in r.split("│")[1:-1]] for r in rows if r.startswith("│")]
+    column = header.replace("┃", "│").split("│")[1:-1]
+    at = [c.strip() for c in column].index("Ajustement")
+    adjusted = [c for c in cells if c[at]]
+    assert adjusted and all(c[at] == c[at - 1] and c[at].startswith("-") for c in adjusted)
+    played = {p for side in later[0]["sides"] for p in side["players"]}
+    assert {c[0] for c in cells if not c[at]} >= played - {c[0] for c in adjusted}
+    cli("import", first, *db)
+    second = str(write_lines(tmp_path / "second.jsonl", later[1:2]))
+    assert "Ajustement" not in cli("--lang", "fr", "import", second, "--dry-run", *db).stdout

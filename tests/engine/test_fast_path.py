@@ -99,6 +99,14 @@ def test_replay_streams_give_the_reference_ledger_and_state(preset: str) -> None
     got = fast(rules, games, as_of=as_of)
     assert_same(got, want, exact=preset in ROUNDED)
     assert got.standings() == want.standings()
+    # what an import reports as made outside games, read from the columns
+    outside: dict[PoolKey, float] = {}
+    for e in want.ledger:
+        if not e.game:
+            outside[e.key] = outside.get(e.key, 0.0) + e.delta
+    assert isinstance(got.ledger, ColumnarLedger)
+    assert got.ledger.outside_games() == pytest.approx(outside)
+    assert bool(outside) == (preset in {"bataille-empire", "bataille-empire-en", "adlg"})
 
 
 @pytest.mark.parametrize("preset", ["bataille-empire", "adlg", "diplomacy"])

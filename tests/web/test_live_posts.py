@@ -478,3 +478,22 @@ def test_a_refused_post_lists_its_problems_line_after_line(client: TestClient, s
         places = [p["location"] for p in answer["error"]["problems"]]
         assert places == ["requête\u202f: ligne 1"] + ["requête\u202f: ligne 2"] * 2, answer
         assert "déroute" in answer["error"]["problems"][2]["message"], answer
+
+
+def test_a_post_past_a_seasons_end_gives_the_seasons_adjustments_apart(
+    client: TestClient, site: Site
+) -> None:
+    """The site's league ends in 2024: a game of 2026 brings the inactivity penalties of the
+    seasons 2024 and 2025 with it. The answer gives each change's adjustment apart: the players
+    only the seasons moved have it all as adjustment, the game's two newcomers none; the next
+    game of the season brings none."""
+    status, answer, _ = _post(client, json.dumps(_game(1)).encode(), site.officer_token, lean=True)
+    assert status == 201
+    changes = {c["player"]: c for c in answer["rating_changes"]}
+    players = {"Lean 1", "Lean 2"}
+    assert {changes[p]["adjustment"] for p in players} == {0}
+    seasons = [c for name, c in changes.items() if name not in players]
+    assert seasons and all(c["adjustment"] == c["delta"] < 0 for c in seasons)
+    status, answer, _ = _post(client, json.dumps(_game(3)).encode(), site.officer_token, lean=True)
+    assert status == 201 and len(answer["rating_changes"]) == 2
+    assert {c["adjustment"] for c in answer["rating_changes"]} == {0}

@@ -59,6 +59,9 @@ def test_a_referee_upload_waits_for_an_officer(site: Site) -> None:
     assert "flow.jsonl" in admin and "Rémi" in admin
     review = officer.get(f"/leagues/{BE}/uploads/{upload.group(1)}")
     assert "Agathe Flux" in review.text and "Confirmer l’import" in review.text
+    # a game of 2026 brings the 2024 and 2025 seasons' inactivity penalties: shown apart
+    assert ">Ajustement</th>" in review.text
+    assert 'title="La part de la variation faite hors des parties : ' in review.text
     done = officer.post(
         f"/leagues/{BE}/uploads/{upload.group(1)}/confirm", data={"csrf_token": token}
     )

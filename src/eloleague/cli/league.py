@@ -380,10 +380,15 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
     table = Table(title=_t("Rating changes"), title_justify="left")
     for col in (_t("Player"), _t("Mode"), rules.roles_heading(lang) or _t("Role")):
         table.add_column(col)
-    for col in (_t("Before"), _t("After"), _t("Change"), _t("Games")):
+    adjusted = any(isinstance(c, RatingChange) and c.adjustment for c in changes)
+    for col in (_t("Before"), _t("After"), _t("Change")):
         table.add_column(col, justify="right")
+    if adjusted:  # a season's end the import crossed: its part of each change apart
+        table.add_column(_t("Adjustment"), justify="right")
+    table.add_column(_t("Games"), justify="right")
     for c in changes:
         assert isinstance(c, RatingChange)
+        adjustment = [_signed(rules, c.adjustment) if c.adjustment else ""] if adjusted else []
         table.add_row(
             c.key.player,
             rules.label(c.key.mode, lang),
@@ -391,6 +396,7 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
             _shown(rules, c.before) if c.before is not None else _t("new"),
             _shown(rules, c.after),
             _signed(rules, c.delta),
+            *adjustment,
             f"{c.games_before} → {c.games_after}",
         )
     _console().print(table)

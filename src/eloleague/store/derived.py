@@ -37,6 +37,38 @@ def drop_ledger_from(conn: Connection, league_id: int, position: int) -> None:
     )
 
 
+def adjustments_from(
+    conn: Connection, league_id: int, position: int, names: Mapping[int, str]
+) -> dict[PoolKey, float]:
+    """Each pool's sum of the ledger's entries outside games (season adjustments, decays,
+    reversions) from ``position`` (0-based processing order) on: read before and after a
+    recompute, what it changed of them (:func:`eloleague.store.imports.changes`)."""
+    found = conn.execute(
+        select(ledger.c.player_id, ledger.c.mode, ledger.c.role, func.sum(ledger.c.delta))
+        .where(
+            ledger.c.league_id == league_id,
+            ledger.c.seq >= position,
+            ledger.c.game_id.is_(None),
+        )
+        .group_by(ledger.c.player_id, ledger.c.mode, ledger.c.role)
+    )
+    return {PoolKey(names[pid], mode, role): float(total) for pid, mode, role, total in found}
+
+
+def outside_games(entries: Sequence[LedgerEntry]) -> dict[PoolKey, float]:
+    """Each pool's sum of ``entries`` made outside games (season adjustments, decays,
+    reversions): an append's, kept as columns by the engine's fast path for many games."""
+    from eloleague.engine.fast.ledger import ColumnarLedger
+
+    if isinstance(entries, ColumnarLedger):
+        return entries.outside_games()
+    out: dict[PoolKey, float] = {}
+    for e in entries:
+        if not e.game:
+            out[e.key] = out.get(e.key, 0.0) + e.delta
+    return out
+
+
 def write_ledger(
     conn: Connection,
     league_id: int,

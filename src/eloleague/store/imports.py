@@ -41,7 +41,7 @@ from eloleague.store.bulk import (
     to_stamp,
 )
 from eloleague.store.bulk import to_date as day_of
-from eloleague.store.derived import read_ratings
+from eloleague.store.derived import adjustments_from, read_ratings
 from eloleague.store.games import (
     LAST_SEQ,
     NewGame,
@@ -207,11 +207,16 @@ def correction(
 
 
 def changes(
-    before: Mapping[PoolKey, PoolState], after: Mapping[PoolKey, PoolState], start: float
+    before: Mapping[PoolKey, PoolState],
+    after: Mapping[PoolKey, PoolState],
+    start: float,
+    adjusted: Mapping[PoolKey, float] | None = None,
 ) -> list[RatingChange]:
     """The pools whose rating or games count differ, largest change first (a new pool's change
-    counted from the ``start`` rating)."""
+    counted from the ``start`` rating); ``adjusted``: the part of each pool's change made outside
+    the games (:attr:`RatingChange.adjustment`)."""
     out = []
+    adjusted = adjusted or {}
     for key, pool in after.items():
         old = before.get(key)
         if old is None or old.rating != pool.rating or old.games != pool.games:
@@ -223,6 +228,7 @@ def changes(
                     old.games if old else 0,
                     pool.games,
                     start,
+                    adjusted.get(key, 0.0),
                 )
             )
     out.sort(key=lambda c: (-abs(c.delta), c.key.player))
@@ -524,6 +530,8 @@ def apply(
             tail += insert_games(conn, league_id, to_insert, ids, batch_id)
             tail.sort(key=lambda g: g.seq)
             before = read_ratings(conn, league_id, canonical)
+            position = point.ledger_pos if point is not None else 0
+            adjusted_before = adjustments_from(conn, league_id, position, canonical)
             result = recompute(
                 conn,
                 league_id,
@@ -534,7 +542,10 @@ def apply(
                 preloaded=(point, tail),
             )
         replayed = result.replayed
-        rating_changes = changes(before, result.pools, rules.start_rating)
+        adjusted = adjustments_from(conn, league_id, position, canonical)
+        for key, total in adjusted_before.items():  # what the recompute changed of them
+            adjusted[key] = adjusted.get(key, 0.0) - total
+        rating_changes = changes(before, result.pools, rules.start_rating, adjusted)
         unrated = unrated_texts(result.unrated, to_insert)
     return import_report(
         source,
@@ -616,7 +627,7 @@ def appended_outcome(
     changes (a new pool's from the ``start`` rating), why a game is not rated, the games
     replayed."""
     return (
-        changes(appended.before, appended.after, start),
+        changes(appended.before, appended.after, start, appended.adjusted),
         unrated_texts(appended.unrated, inserted),
         appended.replayed,
     )

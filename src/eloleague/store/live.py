@@ -49,7 +49,7 @@ from eloleague.store.bulk import (
     taken_ahead,
     to_date,
 )
-from eloleague.store.derived import write_ledger
+from eloleague.store.derived import outside_games, write_ledger
 from eloleague.store.games import FEW, StoredGame
 from eloleague.store.players import player_names
 from eloleague.store.recompute import event_starts
@@ -62,12 +62,14 @@ FAST_FROM = 200
 
 @dataclass(frozen=True)
 class Appended:
-    """What the append path did: the touched pools before and after, the unrated games."""
+    """What the append path did: the touched pools before and after, the unrated games, and the
+    part of each pool's change made outside the games (a reversion toward the mean)."""
 
     before: Mapping[PoolKey, PoolState]
     after: Mapping[PoolKey, PoolState]
     unrated: list[Unrated]
     replayed: int
+    adjusted: Mapping[PoolKey, float]
 
 
 def _key(game: GameRecord) -> tuple[dt.date, int]:
@@ -359,7 +361,15 @@ def append_writes(
             active = {end: {*active.get(end, ()), *now.get(end, ())} for end in {*active, *now}}
         periods = result.state.periods
         last_key = max(last_key, *(_key(g) for g in records))
-        done.append(Appended(before, dict(after), list(result.unrated), len(records)))
+        done.append(
+            Appended(
+                before,
+                dict(after),
+                list(result.unrated),
+                len(records),
+                outside_games(result.ledger),
+            )
+        )
 
     pks = {g.record.id or "": g.pk for games in writes for g in games}
     entries = ledger[0] if len(ledger) == 1 else [e for part in ledger for e in part]

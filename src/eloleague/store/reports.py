@@ -16,7 +16,10 @@ from eloleague.store.players import NameWarning
 @dataclass(frozen=True, slots=True)
 class RatingChange:
     """A pool's rating and games before and after an import (``before`` ``None``: a new pool,
-    which started from the rule set's ``start`` rating)."""
+    which started from the rule set's ``start`` rating). ``adjustment``: the part of the change
+    made outside the games (docs/league.md, "Dates, seasons and `--as-of`"): a season's inactivity penalty the
+    import's first game past the season's end brought, a decay, a reversion toward the mean;
+    ``delta - adjustment`` is what the games did."""
 
     key: PoolKey
     before: float | None
@@ -24,6 +27,7 @@ class RatingChange:
     games_before: int
     games_after: int
     start: float = 0.0
+    adjustment: float = 0.0
 
     @property
     def delta(self) -> float:

@@ -189,6 +189,7 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
                 "before": show(c.before),
                 "after": show(c.after),
                 "delta": show(c.delta),
+                "adjustment": show(c.adjustment),
                 "games_before": c.games_before,
                 "games_after": c.games_after,
             }

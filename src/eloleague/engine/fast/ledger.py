@@ -205,6 +205,18 @@ class ColumnarLedger(Sequence[LedgerEntry]):
                         column[row] = None
         return out
 
+    def outside_games(self) -> dict[PoolKey, float]:
+        """Each pool's sum of the entries made outside games (position -1: season adjustments),
+        read from the columns without making an entry per row."""
+        floats, ints = self._load()
+        outside = (ints[K.I_GAME] < 0).nonzero()[0].tolist()
+        pools, deltas = ints[K.I_POOL].tolist(), floats[K.C_DELTA].tolist()
+        out: dict[PoolKey, float] = {}
+        for row in outside:
+            key = self.pool_keys[pools[row]]
+            out[key] = out.get(key, 0.0) + deltas[row]
+        return out
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence) or isinstance(other, str):
             return NotImplemented
