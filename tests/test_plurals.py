@@ -28,6 +28,21 @@ def test_the_plural_rule_of_each_language() -> None:
     assert [plural_form("fr", n) for n in (0, 1, 2)] == [0, 0, 1]
 
 
+def test_every_french_catalogue_says_the_plural_rule_its_forms_follow() -> None:
+    """Without the header, Babel reads a catalogue with the language's rule from its own data,
+    which gives French three forms since Babel 2.19: the two forms written then read as
+    incomplete, and every plural message was said in English."""
+    folder = Path(__file__).parent.parent / "src/eloleague/locale/fr/LC_MESSAGES"
+    catalogues = sorted(folder.glob("*.po"))
+    assert catalogues
+    for path in catalogues:
+        assert '"Plural-Forms: nplurals=2; plural=(n > 1);\\n"' in path.read_text("utf-8"), (
+            path.name
+        )
+    plural = ngettext("fr", "league", "added {count} game", "added {count} games", 2)
+    assert plural == "{count} parties ajoutées"
+
+
 def _together_error(teams: int, players: int) -> Text:
     ratings = {f"P{i}": 1000.0 + i for i in range(players)}
     with pytest.raises(ToolError) as info:
