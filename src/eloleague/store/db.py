@@ -397,7 +397,7 @@ def unavailable_text() -> str:
 
 # The newest migration in store/migrations/versions (a test holds it equal to Alembic's head): a
 # database already at it opens without importing Alembic, which costs every command a second.
-HEAD = "0014"  # after the live tail (0010): statistics (0014_league_sized_statistics.py)
+HEAD = "0015"  # the indexes by player led by a generation (0015_player_indexes_by_generation.py)
 
 
 def _alembic_config() -> Config:

@@ -13,6 +13,7 @@ from eloleague.engine import LedgerEntry
 from eloleague.engine.ledger import VALUE_FIELDS
 from eloleague.records import PoolKey, PoolState
 from eloleague.store.bulk import date_param, insert_rows
+from eloleague.store.by_player import in_ledger
 from eloleague.store.tables import ledger, ratings
 
 LEDGER_FIELDS = ("seq", "game_id", "date", "player_id", "mode", "role", *VALUE_FIELDS)
@@ -212,7 +213,7 @@ def read_ledger(
     if seasons_only:
         query = query.where(ledger.c.game_id.is_(None))
     if player_id is not None:
-        query = query.where(ledger.c.player_id == player_id)
+        query = query.where(in_ledger(conn, league_id), ledger.c.player_id == player_id)
     if game_id is not None:
         query = query.where(ledger.c.game_id == game_id)
     if until is not None:

@@ -27,6 +27,7 @@ from eloleague.store.bulk import (
     run_together,
     to_date,
 )
+from eloleague.store.by_player import games_of
 from eloleague.store.tables import events, games, side_players
 
 
@@ -344,18 +345,14 @@ def label_of(conn: Connection, game_id: int) -> str:
 def player_game_labels(conn: Connection, player_id: int) -> dict[int, str]:
     """``{row id: label}`` (:func:`label`) of the games a player played."""
     query = select(games.c.id, games.c.seq, games.c.ext_id).where(
-        games.c.id.in_(select(side_players.c.game_id).where(side_players.c.player_id == player_id))
+        games.c.id.in_(games_of(conn, player_id))
     )
     return {pk: label(ext, seq) for pk, seq, ext in conn.execute(query)}
 
 
 def player_game_ids(conn: Connection, player_id: int) -> set[int]:
     """The row ids of the games a player played."""
-    return set(
-        conn.execute(
-            select(side_players.c.game_id).where(side_players.c.player_id == player_id)
-        ).scalars()
-    )
+    return set(conn.execute(games_of(conn, player_id)).scalars())
 
 
 def game_ids(
@@ -373,11 +370,7 @@ def game_ids(
             )
         )
     if player_id is not None:
-        query = query.where(
-            games.c.id.in_(
-                select(side_players.c.game_id).where(side_players.c.player_id == player_id)
-            )
-        )
+        query = query.where(games.c.id.in_(games_of(conn, player_id)))
     return list(conn.execute(query).scalars())
 
 

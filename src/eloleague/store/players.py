@@ -34,6 +34,7 @@ from eloleague.store.bulk import (
     run_together,
     stamp_param,
 )
+from eloleague.store.by_player import played_by
 from eloleague.store.messages import msg
 from eloleague.store.tables import player_aliases, players, side_players
 
@@ -236,7 +237,7 @@ def rename_player(conn: Connection, league_id: int, player_id: int, new: str) ->
 def move_player(conn: Connection, src: int, dst: int) -> None:
     """Give player ``src``'s places in games and aliases to player ``dst`` (a merge: the
     caller then refreshes the moved games' content hashes and deletes ``src``)."""
-    conn.execute(update(side_players).where(side_players.c.player_id == src).values(player_id=dst))
+    conn.execute(update(side_players).where(played_by(conn, src)).values(player_id=dst))
     conn.execute(
         update(player_aliases).where(player_aliases.c.player_id == src).values(player_id=dst)
     )

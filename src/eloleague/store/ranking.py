@@ -39,6 +39,7 @@ from eloleague.engine.methods import shown_values
 from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
+from eloleague.store.by_player import in_ledger
 from eloleague.store.derived import rating_rows
 from eloleague.store.identity import player_ids_in
 from eloleague.store.players import search_players
@@ -150,7 +151,7 @@ def ranking_page(
         cond.append(
             exists().where(
                 and_(
-                    ledger.c.league_id == league_id,
+                    in_ledger(conn, league_id),
                     ledger.c.player_id == rows.c.player_id,
                     ledger.c.game_id.is_not(None),
                     ledger.c.date >= wanted.active_since,
@@ -323,7 +324,7 @@ def _moves_since(
         select(ledger.c.player_id, ledger.c.mode, ledger.c.role, func.sum(ledger.c.delta))
         .where(
             and_(
-                ledger.c.league_id == league_id,
+                in_ledger(conn, league_id),
                 ledger.c.player_id.in_(ids),
                 ledger.c.date >= since,
             )

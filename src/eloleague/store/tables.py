@@ -31,8 +31,10 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    literal_column,
     text,
 )
+from sqlalchemy.sql.elements import ColumnElement
 
 metadata = MetaData(
     naming_convention={
@@ -191,7 +193,6 @@ side_players = Table(
     Column("role", String(100), nullable=False, default=""),
     Column("outcome", String(100), nullable=True),
     Column("score", Float, nullable=True),
-    Index("ix_side_players_player", "player_id"),
     sqlite_with_rowid=False,
 )
 
@@ -235,10 +236,40 @@ ledger = Table(
     Column("outcome", String(100), nullable=True),
     # The method's published pool fields after the change (LedgerEntry.extra), JSON, or NULL.
     Column("extra", Text, nullable=True),
-    # A player's history, and a player's changes since a date (active players, trends).
-    Index("ix_ledger_player", "league_id", "player_id", "date"),
     Index("ix_ledger_game", "game_id"),
     sqlite_with_rowid=False,
+)
+
+# The indexes by player, led by a generation of the rows (docs/league.md, "Live results"): the
+# entries of new games all land in the newest generation's few pages instead of each on its
+# player's page among all the league's, and a player's rows are found by one seek a generation
+# (store/by_player.py). Generations are numbered from the game's row id and from the ledger's
+# processing order, so that nothing has to be stored or kept up to date for them.
+GAMES_SHIFT = 14
+"""A generation of ``side_players`` is 2**14 games' row ids (16,384 games)."""
+LEDGER_SHIFT = 15
+"""A generation of ``ledger`` is 2**15 entries of a league (16,384 duels)."""
+
+
+def generation(column: ColumnElement[int], shift: int) -> ColumnElement[int]:
+    """The generation of a row: ``column >> shift``, written as the indexes write it (a
+    literal shift: a bound one would not match the index's expression)."""
+    return column.op(">>", return_type=Integer)(literal_column(str(shift)))
+
+
+# A player's games (her page, the API, a merge).
+Index(
+    "ix_side_players_player",
+    generation(side_players.c.game_id, GAMES_SHIFT),
+    side_players.c.player_id,
+)
+# A player's history, and a player's changes since a date (active players, trends).
+Index(
+    "ix_ledger_player",
+    ledger.c.league_id,
+    generation(ledger.c.seq, LEDGER_SHIFT),
+    ledger.c.player_id,
+    ledger.c.date,
 )
 
 ratings = Table(
