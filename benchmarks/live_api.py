@@ -53,7 +53,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -63,6 +63,7 @@ import httpx
 from eloleague import accounts
 from eloleague.league import League, engine_for
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store.bulk import CACHE_KB
 from eloleague.store.db import delete_sqlite_files
 
 DATA = Path(__file__).parent / "data"
@@ -493,6 +494,95 @@ def floor_in_league(
     return len(latencies), wall, latencies
 
 
+PLAYER_INDEXES = ("ix_side_players_player", "ix_ledger_player")
+"""The league's two indexes by player that a post's games touch all over (a player's games and
+her rated changes): each new entry lands on its player's page."""
+
+
+def floor_posts_in_league(
+    db: Path, poster: Poster, posts: int, seconds: float, *, drop: Sequence[str] = ()
+) -> tuple[int, float, list[float]]:
+    """The floor of a post of 1,000 games on the league's own tables: one SQLite transaction a
+    post, in a copy of the league's database, with its settings (WAL, ``synchronous=NORMAL``,
+    its page cache), storing what an appended post must store and nothing else: the games
+    (``games``, ``side_players``), two ledger rows a game (the columns a duel fills), the
+    players' ``ratings`` rows read once and updated once; plain Elo computed in between, no
+    parse, no check, no answer. The log is copied back between posts, untimed (a server does it
+    in a thread of its own); the time is the posts' transactions only (the games are made
+    between them). ``drop``: indexes dropped from the copy first (what they cost)."""
+    path = Path(sqlite_copy(db, "floor-posts" + "-".join(("", *drop))))
+    conn = _floor_connection(path)
+    conn.execute(f"PRAGMA cache_size = -{CACHE_KB}")
+    conn.execute("PRAGMA wal_autocheckpoint = 0")
+    for index in drop:
+        conn.execute(f"DROP INDEX {index}")
+    ((league_id,),) = conn.execute("SELECT id FROM leagues WHERE name = ?", (LEAGUE,))
+    ids = dict(conn.execute("SELECT name, id FROM players WHERE league_id = ?", (league_id,)))
+    ((seq,),) = conn.execute("SELECT max(seq) FROM games WHERE league_id = ?", (league_id,))
+    ((ledger_seq,),) = conn.execute("SELECT max(seq) FROM ledger WHERE league_id = ?", (league_id,))
+    ((game_id,),) = conn.execute("SELECT max(id) FROM games")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    latencies: list[float] = []
+    until = time.monotonic() + seconds
+    while len(latencies) < posts and time.monotonic() < until:
+        batch = [poster.game() for _ in range(1000)]
+        t = time.perf_counter()
+        conn.execute("BEGIN IMMEDIATE")
+        wanted = sorted({ids[s["players"][0]] for g in batch for s in g["sides"]})
+        pools = {
+            pid: [rating, count]
+            for pid, rating, count in conn.execute(
+                "SELECT player_id, rating, games FROM ratings WHERE league_id = ? AND mode = '' "
+                f"AND role = '' AND player_id IN ({','.join('?' * len(wanted))})",
+                (league_id, *wanted),
+            )
+        }
+        games_rows, sides, ledger_rows = [], [], []
+        for g in batch:
+            seq += 1
+            game_id += 1
+            (a, oa), (b, ob) = ((ids[s["players"][0]], s["outcome"]) for s in g["sides"])
+            games_rows.append((game_id, league_id, seq, g["id"], g["date"], g["id"]))
+            sides += [(game_id, 1, a, oa), (game_id, 2, b, ob)]
+            delta = _floor_delta(pools[a][0], pools[b][0], oa)
+            for pid, change, outcome in ((a, delta, oa), (b, -delta, ob)):
+                ledger_seq += 1
+                before = pools[pid][0]
+                ledger_rows.append(
+                    (league_id, ledger_seq, game_id, g["date"], pid, before, 32.0, change,
+                     before + change, outcome)
+                )  # fmt: skip
+                pools[pid][0] += change
+                pools[pid][1] += 1
+        conn.executemany(
+            "INSERT INTO games (id, league_id, seq, ext_id, date, mode, rated, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, '', 1, ?)",
+            games_rows,
+        )
+        conn.executemany(
+            "INSERT INTO side_players (game_id, side_no, position, player_id, role, outcome) "
+            "VALUES (?, ?, 1, ?, '', ?)",
+            sides,
+        )
+        conn.executemany(
+            'INSERT INTO ledger (league_id, seq, game_id, date, player_id, mode, role, "before", '
+            'k, delta, "after", warning, fired, outcome) '
+            "VALUES (?, ?, ?, ?, ?, '', '', ?, ?, ?, ?, '', '', ?)",
+            ledger_rows,
+        )
+        conn.executemany(
+            "UPDATE ratings SET rating = ?, games = ? WHERE league_id = ? AND player_id = ? "
+            "AND mode = '' AND role = ''",
+            [(rating, count, league_id, pid) for pid, (rating, count) in pools.items()],
+        )
+        conn.execute("COMMIT")
+        latencies.append(time.perf_counter() - t)
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # untimed: a server's thread copies it
+    conn.close()
+    delete_sqlite_files(path)
+    return len(latencies) * 1000, sum(latencies), latencies
+
+
 def pg_league(players: int, games: int) -> Iterator[str]:
     """A throwaway PostgreSQL server (the test suite's) holding the benchmark league; yields a
     function making a fresh copy of it (``CREATE DATABASE ... TEMPLATE``)."""
@@ -610,6 +700,13 @@ def main() -> None:
     summary(
         "floor on the same data: one SQLite transaction per game, the league's tables", n, wall, lat
     )
+    posts_of_1000 = args.batch_games // 1000
+    n, wall, lat = floor_posts_in_league(db, Poster(args.players, day, "B"), posts_of_1000, 60)
+    summary("floor of posts of 1,000 games: their rows alone, the league's tables", n, wall, lat)
+    n, wall, lat = floor_posts_in_league(
+        db, Poster(args.players, day, "b"), posts_of_1000, 60, drop=PLAYER_INDEXES
+    )
+    summary("the same without the two indexes by player", n, wall, lat)
     run_all("SQLite", lambda name: sqlite_copy(db, name), args, day)
     if args.lived:
         lived = lived_sqlite(db, args.players, day, args.lived)
