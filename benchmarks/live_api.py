@@ -63,6 +63,7 @@ import httpx
 from eloleague import accounts
 from eloleague.league import League, engine_for
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import db as store_db
 from eloleague.store.bulk import CACHE_KB
 from eloleague.store.db import delete_sqlite_files
 
@@ -119,8 +120,9 @@ def source(players: int, games: int) -> Path:
 
 
 def build_sqlite(players: int, games: int) -> Path:
-    """The benchmark league in a SQLite file, built once by the bulk import."""
-    db = DATA / f"live-{players}x{games}.db"
+    """The benchmark league in a SQLite file, built once by the bulk import (again when the
+    schema changes: the floors read the file as it is, without the migrations)."""
+    db = DATA / f"live-{players}x{games}-schema{store_db.HEAD}.db"
     if db.exists():
         return db
     jsonl = source(players, games)

@@ -148,13 +148,15 @@ def ranking_page(
     if wanted.role is not None and wanted.role != GLOBAL_ROLE:
         cond.append(rows.c.role == wanted.role)
     if wanted.active_since is not None:
+        # a rated game on or after that day: a pool of hers last played then (each pool's
+        # last rated game, as the engine's standings count activity), one seek of her ratings
+        played = ratings.alias("played")
         cond.append(
             exists().where(
                 and_(
-                    in_ledger(conn, league_id),
-                    ledger.c.player_id == rows.c.player_id,
-                    ledger.c.game_id.is_not(None),
-                    ledger.c.date >= wanted.active_since,
+                    played.c.league_id == league_id,
+                    played.c.player_id == rows.c.player_id,
+                    played.c.last_played >= wanted.active_since,
                 )
             )
         )
