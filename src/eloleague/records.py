@@ -10,6 +10,7 @@ import datetime as dt
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import chain
 
 
 def normalise_name(name: str) -> str:
@@ -88,7 +89,10 @@ class GameRecord:
     @property
     def participants(self) -> tuple[Participant, ...]:
         """Every participant of the game, side by side, in input order."""
-        return tuple(p for side in self.sides for p in side.players)
+        sides = self.sides
+        if len(sides) == 2:  # duels and two teams, most games: read several times each
+            return sides[0].players + sides[1].players
+        return tuple(chain.from_iterable(side.players for side in sides))
 
     def with_players(self, change: Callable[[Participant], Participant]) -> GameRecord:
         """The same game (date, venue, everything) with each participant replaced by
