@@ -207,13 +207,15 @@ def read_ledger(
 ) -> list[LedgerEntry]:
     """Ledger entries in processing order, optionally one player's or one game's, those dated
     ``on`` that day, or only the season adjustments (the rows without a game)."""
-    query = select(ledger).where(ledger.c.league_id == league_id)
+    # one player's: every generation of the index by player named (store/by_player.py)
+    league = ledger.c.league_id == league_id if player_id is None else in_ledger(conn, league_id)
+    query = select(ledger).where(league)
     if on is not None:
         query = query.where(ledger.c.date == on)
     if seasons_only:
         query = query.where(ledger.c.game_id.is_(None))
     if player_id is not None:
-        query = query.where(in_ledger(conn, league_id), ledger.c.player_id == player_id)
+        query = query.where(ledger.c.player_id == player_id)
     if game_id is not None:
         query = query.where(ledger.c.game_id == game_id)
     if until is not None:
