@@ -40,20 +40,22 @@ def _played(games: list[GameRecord], name: str) -> set[str]:
 
 def _skip_game_ids(league: League, past: int) -> None:
     """The next games' row ids past ``past`` (another league's game took the ids between)."""
-    with league.engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
+    if league.engine.dialect.name == "postgresql":
+        with league.engine.begin() as conn:
             conn.execute(
                 text("SELECT setval(pg_get_serial_sequence('games', 'id'), :n)"), {"n": past}
             )
-            return
-        other = League.create(str(league.engine.url), "autre", "bataille-empire").id
+        return
+    other = League.create(str(league.engine.url), "autre", "bataille-empire")
+    with other.engine.begin() as conn:
         conn.execute(
             text(
                 "INSERT INTO games (id, league_id, seq, date, mode, rated, content_hash, neutral) "
                 "VALUES (:n, :league, 1, '2024-01-01', '', 1, 'x', 0)"
             ),
-            {"n": past, "league": other},
+            {"n": past, "league": other.id},
         )
+    other.engine.dispose()
 
 
 def _duel(n: int, first: str, second: str) -> GameRecord:
