@@ -7,7 +7,8 @@ import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, select
+from sqlalchemy import Connection, FromClause, and_, delete, func, insert, select
+from sqlalchemy.sql.elements import ColumnElement
 
 from eloleague.engine import LedgerEntry
 from eloleague.engine.ledger import VALUE_FIELDS
@@ -276,16 +277,28 @@ def write_ratings(
         conn.execute(insert(ratings), rows)
 
 
+def played_since(pools: FromClause, league_id: int, since: dt.date) -> ColumnElement[bool]:
+    """The league's pools (``ratings`` rows, or an alias of them) whose last rated game is dated
+    on or after ``since``: how the current ranking tells its active players, as the engine's
+    standings do (``last_played``; the ledger has no index by date)."""
+    return and_(pools.c.league_id == league_id, pools.c.last_played >= since)
+
+
 def active_player_ids(
     conn: Connection, league_id: int, since: dt.date, until: dt.date | None
 ) -> list[int]:
-    """The ids of the players with a ledger entry of a game (not a season's adjustment) dated
-    on or after ``since`` (and on or before ``until``, when given)."""
+    """The ids of the players with a rated game dated on or after ``since`` (and on or before
+    ``until``, when given): today's from their pools (:func:`played_since`), a past day's from
+    the ledger's entries of games (not a season's adjustments)."""
+    if until is None:
+        current = select(func.distinct(ratings.c.player_id)).where(
+            played_since(ratings, league_id, since)
+        )
+        return list(conn.execute(current).scalars())
     query = select(func.distinct(ledger.c.player_id)).where(
         and_(ledger.c.league_id == league_id, ledger.c.date >= since, ledger.c.game_id.is_not(None))
     )
-    if until is not None:
-        query = query.where(ledger.c.date <= until)
+    query = query.where(ledger.c.date <= until)
     return list(conn.execute(query).scalars())
 
 

@@ -40,7 +40,7 @@ from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store.by_player import in_ledger
-from eloleague.store.derived import rating_rows
+from eloleague.store.derived import played_since, rating_rows
 from eloleague.store.identity import player_ids_in
 from eloleague.store.players import search_players
 from eloleague.store.recompute import effective_as_of
@@ -148,16 +148,12 @@ def ranking_page(
     if wanted.role is not None and wanted.role != GLOBAL_ROLE:
         cond.append(rows.c.role == wanted.role)
     if wanted.active_since is not None:
-        # a rated game on or after that day: a pool of hers last played then (each pool's
-        # last rated game, as the engine's standings count activity), one seek of her ratings
+        # a pool of hers last played on or after that day: one seek of her ratings
         played = ratings.alias("played")
         cond.append(
             exists().where(
-                and_(
-                    played.c.league_id == league_id,
-                    played.c.player_id == rows.c.player_id,
-                    played.c.last_played >= wanted.active_since,
-                )
+                played_since(played, league_id, wanted.active_since),
+                played.c.player_id == rows.c.player_id,
             )
         )
     members = player_ids_in(conn, league_id, wanted.club, wanted.region)
