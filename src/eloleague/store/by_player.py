@@ -12,8 +12,6 @@ through this module.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from sqlalchemy import Connection, Select, and_, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -42,13 +40,12 @@ def ledger_generations(conn: Connection, league_id: int) -> list[int]:
     return _up_to(last.scalar(), LEDGER_SHIFT)
 
 
-def played_by(conn: Connection, player_ids: int | Sequence[int]) -> ColumnElement[bool]:
-    """``side_players`` rows of a player (or of any of several), as the index finds them."""
-    if isinstance(player_ids, int):
-        player = side_players.c.player_id == player_ids
-    else:
-        player = side_players.c.player_id.in_(list(player_ids))
-    return and_(generation(side_players.c.game_id, GAMES_SHIFT).in_(game_generations(conn)), player)
+def played_by(conn: Connection, player_id: int) -> ColumnElement[bool]:
+    """``side_players`` rows of a player, as the index finds them."""
+    return and_(
+        generation(side_players.c.game_id, GAMES_SHIFT).in_(game_generations(conn)),
+        side_players.c.player_id == player_id,
+    )
 
 
 def games_of(conn: Connection, player_id: int) -> Select[int]:
