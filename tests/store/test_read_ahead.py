@@ -371,3 +371,38 @@ def test_posts_applied_together_share_their_round_trips(
     assert queued == 3 and [o.added for o in outcomes] == [1, 1, 1]
     assert len(trips) == (8 if known_token else 7), trips
     assert {"t0", "t1", "t2"} <= {g.id for g in league.games()}
+
+
+@pytest.mark.pg
+def test_the_reads_made_with_the_lock_are_planned_once_per_connection(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
+    """Posted one game at a time, the first reads (names, ids, pools) are prepared statements run
+    with generic plans, none planned again for its values (PostgreSQL's own choice planned the
+    names' read afresh each time: a third of the server's time for one game); the rest of the
+    write is planned as the server is configured to."""
+    league = _league(pg_server.new_database())
+    for n in range(8):  # past psycopg's threshold of five: prepared, then run four times more
+        league.import_games(
+            [_duel(f"g{n}", Participant(f"P{n % 4}"), Participant(f"P{n % 4 + 4}"))],
+            source="post",
+        )
+    seen: list[Any] = []
+
+    def look(conn: Any) -> None:  # in the ninth post's transaction, after its lock's round trip
+        plans = conn.exec_driver_sql(
+            "SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements "
+            "WHERE statement LIKE 'SELECT name, id, 0, name FROM players%%' "
+            "OR statement LIKE 'SELECT ext_id, id, seq, date, content_hash FROM games%%' "
+            "OR statement LIKE 'SELECT w.id, r.mode, r.role, r.rating%%'"
+        ).all()
+        seen.append((plans, conn.exec_driver_sql("SHOW plan_cache_mode").scalar()))
+
+    report = league.import_games(
+        [_duel("g9", Participant("P1"), Participant("P6"))], source="post", guard=look
+    )
+    assert report.added == 1
+    ((plans, mode),) = seen
+    assert len(plans) == 3, plans  # the names, the game ids, the pools
+    assert all(generic >= 4 and custom == 0 for _, generic, custom in plans), plans
+    assert mode == "auto"  # as configured, for the rest of the write

@@ -312,7 +312,11 @@ def lock_league(
 
     ``then``: statements run once the lock is had (``(sql with ? marks, parameters)``), on
     PostgreSQL in the lock's round trip (:func:`~eloleague.store.bulk.run_together`); their
-    results, in order."""
+    results, in order.
+
+    Those statements are the write's first reads, by key (the league's rules, the posted names,
+    game ids and pools): on PostgreSQL they are run with generic plans (:data:`GENERIC_PLANS`),
+    the plan cache left as configured for the rest of the transaction."""
     if is_sqlite(conn):
         return run_together(conn, then)
     lock: list[tuple[str, Sequence[Any]]] = [
@@ -324,13 +328,35 @@ def lock_league(
             *lock,
             ("SET LOCAL lock_timeout = 0", ()),
         ]
+    reads = list(then)
+    if reads and _plan_cache_mode(conn):
+        lock.append(GENERIC_PLANS)
+        reads.append(PLANS_AS_CONFIGURED)
     try:
-        done = run_together(conn, [*lock, *then])
+        done = run_together(conn, [*lock, *reads])
     except Exception as exc:  # the driver's own error: run_together bypasses SQLAlchemy's
         if getattr(exc, "sqlstate", None) == LOCK_NOT_AVAILABLE:
             raise BusyError(busy_text()) from None
         raise
-    return done[len(lock) :]
+    return done[len(lock) : len(lock) + len(then)]
+
+
+GENERIC_PLANS: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode = force_generic_plan", ())
+"""Before the reads made with a write's lock (:func:`lock_league`). Run again and again on a
+connection, the driver prepares them; PostgreSQL would still plan each one afresh for its values
+(its choice for statements whose custom plans look cheaper, as lists of names do), about a third
+of the server's time for a post of one game (docs/benchmarks.md, "Live results"). Their generic
+plan, made once per connection, is the same index lookups."""
+
+PLANS_AS_CONFIGURED: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode TO DEFAULT", ())
+"""After those reads: the rest of the write (a recompute's reads of a date range, whose best
+plan depends on the dates) planned as the server is configured to."""
+
+
+def _plan_cache_mode(conn: Connection) -> bool:
+    """Whether the server has ``plan_cache_mode`` (PostgreSQL 12 and later)."""
+    info = getattr(conn.connection.driver_connection, "info", None)
+    return info is not None and int(info.server_version) >= 120000
 
 
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code when lock_timeout ran out
