@@ -387,11 +387,17 @@ def append_writes(
     def extra(pool: PoolState) -> str | None:
         return json.dumps(pool.extra) if pool.extra else None
 
-    changed = [
-        (p.rating, p.games, extra(p), when(k), league_id, ids[k.player], k.mode, k.role)
-        for k, p in pools.items()
-        if k in known and (p != stored[k] or played.get(k) != stored_played.get(k))
-    ]
+    changed = []
+    for k, p in pools.items():  # a post of 1,000 games changes about 2,000 pools
+        old = stored.get(k)
+        if old is None:  # a new pool (below)
+            continue
+        last = played.get(k)
+        if p != old or last != stored_played.get(k):
+            on = None if last is None else day(last)
+            changed.append(
+                (p.rating, p.games, extra(p), on, league_id, ids[k.player], k.mode, k.role)
+            )
     if changed:
         run(
             conn,

@@ -25,14 +25,18 @@ def shower(rules: RuleSet) -> Callable[[float | None], float | int | None]:
     """:func:`shown` for many values of one rule set (its precision read once: a post of a
     thousand games answers with thousands of numbers)."""
     precision = rules.shown
+    whole = precision is not None and precision.decimals == 0
 
     def show(value: float | None) -> float | int | None:
         if value is None:
             return None
         if precision is None:
             return float(value)
-        rounded = round_float(float(value), precision)
-        if precision.decimals == 0:
+        value = float(value)
+        if whole and value.is_integer():  # rounded already (most ratings): any mode keeps it
+            return int(value)
+        rounded = round_float(value, precision)
+        if whole:
             return int(rounded)
         return round(rounded, precision.decimals)
 
