@@ -5,6 +5,7 @@ kill -9 of the server. The server runs in its own process, on SQLite and Postgre
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -15,7 +16,8 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -24,8 +26,8 @@ from fastapi.testclient import TestClient
 from eloleague import accounts
 from eloleague.league import League, engine_for
 from eloleague.store import db as store_db
-from eloleague.web import Settings, create_app, views
-from tests.pg.server import db_url, pg_server  # noqa: F401 - fixtures
+from eloleague.web import Settings, create_app, live_posts, views
+from tests.pg.server import PgServer, db_url, pg_server  # noqa: F401 - fixtures
 from tests.store.helpers import assert_equals_full_replay
 from tests.web.conftest import free_port
 
@@ -241,3 +243,66 @@ def test_eight_clients_at_once_lose_and_double_nothing(
     league = League.open(url, LEAGUE)
     assert stored_ids(league) == {f"live-{n}": 1 for n in range(per_client * clients)}
     assert_equals_full_replay(league)
+
+
+@pytest.mark.pg
+def test_postgresql_posts_of_a_moment_are_written_by_one_thread(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On PostgreSQL the event loop makes a known officer's small posts ready and hands those of
+    a moment to one worker thread, batch after batch (docs/web.md, "Posting results from a game
+    server"): eight posts at once go in fewer batches than posts, each answered with its own
+    game; a retry gets the same answer; the league is what a fresh replay gives; a token revoked
+    meanwhile is refused, nothing stored."""
+    url = pg_server.new_database()
+    league, token = setup(url)
+    batches: list[tuple[bool, int]] = []
+    answers = live_posts._answers
+
+    def seen(batch: list[live_posts._ByThread]) -> list[Any]:
+        batches.append((threading.current_thread() is not threading.main_thread(), len(batch)))
+        return answers(batch)
+
+    monkeypatch.setattr(live_posts, "_answers", seen)
+    app = create_app(Settings(db=url, secret="s" * 40))
+
+    async def posts() -> tuple[httpx.Response, list[httpx.Response], httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+
+            def one(n: int) -> Coroutine[Any, Any, httpx.Response]:
+                return client.post(
+                    f"/api/v1/leagues/{LEAGUE}/games",
+                    content=json.dumps(game(n)),
+                    headers={"Authorization": f"Bearer {token}"},
+                )
+
+            first = await one(0)  # its token read in a thread, then known
+            many = await asyncio.gather(*(one(n) for n in range(1, 9)))
+            return first, list(many), await one(8)
+
+    first, many, again = asyncio.run(posts())
+    assert first.status_code == 201
+    assert [(r.status_code, r.json()["added"]) for r in many] == [(201, 1)] * 8
+    assert [r.json()["rating_changes"][0]["games_after"] > 0 for r in many] == [True] * 8
+    assert (again.status_code, again.json()) == (201, many[-1].json())
+    assert all(in_thread for in_thread, _ in batches)
+    assert sum(size for _, size in batches) == 9 and len(batches) < 9, batches  # not the first
+    assert stored_ids(league) == {f"live-{n}": 1 for n in range(9)}
+    assert_equals_full_replay(league)
+
+    accounts.revoke_tokens(engine_for(url), "Server")  # as from another process
+    refused = asyncio.run(_post_once(app, game(9), token))
+    assert refused.status_code == 401
+    assert stored_ids(league) == {f"live-{n}": 1 for n in range(9)}
+
+
+async def _post_once(app: Any, body: object, token: str) -> httpx.Response:
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://site") as client:
+        return await client.post(
+            f"/api/v1/leagues/{LEAGUE}/games",
+            content=json.dumps(body),
+            headers={"Authorization": f"Bearer {token}"},
+        )

@@ -6,7 +6,8 @@ the event loop about 1.3 ms of CPU (dependency resolution, the session middlewar
 for the token and another for the import) before any game was stored. :class:`GamePosts`, a plain
 ASGI layer, takes the posts of at most :data:`SMALL_BODY` bytes (a few games) and answers them
 itself: the body read on the event loop, then one thread hop for the token, the league and the
-import; the smallest, from a token the process knows, are written by the event loop itself.
+import; the smallest, from a token the process knows, are made ready on the event loop and written
+by it (SQLite) or by one worker thread for all those of a moment (PostgreSQL).
 Larger posts, and every other request, go on to FastAPI, whose route
 (:func:`eloleague.web.api.post_games`) checks the token before it reads a body and describes the
 endpoint in the OpenAPI document. Both answer through :func:`answer_post`: one behaviour.
@@ -180,7 +181,11 @@ class GamePosts:
     writers' turn, the loop asks for the turn and goes on serving; the posts are written when
     it comes (within :data:`TURN_WAIT`). Otherwise (a write of another thread under way, a turn
     that does not come, a token read for the first time, a referee) the post goes to a worker
-    thread, as every post did before."""
+    thread, as every post did before.
+
+    On PostgreSQL the loop never waits for the server: such a post is made ready on the loop and
+    written by one worker thread with the others made ready meanwhile (:meth:`_write_by_thread`),
+    not by a thread of its own."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -206,10 +211,10 @@ class GamePosts:
         await response(scope, receive, send)
 
     async def _on_loop(self, request: Request, league: str, body: bytes) -> Response | None:
-        """The answer to a post written by the event loop, or ``None``: it goes to a thread
-        (:func:`_answer`)."""
+        """The answer to a post made ready by the event loop (and written by it on SQLite), or
+        ``None``: it goes to a thread (:func:`_answer`)."""
         known = _known_post(request, league, body) if len(body) <= LOOP_BODY else None
-        if known is None or not known[0].writes_here:
+        if known is None:
             return None
         found, user, guard = known
         queued, finish = officer_post(request, found, user, body, guard=guard)
@@ -217,6 +222,8 @@ class GamePosts:
         posts = self._loops.get(loop)
         if posts is None:
             posts = self._loops[loop] = _OnLoop(found.writers_turn)
+        if not found.writes_here:
+            return await self._by_thread(loop, posts, queued, finish)
         written = loop.create_future()
         posts.ready.append((queued, written))
         if len(posts.ready) == 1 and posts.asking is None:  # the first of this turn
@@ -233,6 +240,55 @@ class GamePosts:
         except TokenChanged:  # nothing was stored: as a first post, the token read again
             return None
         return finish(report)
+
+    async def _by_thread(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        posts: _OnLoop,
+        queued: Queued[ImportReport],
+        finish: Callable[[ImportReport], Response],
+    ) -> Response | None:
+        """PostgreSQL: the answer to a post made ready on the loop and written by one worker
+        thread with the others made ready meanwhile (:meth:`_write_by_thread`), or ``None``
+        (its token changed: nothing stored, it goes to a thread as a first post)."""
+        answered: asyncio.Future[Response] = loop.create_future()
+        posts.by_thread.append((queued, finish, answered))
+        if posts.thread is None:  # written once the turn's others are read
+            posts.thread = loop.create_task(self._write_by_thread(loop))
+        try:
+            return await answered
+        except TokenChanged:
+            return None
+
+    async def _write_by_thread(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Write the posts made ready for a thread, in one worker thread, batch after batch until
+        none is left: while a batch waits for the server, the loop reads the next posts, which
+        form the next batch. One thread for them all, not a thread a post: eight game servers
+        posting at once made eight threads share the interpreter, each for one post."""
+        posts = self._loops[loop]
+        try:
+            await asyncio.sleep(0)  # the posts of this turn of the loop join the first batch
+            while posts.by_thread:
+                batch = posts.by_thread[:]
+                posts.by_thread.clear()
+                for queued, _, _ in batch:  # in their order, before the thread leads them
+                    queued.queue()
+                try:
+                    outcomes = await anyio.to_thread.run_sync(partial(_answers, batch))
+                except BaseException as exc:  # (cancelled: the server stops)
+                    for _, _, answered in batch:
+                        if not answered.done():
+                            answered.set_exception(exc)
+                    raise
+                for (_, _, answered), (response, error) in zip(batch, outcomes, strict=True):
+                    if answered.done():  # its post's task was cancelled
+                        continue
+                    if error is not None:
+                        answered.set_exception(error)
+                    else:
+                        answered.set_result(response)  # type: ignore[arg-type]
+        finally:
+            posts.thread = None
 
     def _write(self, loop: asyncio.AbstractEventLoop, *, ask: bool = True) -> None:
         """Write the posts the loop made ready in this turn, at most :data:`LOOP_GAMES` games
@@ -309,6 +365,12 @@ class GamePosts:
 _Ready = tuple[Queued[ImportReport], "asyncio.Future[None]"]
 """A post made ready on the event loop, and what its task awaits until the loop wrote it."""
 
+_ByThread = tuple[
+    Queued[ImportReport], Callable[[ImportReport], Response], "asyncio.Future[Response]"
+]
+"""A post made ready on the event loop for a worker thread to write (PostgreSQL), what gives its
+answer from its report, and what its task awaits: the answer, or the error to answer with."""
+
 
 @dataclass
 class _OnLoop:
@@ -318,6 +380,21 @@ class _OnLoop:
     ready: list[_Ready] = field(default_factory=list)  # made ready, not written yet
     several: bool = False  # the last transaction the loop wrote held several posts
     asking: asyncio.TimerHandle | None = None  # the turn asked for, until this timer
+    by_thread: list[_ByThread] = field(default_factory=list)  # for the writing thread (PostgreSQL)
+    thread: asyncio.Task[None] | None = None  # what hands them to a thread, batch after batch
+
+
+def _answers(batch: list[_ByThread]) -> list[tuple[Response | None, Exception | None]]:
+    """In a worker thread: each post's answer, or the error it is answered with. The first
+    post's wait leads the transaction that takes the queued ones with it (up to the group's
+    bounds; what is left, the next one's leads)."""
+    out: list[tuple[Response | None, Exception | None]] = []
+    for queued, finish, _ in batch:
+        try:
+            out.append((finish(queued.result()), None))
+        except Exception as exc:  # its own: the others' answers stand
+            out.append((None, exc))
+    return out
 
 
 def _written(posts: list[_Ready]) -> None:
