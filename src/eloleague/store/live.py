@@ -48,6 +48,7 @@ from eloleague.store.bulk import (
     run,
     taken_ahead,
     to_date,
+    update_rows,
 )
 from eloleague.store.derived import outside_games, write_ledger
 from eloleague.store.games import FEW, StoredGame
@@ -395,17 +396,15 @@ def append_writes(
         last = played.get(k)
         if p != old or last != stored_played.get(k):
             on = None if last is None else day(last)
-            changed.append(
-                (p.rating, p.games, extra(p), on, league_id, ids[k.player], k.mode, k.role)
-            )
-    if changed:
-        run(
-            conn,
-            "UPDATE ratings SET rating = ?, games = ?, extra = ?, last_played = ? "
-            "WHERE league_id = ? AND player_id = ? AND mode = ? AND role = ?",
-            changed,
-            many=True,
-        )
+            changed.append((p.rating, p.games, extra(p), on, ids[k.player], k.mode, k.role))
+    update_rows(
+        conn,
+        ratings,
+        ("rating", "games", "extra", "last_played"),
+        ("player_id", "mode", "role"),
+        changed,
+        {"league_id": league_id},
+    )
     fresh = [k for k in pools if k not in known]  # new pools, in order of first appearance
     insert_rows(
         conn,

@@ -1,0 +1,68 @@
+"""Many rows in one statement (store/bulk.py): a post of many games updates its players' pools and
+marks them active in one statement each on PostgreSQL (from arrays of the rows' values), a
+statement a row on SQLite; both leave the league as a fresh replay leaves it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import psycopg
+import pytest
+
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store.bulk import FEW_ROWS
+from tests.pg.server import db_url, pg_server  # noqa: F401  (fixtures)
+from tests.store.test_live_appends import assert_is_a_fresh_replay
+
+DAY = dt.date(2025, 3, 1)
+
+
+def _post(n: int, day: dt.date, first: int = 0) -> list[GameRecord]:
+    """``n`` duels between ``2 n`` players, each player once."""
+    return [
+        GameRecord(
+            day,
+            (
+                Side((Participant(f"P{first + 2 * i}"),), "decisive_victory"),
+                Side((Participant(f"P{first + 2 * i + 1}"),), "defeat"),
+            ),
+            id=f"g{day:%m%d}-{first + i}",
+        )
+        for i in range(n)
+    ]
+
+
+def test_a_post_changing_many_pools_writes_them_as_a_replay_would(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A first post registers the players; the next ones, appended, change more pools than
+    :data:`~eloleague.store.bulk.FEW_ROWS` and mark as many players active in the season (again:
+    those already marked stay as they are). On PostgreSQL each of those is one statement."""
+    league = League.create(db_url, "Many", "bataille-empire")
+    games = FEW_ROWS  # 2 * FEW_ROWS players
+    league.import_games(_post(games, DAY), source="first")
+    sent: list[str] = []
+    if db_url.startswith("postgresql"):
+        execute = psycopg.Cursor.execute
+
+        def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            sent.append(str(query))
+            return execute(self, query, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.Cursor, "execute", spied)
+    for later in (1, 2):  # the same players: their rows change, their marks stay
+        report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
+        assert report.added == games and report.replayed == games  # the append path
+        assert len(report.rating_changes) == 2 * games
+    monkeypatch.undo()
+    if db_url.startswith("postgresql"):
+        updates = [q for q in sent if q.startswith("UPDATE ratings")]
+        marks = [q for q in sent if q.startswith("INSERT INTO live_active")]
+        assert len(updates) == 2 and all("FROM unnest(" in q for q in updates), updates
+        assert len(marks) == 2 and all("FROM unnest(" in q for q in marks), marks
+    assert_is_a_fresh_replay(league)
+    pools = league.current_pools()
+    assert sum(p.games for p in pools.values()) == 2 * 3 * games
