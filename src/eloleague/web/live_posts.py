@@ -277,7 +277,11 @@ class GamePosts:
                     outcomes = await anyio.to_thread.run_sync(partial(_answers, batch))
                 except BaseException as exc:  # (cancelled: the server stops)
                     for _, _, answered in batch:
-                        if not answered.done():
+                        if answered.done():
+                            continue
+                        if isinstance(exc, asyncio.CancelledError):
+                            answered.cancel()
+                        else:
                             answered.set_exception(exc)
                     raise
                 for (_, _, answered), (response, error) in zip(batch, outcomes, strict=True):
