@@ -87,12 +87,12 @@ def insert_rows(
             return
         ending = " ON CONFLICT DO NOTHING" if keep_existing else ""
         if postgresql and len(rows) > FEW_ROWS:  # (keep_existing) one statement, from arrays
-            listed, arrays = _pg_arrays(table, tuple(columns), rows)
+            listed = _unnest_sql(table, tuple(columns))
             literals = ", ".join("NULL" if v is None else str(v) for v in constants.values())
             cur.execute(
                 head.replace(" VALUES ", f" SELECT {literals + ', ' if literals else ''}* ")
                 + f"FROM {listed}{ending}",
-                arrays,
+                _as_arrays(rows),
             )
             return
         if postgresql:
@@ -133,34 +133,49 @@ def update_rows(
     for value in fixed.values():
         if type(value) is not int:
             raise TypeError(f"fixed values are ids, not {value!r}")
-    cols, keyed = tuple(columns), tuple(keys)
-    constants = tuple(fixed.items())
-    if conn.dialect.name != "postgresql" or len(rows) <= FEW_ROWS:
-        sets = ", ".join(f'"{c}" = ?' for c in cols)
+    arrays = conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS
+    sql = _update_sql(table, tuple(fixed.items()), tuple(columns), tuple(keys), arrays)
+    if arrays:
+        run(conn, sql, _as_arrays(rows))
+    else:
+        run(conn, sql, rows, many=True)
+
+
+@functools.lru_cache(maxsize=64)
+def _update_sql(
+    table: Table,
+    constants: tuple[tuple[str, int], ...],
+    columns: tuple[str, ...],
+    keys: tuple[str, ...],
+    arrays: bool,
+) -> str:
+    """:func:`update_rows`' statement, built once (a live game updates its players' pools): by
+    rows (``?`` marks), or joined to arrays of the rows' values (PostgreSQL)."""
+    if not arrays:
+        sets = ", ".join(f'"{c}" = ?' for c in columns)
         where = " AND ".join(
-            [*(f'"{k}" = {v}' for k, v in constants), *(f'"{k}" = ?' for k in keyed)]
+            [*(f'"{k}" = {v}' for k, v in constants), *(f'"{k}" = ?' for k in keys)]
         )
-        run(conn, f"UPDATE {table.name} SET {sets} WHERE {where}", rows, many=True)
-        return
-    listed, arrays = _pg_arrays(table, (*cols, *keyed), rows)
-    sets = ", ".join(f'"{c}" = v."{c}"' for c in cols)
+        return f"UPDATE {table.name} SET {sets} WHERE {where}"
+    sets = ", ".join(f'"{c}" = v."{c}"' for c in columns)
     where = " AND ".join(
-        [*(f't."{k}" = {v}' for k, v in constants), *(f't."{k}" = v."{k}"' for k in keyed)]
+        [*(f't."{k}" = {v}' for k, v in constants), *(f't."{k}" = v."{k}"' for k in keys)]
     )
-    run(conn, f"UPDATE {table.name} AS t SET {sets} FROM {listed} WHERE {where}", arrays)
+    listed = _unnest_sql(table, (*columns, *keys))
+    return f"UPDATE {table.name} AS t SET {sets} FROM {listed} WHERE {where}"
 
 
-def _pg_arrays(
-    table: Table, columns: tuple[str, ...], rows: Sequence[Sequence[Any]]
-) -> tuple[str, list[list[Any]]]:
-    """PostgreSQL: ``unnest(%b::type[], ...) AS v("column", ...)``, the rows as a table, and its
-    parameters: one array of each column's values, sent in binary (psycopg writes an array of
-    2,000 values as text in 1 to 3 ms, in binary in about half a millisecond)."""
-    return _unnest_sql(table, columns), [list(values) for values in zip(*rows, strict=True)]
+def _as_arrays(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """The rows as one list of each column's values (the parameters of :func:`_unnest_sql`),
+    sent in binary: psycopg writes an array of 2,000 values as text in 1 to 3 ms, in binary in
+    about half a millisecond."""
+    return [list(values) for values in zip(*rows, strict=True)]
 
 
 @functools.lru_cache(maxsize=64)
 def _unnest_sql(table: Table, columns: tuple[str, ...]) -> str:
+    """PostgreSQL: ``unnest(%b::type[], ...) AS v("column", ...)``, rows given as one array of
+    each column's values (:func:`_as_arrays`) read as a table."""
     from sqlalchemy.dialects import postgresql
 
     dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
