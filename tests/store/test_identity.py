@@ -216,3 +216,36 @@ def test_players_registered_game_by_game_as_by_one_large_import(db_url: str) -> 
     assert [(r.player, r.rating) for r in one_by_one.ranking()] == [
         (r.player, r.rating) for r in at_once.ranking()
     ]
+
+
+HOME_RULES = Path(__file__).parents[1] / "data" / "rules" / "home-club.toml"
+
+
+def _venue_game(gid: str, a: dict[str, str] | str, b: dict[str, str] | str, **venue: object) -> str:
+    sides = [{"players": [a], "outcome": "win"}, {"players": [b], "outcome": "loss"}]
+    return json.dumps({"id": gid, "date": "2025-03-01", "sides": sides, **venue})
+
+
+def test_namesakes_told_apart_keep_their_games_venue(db_url: str, tmp_path: Path) -> None:
+    # Telling two "Jean Dupont" apart renames them and nothing else: the side at home keeps its
+    # home advantage (home-club.toml: 100 points), a neutral site stays neutral, so the ratings
+    # are those of the same games with the two players named apart from the start.
+    def venues(a: dict[str, str] | str, b: dict[str, str] | str) -> list[str]:
+        return [
+            _venue_game("g1", a, "Alice Martin", home=1),
+            _venue_game("g2", b, "Alice Martin", home=0, neutral=True),
+            _venue_game("g3", "Bruno Petit", a, home=0),
+        ]
+
+    told = League.create(db_url, "Club", str(HOME_RULES))
+    told.import_file(_write(tmp_path / "told.jsonl", *venues(JEAN_1, JEAN_2)))
+    named = League.create(str(tmp_path / "named.db"), "Club", str(HOME_RULES))
+    named.import_file(
+        _write(tmp_path / "named.jsonl", *venues("Jean Dupont (FR-001)", "Jean Dupont (FR-002)"))
+    )
+    ratings = {r.player: r.rating for r in told.ranking()}
+    assert ratings == {r.player: r.rating for r in named.ranking()}
+    # the home side's expectation holds the 100 points: Alice Martin, at home in g1 against a
+    # newcomer of her rating, was expected to score more than half
+    (home,) = [e for e in told.ledger(game="g1") if e.key.player == "Alice Martin"]
+    assert home.expected is not None and home.expected > 0.5

@@ -10,7 +10,7 @@ from eloleague.engine.validate import check_game, quick_check
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.io.limits import cut, game_problems
-from eloleague.records import GameRecord, Participant, Side, base_name, id_label
+from eloleague.records import GameRecord, Participant, base_name, id_label
 from eloleague.rules.model import RuleSet
 
 
@@ -59,24 +59,12 @@ def told_apart(games: Sequence[GameRecord]) -> list[GameRecord]:
             id_label(name, p.federation_id), p.role, p.federation_id, p.club, p.region
         )
 
-    out = []
-    for game in games:
-        if any(p.federation_id is not None for p in game.participants):
-            sides = tuple(
-                Side(tuple(apart(p) for p in s.players), s.outcome, s.score) for s in game.sides
-            )
-            game = GameRecord(
-                game.date,
-                sides,
-                game.id,
-                game.event,
-                game.round,
-                game.mode,
-                game.rated,
-                game.origin,
-            )
-        out.append(game)
-    return out
+    return [
+        game.with_players(apart)
+        if any(p.federation_id is not None for p in game.participants)
+        else game
+        for game in games
+    ]
 
 
 def rule_problems(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
