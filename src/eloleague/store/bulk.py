@@ -67,9 +67,7 @@ def insert_rows(
     if not rows:
         return
     constants = dict(fixed or {})
-    for value in constants.values():
-        if value is not None and type(value) is not int:
-            raise TypeError(f"fixed values are ids or None, not {value!r}")
+    _ids_only(constants)
     postgresql = conn.dialect.name == "postgresql"
     head, copy_head, values = _insert_sql(
         table.name, tuple(constants.items()), tuple(columns), postgresql
@@ -111,6 +109,14 @@ def insert_rows(
             cur.close()
 
 
+def _ids_only(fixed: Mapping[str, int | None], *, nulls: bool = True) -> None:
+    """Check that the values written into a statement (:func:`insert_rows`' and
+    :func:`update_rows`' ``fixed``) are ids (or ``NULL``, when ``nulls``), never text."""
+    for value in fixed.values():
+        if not (type(value) is int or (nulls and value is None)):
+            raise TypeError(f"fixed values are ids{' or None' if nulls else ''}, not {value!r}")
+
+
 def update_rows(
     conn: Connection,
     table: Table,
@@ -130,9 +136,7 @@ def update_rows(
     of 1,000 games take 166–193 ms instead of 142–159 (docs/benchmarks.md, "Live results")."""
     if not rows:
         return
-    for value in fixed.values():
-        if type(value) is not int:
-            raise TypeError(f"fixed values are ids, not {value!r}")
+    _ids_only(fixed, nulls=False)
     arrays = conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS
     sql = _update_sql(table, tuple(fixed.items()), tuple(columns), tuple(keys), arrays)
     if arrays:

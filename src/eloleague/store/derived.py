@@ -296,9 +296,11 @@ def active_player_ids(
         )
         return list(conn.execute(current).scalars())
     query = select(func.distinct(ledger.c.player_id)).where(
-        and_(ledger.c.league_id == league_id, ledger.c.date >= since, ledger.c.game_id.is_not(None))
+        ledger.c.league_id == league_id,
+        ledger.c.date >= since,
+        ledger.c.date <= until,
+        ledger.c.game_id.is_not(None),
     )
-    query = query.where(ledger.c.date <= until)
     return list(conn.execute(query).scalars())
 
 
