@@ -32,7 +32,8 @@ def data_dir() -> Path:
 
 
 def seed_examples() -> list[dict[str, Any]]:
-    return json.loads((DATA / "seed-examples.json").read_text("utf-8"))
+    examples: list[dict[str, Any]] = json.loads((DATA / "seed-examples.json").read_text("utf-8"))
+    return examples
 
 
 def run_cli(

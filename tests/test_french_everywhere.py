@@ -36,7 +36,7 @@ from eloleague.league import League, engine_for
 from eloleague.store.faces import COLOURS
 from eloleague.web import Settings, create_app
 
-LOCALE = Path(resources.files("eloleague")) / "locale" / "fr" / "LC_MESSAGES"  # type: ignore[arg-type]
+LOCALE = Path(str(resources.files("eloleague"))) / "locale" / "fr" / "LC_MESSAGES"
 
 # English pieces that French output may show as they are: names of programs and methods, and
 # words that are French too ("Place moyenne", "Option inconnue").
@@ -163,7 +163,8 @@ def test_one_thing_has_one_french_word_everywhere() -> None:
         for message in catalogue:
             if isinstance(message.id, str) and message.id in WORDS and message.string:
                 seen[message.id].add((path.name, str(message.string)))
-            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            string = message.string  # a tuple (or a list) of plural forms, or one text
+            texts = string if isinstance(string, (tuple, list)) else (string,)
             other_word += [f"{path.name}: {t}" for t in texts if t and NOT_THE_WORD.search(t)]
     for msgid, french in WORDS.items():
         assert seen[msgid], msgid  # the heading is translated somewhere
@@ -322,7 +323,11 @@ def _demo_runs(db: Path) -> list[list[str]]:
         ["log", *d, "--league", "adlg"],
         ["season", "close", year_end, "--dry-run", *d, "--league", "adlg"],
         ["rules", "list"],
-        ["rules", "check", str(Path(resources.files("eloleague")) / "rules/presets/adlg.toml")],  # type: ignore[arg-type]
+        [
+            "rules",
+            "check",
+            str(Path(str(resources.files("eloleague"))) / "rules/presets/adlg.toml"),
+        ],
         ["predict", top[0], top[1], *d, "--league", "adlg"],
         ["predict", *sides, "--mode", ffa.mode or "classic", *d, "--league", "diplomacy"],
         ["balance", *top, *d, "--league", "adlg"],

@@ -25,7 +25,7 @@ from eloleague.cli.help import (
     help_paragraphs,
 )
 
-CATALOGUE = Path(resources.files("eloleague")) / "locale" / "fr" / "LC_MESSAGES" / "cli.po"  # type: ignore[arg-type]
+CATALOGUE = Path(str(resources.files("eloleague"))) / "locale" / "fr" / "LC_MESSAGES" / "cli.po"
 
 
 MARKUP = re.compile(r"\[/\]|\[(?:bold|blue|dim|italic)\]")  # Rich's tags, not "[required]"

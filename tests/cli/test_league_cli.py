@@ -11,6 +11,7 @@ import json
 import shlex
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -173,7 +174,7 @@ def test_players_events_games_seasons_and_rules(cli: Run, tmp_path: Path) -> Non
 def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
     db = ["--db", str(tmp_path / "fr.db")]
     cli("init", "--rules", "bataille-empire", *db)
-    first = [
+    first: list[dict[str, Any]] = [  # JSON Lines records
         {
             "id": "a",
             "date": "2025-01-05",
@@ -444,7 +445,7 @@ def test_a_players_history_fits_a_terminal_of_80_columns_or_a_phones(
     cli("import", str(REPLAY / "adlg.jsonl"), *db)
     league = League.open(str(tmp_path / "club.db"))
     name, other = league.players()[:2]
-    late = {
+    late: dict[str, Any] = {  # a JSON Lines record
         "id": "open-de-lyon-2026-ronde-3-table-12",
         "date": "2026-01-10",
         "sides": [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-PACKAGE = Path(resources.files("eloleague"))  # type: ignore[arg-type]
+PACKAGE = Path(str(resources.files("eloleague")))
 MODULES = [
     *sorted((PACKAGE / "io").glob("*.py")),
     PACKAGE / "cli" / "__init__.py",
@@ -41,7 +41,13 @@ def test_every_reader_and_command_line_message_is_translated() -> None:
     catalogue: dict[str, str] = {}
     for path in [folder / "messages.po", *sorted(folder.glob("messages-*.po"))]:
         with path.open("rb") as handle:
-            catalogue.update({m.id: m.string for m in read_po(handle) if isinstance(m.id, str)})
+            catalogue.update(
+                {
+                    m.id: m.string
+                    for m in read_po(handle)
+                    if isinstance(m.id, str) and isinstance(m.string, str)
+                }
+            )
     wanted = set().union(*(_texts(m) for m in MODULES))
     assert len(wanted) > 30
     missing = sorted(t for t in wanted if not catalogue.get(t))

@@ -211,7 +211,9 @@ def test_every_rule_file_message_is_translated() -> None:
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                wanted.append(node.args[0].value)
+                text = node.args[0].value
+                assert isinstance(text, str), text
+                wanted.append(text)
     assert len(wanted) > 30
     assert [m for m in wanted if m not in french] == []
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.web.conftest import built_site, live, site  # noqa: F401  (fixtures)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -51,8 +55,8 @@ def browser() -> Iterator[object]:
         launched.close()
 
 
-def screenshot(page: object, name: str) -> None:
+def screenshot(page: Page, name: str) -> None:
     """Keep a screenshot when ELOLEAGUE_SCREENSHOTS names a folder (to look at the pages)."""
     if SHOTS is not None:
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)

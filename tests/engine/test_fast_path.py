@@ -12,6 +12,7 @@ import math
 from dataclasses import fields
 from decimal import ROUND_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 from pathlib import Path
+from typing import SupportsFloat, SupportsIndex
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -52,7 +53,14 @@ def fast(
 
 def _same_number(a: object, b: object, exact: bool) -> bool:
     if exact or not isinstance(a, float) or not isinstance(b, float):
-        return a == b and (not isinstance(a, float) or math.copysign(1, a) == math.copysign(1, b))
+        return a == b and (
+            not isinstance(a, float)
+            # b equals the float a: a number, whose sign copysign reads
+            or (
+                isinstance(b, (SupportsFloat, SupportsIndex))
+                and math.copysign(1, a) == math.copysign(1, b)
+            )
+        )
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 
 

@@ -11,7 +11,7 @@ import pytest
 from eloleague.engine.replay import replay
 from eloleague.errors import RuleSetError
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
-from eloleague.rules import parse_rules
+from eloleague.rules import RuleSet, parse_rules
 
 BASE = """
 name = "t"
@@ -31,7 +31,7 @@ default = 20
 """
 
 
-def rules(top: str = "", k: str = "", rest: str = ""):  # type: ignore[no-untyped-def]
+def rules(top: str = "", k: str = "", rest: str = "") -> RuleSet:
     return parse_rules(BASE.format(top=top, k=k, rest=rest))
 
 

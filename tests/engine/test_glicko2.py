@@ -8,7 +8,7 @@ import math
 import random
 from typing import Any
 
-import glicko2 as package  # type: ignore[import-untyped]
+import glicko2 as package  # type: ignore[import-untyped]  # the package ships no types
 import pytest
 
 from eloleague.engine import EngineState, methods, replay
@@ -78,15 +78,16 @@ def test_the_volatility_iteration_gives_the_paper_s_value() -> None:
     assert sigma == pytest.approx(0.059996, abs=0.000001)
 
 
-class _Player(package.Player):  # type: ignore[misc]
+class _Player(package.Player):  # type: ignore[misc]  # an untyped package's class (Any)
     """The package's player with step 5's ``f`` as the paper writes it: the package's own
     ``_f`` squares the rating where the paper squares the deviation phi."""
 
     def _f(self, x: float, delta: float, v: float, a: float) -> float:
-        phi = self.rd / 173.7178
+        phi: float = self.rd / 173.7178  # the package is untyped: its attributes are floats
+        tau: float = self._tau
         ex = math.exp(x)
         num = ex * (delta**2 - phi**2 - v - ex)
-        return num / (2 * (phi**2 + v + ex) ** 2) - (x - a) / (self._tau**2)
+        return num / (2 * (phi**2 + v + ex) ** 2) - (x - a) / (tau**2)
 
 
 def _package_stream(games: list[GameRecord]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from eloleague.engine.methods import TWO_SIDES, Batch, Lookup, Rated
 from eloleague.engine.methods.base import check_outcome_side, check_outcomes, pool_key
 from eloleague.errors import RuleSetError
 from eloleague.i18n import Text
-from eloleague.records import PoolKey, PoolState
+from eloleague.records import PoolKey, PoolState, Side
 from eloleague.rules import parse_rules
 from eloleague.rules.model import RuleSet
 from tests.engine.helpers import duel
@@ -48,8 +48,8 @@ class ToyPoints:
     def check_rules(self, rules: RuleSet) -> Text | None:
         return check_outcomes(rules)
 
-    def check_side(self, rules: RuleSet, side: object, number: int) -> list[Text]:
-        return check_outcome_side(rules, side, number)  # type: ignore[arg-type]
+    def check_side(self, rules: RuleSet, side: Side, number: int) -> list[Text]:
+        return check_outcome_side(rules, side, number)
 
     def new_pool(self, rules: RuleSet) -> PoolState:
         return PoolState(rules.start_rating, 0)
@@ -96,7 +96,7 @@ def test_a_registered_method_replays_5000_games_through_replay(toy: RuleSet) -> 
     rng = random.Random(12)
     names = [f"P{i}" for i in range(40)]
     games = []
-    points = {}
+    points: dict[str, float] = {}
     day = dt.date(2024, 1, 1)
     for n in range(5000):
         a, b = rng.sample(names, 2)

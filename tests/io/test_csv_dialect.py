@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eloleague.engine import replay
+from eloleague.engine import Standing, replay
 from eloleague.io import parse_jsonl
 from eloleague.io.csv_dialect import EXCEL, EXCEL_FR, choose, english_columns, plain_number, sniff
 from eloleague.io.ratings_csv import parse_initial
@@ -16,7 +16,7 @@ from tests.conftest import REPLAY
 DIPLOMACY = load_rules("diplomacy")
 
 
-def _standings() -> list:  # type: ignore[type-arg]
+def _standings() -> list[Standing]:
     records, _ = parse_jsonl((REPLAY / "diplomacy.jsonl").read_bytes())
     return replay(DIPLOMACY, records).standings()
 

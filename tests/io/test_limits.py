@@ -32,7 +32,7 @@ from tests.sheets.fill import filled_workbook, to_bytes
 ADLG = load_rules("adlg")
 
 
-def _game(**fields: object) -> dict[str, object]:
+def _game(**fields: object) -> dict[str, Any]:  # a JSON Lines record
     sides = [
         {"players": ["Alice"], "outcome": "victory"},
         {"players": ["Bruno"], "outcome": "defeat"},
@@ -48,7 +48,7 @@ def _problems(*games: dict[str, object]) -> list[str]:
 
 def _named(name: str, side: int = 1) -> dict[str, object]:
     game = _game()
-    game["sides"][side - 1]["players"] = [name]  # type: ignore[index]
+    game["sides"][side - 1]["players"] = [name]
     return game
 
 
@@ -270,17 +270,22 @@ def test_every_unreadable_workbook_message_is_in_the_french_catalogue() -> None:
     from eloleague.io.sheets import archive, reader
 
     french = _catalogue("fr", "sheets")
-    wanted = set()
+    wanted: set[str] = set()
     for module in (archive, reader):
         for node in ast.walk(ast.parse(Path(str(module.__file__)).read_text("utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "DamagedWorkbook":
-                wanted.add(node.args[0].value)  # type: ignore[attr-defined]
+                message = node.args[0]
+                assert isinstance(message, ast.Constant), ast.dump(message)
+                assert isinstance(message.value, str), ast.dump(message)
+                wanted.add(message.value)
             if (
                 isinstance(node, ast.Call)
                 and getattr(node.func, "attr", "") == "unreadable"
                 and isinstance(node.args[1], ast.Constant)
             ):
-                wanted.add(node.args[1].value)
+                text = node.args[1].value
+                assert isinstance(text, str), text
+                wanted.add(text)
     assert len(wanted) >= 6
     assert sorted(m for m in wanted if m not in french) == []
 

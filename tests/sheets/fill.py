@@ -45,10 +45,10 @@ def result_text(rules: RuleSet, game: GameRecord, lang: str) -> str:
 
 def header_columns(ws: Worksheet) -> tuple[int, dict[str, int]]:
     """The header row and each header label's column."""
-    for row in ws.iter_rows(min_row=1, max_row=5):
+    for number, row in enumerate(ws.iter_rows(min_row=1, max_row=5), start=1):
         labels = {str(c.value): c.column for c in row if c.value is not None}
         if "Date" in labels and len(labels) > 3:
-            return row[0].row, labels
+            return number, labels
     raise AssertionError("no header row")
 
 

@@ -64,4 +64,4 @@ def test_place_and_referee_are_kept_and_shown(tmp_path: Path) -> None:
     done = run_cli("events", "Austerlitz 2025", "-o", str(out), "--db", str(db))
     assert done.returncode == 0, done.stderr
     title = load_workbook(out).worksheets[0].cell(row=1, column=1).value
-    assert title is not None and "Lyon" in title and "referee: Rémi Arbitre" in title
+    assert isinstance(title, str) and "Lyon" in title and "referee: Rémi Arbitre" in title

@@ -8,20 +8,27 @@ from pathlib import Path
 
 from openpyxl import load_workbook
 
-from eloleague.engine import replay
+from eloleague.engine import ReplayResult, replay
 from eloleague.io import parse_jsonl
 from eloleague.io.csv_dialect import EXCEL
 from eloleague.io.ratings_csv import parse_initial
 from eloleague.io.sheets.exports import export_event_xlsx, export_player_xlsx, export_ranking_xlsx
+from eloleague.records import GameRecord
 from eloleague.rules import load_rules
 from tests.conftest import REPLAY
 
 RULES = load_rules("bataille-empire")
 
 
-def result():  # type: ignore[no-untyped-def]
+def result() -> tuple[list[GameRecord], ReplayResult]:
     games, _ = parse_jsonl((REPLAY / "bataille-empire.jsonl").read_bytes())
     return games, replay(RULES, games, as_of=dt.date(2025, 6, 1))
+
+
+def game_id(game: GameRecord) -> str:
+    """The id of a game of the replay file, which gives every game one."""
+    assert game.id is not None, game
+    return game.id
 
 
 def test_ranking_xlsx_and_the_rate_csv_beside_it(tmp_path: Path) -> None:
@@ -131,7 +138,7 @@ def test_the_league_commands_write_the_three_workbooks(tmp_path: Path) -> None:
     text = (tmp_path / "e3.csv").read_text("utf-8").removeprefix("\ufeff")
     ledger = list(csv.DictReader(text.splitlines(), delimiter=";"))
     games, res = result()
-    ids = {g.id for g in games if g.event == "Event 03"}
+    ids = {game_id(g) for g in games if g.event == "Event 03"}
     assert [
         (r["partie"], r["joueur"], float(r["variation"].replace(",", "."))) for r in ledger
     ] == [(e.game, e.key.player, e.delta) for e in res.ledger if e.game in ids]

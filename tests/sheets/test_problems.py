@@ -11,13 +11,14 @@ from collections.abc import Callable
 
 import pytest
 from openpyxl import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from eloleague.errors import InputError, Problem
 from eloleague.io import read_games
 from eloleague.io.sheets import parse_sheet_csv, parse_workbook, workbook_to_csv
 from eloleague.io.sheets.layout import fold
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.rules import load_rules, parse_rules, preset_text
+from eloleague.rules import RuleSet, load_rules, parse_rules, preset_text
 from tests.conftest import run_cli
 from tests.sheets.fill import filled_workbook, to_bytes
 
@@ -54,12 +55,12 @@ def spoil(edit: Callable[[Workbook], None], lang: str = "fr") -> bytes:
     return to_bytes(book)
 
 
-def results(book: Workbook) -> object:
+def results(book: Workbook) -> Worksheet:
     return book.worksheets[2]
 
 
-def problems(data: bytes, lang: str, rules: object = BE) -> list[str]:
-    games, found, _warnings = parse_workbook(data, rules, lang)  # type: ignore[arg-type]
+def problems(data: bytes, lang: str, rules: RuleSet = BE) -> list[str]:
+    games, found, _warnings = parse_workbook(data, rules, lang)
     assert games == [], "a workbook with a problem gives no game at all"
     return [str(p) for p in found]
 

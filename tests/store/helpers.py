@@ -27,13 +27,13 @@ def as_of(preset: str) -> dt.date | None:
 def rate_csv(path: Path, rules: str, when: dt.date | None = None) -> str:
     """What `eloleague rate PATH --rules RULES [--as-of WHEN]` prints."""
     out = io.StringIO()
-    rate_file(path, rules, as_of=when).write_csv(out)  # type: ignore[arg-type]
+    rate_file(path, rules, as_of=when).write_csv(out)
     return out.getvalue()
 
 
 def ranking_csv(league: League, when: dt.date | None = None) -> str:
     out = io.StringIO()
-    write_ratings(league.ranking(as_of=when), league.rules, out)  # type: ignore[arg-type]
+    write_ratings(league.ranking(as_of=when), league.rules, out)
     return out.getvalue()
 
 

@@ -6,6 +6,7 @@ workers")."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 from eloleague.league import League
@@ -14,9 +15,11 @@ from eloleague.store.ranking import RankingFilter
 from eloleague.store.revisions import revision_of
 from tests.store.helpers import replay_file, write_lines
 
+EVERYONE = RankingFilter()  # no filter: the whole ranking
 
-def _page(league: League, **wanted: object) -> list[tuple[int, str, float, int]]:
-    found = league.ranking_page(RankingFilter(**wanted), 1, 500)  # type: ignore[arg-type]
+
+def _page(league: League, wanted: RankingFilter = EVERYONE) -> list[tuple[int, str, float, int]]:
+    found = league.ranking_page(wanted, 1, 500)
     return [(r.rank, r.player, r.rating, r.games) for r in found.rows]
 
 
@@ -53,7 +56,7 @@ def test_every_write_elsewhere_renews_the_kept_ranking(db_url: str, tmp_path: Pa
     assert _revision(kept) == before  # a dry run writes nothing
     assert _page(kept) == first
 
-    steps = [
+    steps: list[Callable[[], object]] = [
         lambda: writer.import_file(
             write_lines(tmp_path / "a.jsonl", [_game(2, "Zoé Neuve", "Yann Neuf", "2031-01-03")])
         ),
@@ -68,4 +71,4 @@ def test_every_write_elsewhere_renews_the_kept_ranking(db_url: str, tmp_path: Pa
         fresh = _page(League.open(db_url, "Club"))
         assert _page(kept) == fresh
     # The filters are questions of their own: a search is not answered with the whole ranking.
-    assert _page(kept, search="zoe") != _page(kept)
+    assert _page(kept, RankingFilter(search="zoe")) != _page(kept)

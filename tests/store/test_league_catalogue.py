@@ -35,7 +35,9 @@ def _msgids() -> set[str]:
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                ids.add(node.args[0].value)
+                text = node.args[0].value
+                assert isinstance(text, str), text
+                ids.add(text)
     return ids
 
 

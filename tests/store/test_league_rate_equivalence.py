@@ -55,7 +55,10 @@ def test_the_ledger_written_from_the_fast_engine_equals_the_reference(
     games = read_games(replay_file(preset), rules)
     fast = replay(rules, games).ledger
     if type(fast).__name__ == "ColumnarLedger":  # the store reads its columns (no fallback)
-        pks = {g.id: n for n, g in enumerate(games)}
+        pks: dict[str, int] = {}
+        for n, g in enumerate(games):
+            assert g.id is not None, g  # the replay files give each game its id
+            pks[g.id] = n
         ids = {p.name: n for n, p in enumerate({p for g in games for p in g.participants})}
         assert derived._columnar_rows(0, fast, pks, ids, str) is not None
 

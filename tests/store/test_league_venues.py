@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 from eloleague.io.jsonl import parse_jsonl
 from eloleague.io.long_csv import parse_long_csv
 from eloleague.league import League
 
 RULES = Path(__file__).parent.parent / "data" / "rules" / "world-football.toml"
-GAMES = [
+GAMES: list[dict[str, Any]] = [  # JSON Lines records
     {"id": "g1", "date": "2024-03-01", "mode": "world-cup", "home": 0,
      "sides": [{"players": ["Brazil"], "outcome": "win", "score": 3},
                {"players": ["Croatia"], "outcome": "loss", "score": 1}]},

@@ -263,10 +263,10 @@ def test_a_write_held_for_the_commit_that_fails_stores_nothing(
     pooled connection. A read after held statements gets its rows, through the store's own
     statements or through SQLAlchemy."""
     import eloleague.league as league_module
+    from eloleague.store.revisions import bump_revision as real_bump
 
     league = _league(pg_server.new_database())
     before = league.games()
-    real_bump = league_module.bump_revision
 
     def failing(conn: Any, league_id: int) -> None:
         run(conn, "UPDATE leagues SET revision = revision / 0 WHERE id = ?", (league_id,))

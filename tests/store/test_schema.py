@@ -7,7 +7,7 @@ import re
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import Index, text
 from sqlalchemy.schema import CreateIndex
 
 from eloleague.league import engine_for
@@ -39,7 +39,9 @@ def test_the_indexes_on_expressions_are_the_declared_ones(db_url: str) -> None:
     """The indexes by player led by a generation (``game_id >> 14``, ``seq >> 15``), as the
     migration made them, are those of ``eloleague.store.tables``."""
     engine = engine_for(db_url)
-    declared = {ix.name: ix for table in (side_players, ledger) for ix in table.indexes}
+    declared: dict[str | None, Index] = {
+        ix.name: ix for table in (side_players, ledger) for ix in table.indexes
+    }
     with engine.connect() as conn:
         for name in ("ix_side_players_player", "ix_ledger_player"):
             expected = _bare(str(CreateIndex(declared[name]).compile(dialect=conn.dialect)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,9 +138,9 @@ def test_a_live_game_after_a_season_sat_out_tells_its_reversion_apart(
     appended = []
     real = live.append_writes
 
-    def counted(*args: object, **kwargs: object) -> object:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         appended.append(args)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(live, "append_writes", counted)
     report = league.import_file(

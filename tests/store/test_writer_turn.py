@@ -13,7 +13,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -125,7 +125,12 @@ def test_a_writer_waiting_for_the_turn_gets_it_when_the_other_process_lets_go(
 ) -> None:
     assert other.ask("take") == "held"
     had = threading.Event()
-    waiter = threading.Thread(target=lambda: turn.acquire(60) and had.set())
+
+    def wait_for_the_turn() -> None:
+        if turn.acquire(60):
+            had.set()
+
+    waiter = threading.Thread(target=wait_for_the_turn)
     waiter.start()
     assert not had.wait(0.3)  # the other process holds it
     assert other.ask("release") == "released"
@@ -152,6 +157,16 @@ def test_a_writer_that_stopped_waiting_leaves_the_turn_to_the_others(
     assert turn.acquire(30)  # the helper hands it over now that a writer waits
     assert other.ask("try") == "not held"
     turn.release()
+
+
+def _setting(event: threading.Event) -> Callable[[], bool]:
+    """A ``came()`` for :meth:`WriterTurn.ask` that sets ``event`` and uses the turn."""
+
+    def came() -> bool:
+        event.set()
+        return True
+
+    return came
 
 
 def _until_the_other_takes_it(other: Other) -> None:
@@ -183,7 +198,7 @@ def test_a_thread_that_may_not_wait_asks_for_the_turn_and_is_called_when_it_come
     held for it without waiting."""
     assert other.ask("take") == "held"
     came = threading.Event()
-    assert turn.ask(lambda: came.set() or True)
+    assert turn.ask(_setting(came))
     assert not came.wait(0.3)  # the other process holds it; nothing waits in this thread
     assert other.ask("release") == "released"
     assert came.wait(30)  # called from the helper's thread
@@ -199,7 +214,7 @@ def test_a_turn_asked_for_goes_back_when_withdrawn_unused_or_unwanted(
 ) -> None:
     assert other.ask("take") == "held"
     came = threading.Event()
-    assert turn.ask(lambda: came.set() or True)
+    assert turn.ask(_setting(came))
     assert turn.withdraw()  # before it came: the helper lets the lock go when it gets it
     assert other.ask("release") == "released"
     _until_the_other_takes_it(other)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import datetime as dt
+import functools
 import itertools
 import json
 from collections.abc import Callable
@@ -103,13 +104,16 @@ def post(league: League, p: Post) -> ImportReport:
     )
 
 
+KEPT = dt.datetime.min  # a retry's answer, whatever the date of the stored post
+
+
 def comparable(outcome: Any) -> Any:
     """An answer as its client reads it (a retry's date is the stored post's)."""
     if isinstance(outcome, EloleagueError):
         return (type(outcome).__name__, str(outcome))
     assert isinstance(outcome, ImportReport)
     return dataclasses.replace(
-        outcome, already_imported=None if outcome.already_imported is None else "kept"
+        outcome, already_imported=None if outcome.already_imported is None else KEPT
     )
 
 
@@ -204,8 +208,10 @@ def test_writes_queued_together_end_as_one_after_the_other(
         last = max(g.date for g in alone.games())
         posts = posts_of(kinds, last)
         commits = commits_of(together)
-        got, queued = queued_in_order(together, [lambda p=p: post(together, p) for p in posts])
-        expected = []
+        got, queued = queued_in_order(
+            together, [functools.partial(post, together, p) for p in posts]
+        )
+        expected: list[ImportReport | EloleagueError] = []
         for p in posts:
             try:
                 expected.append(post(alone, p))
@@ -245,7 +251,7 @@ def test_results_between_registered_players_are_applied_as_one(
 ) -> None:
     league = registered(db_url)
     posts = posts_of([("plain", n, n) for n in range(5)] + [("two", 1, 2)], DAY)
-    reports, _ = queued_in_order(league, [lambda p=p: post(league, p) for p in posts])
+    reports, _ = queued_in_order(league, [functools.partial(post, league, p) for p in posts])
     assert together_calls == [6]  # the six writes, as one
     assert [r.added for r in reports] == [1, 1, 1, 1, 1, 2]
     # each its own batch, journal entry and kept answer
@@ -281,7 +287,7 @@ def test_a_newcomer_among_queued_writes_goes_alone_between_the_others(
         [("plain", 0, 0), ("reversed", 1, 1), ("newcomer", 2, 2), ("plain", 3, 3), ("two", 4, 4)],
         DAY,
     )
-    reports, _ = queued_in_order(league, [lambda p=p: post(league, p) for p in posts])
+    reports, _ = queued_in_order(league, [functools.partial(post, league, p) for p in posts])
     # all five tried, the first two together, the newcomer's alone, the last two together
     assert together_calls == ["NotTogether", 2, 2]
     assert [r.added for r in reports] == [1, 1, 1, 1, 2]
@@ -315,7 +321,7 @@ def test_a_write_its_guard_refuses_stores_nothing_among_queued_writes(
 
     guards = [None, refuse, None, None]
     outcomes, _ = queued_in_order(
-        league, [lambda p=p, g=g: guarded(p, g) for p, g in zip(posts, guards, strict=True)]
+        league, [functools.partial(guarded, p, g) for p, g in zip(posts, guards, strict=True)]
     )
     assert isinstance(outcomes[1], Refused)
     assert [o.added for o in outcomes if isinstance(o, ImportReport)] == [1, 1, 1]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 
-def write_initial(path: Path, rows: dict[str, tuple[float, int]]) -> Path:
+def write_initial(path: Path, rows: Mapping[str, tuple[float, int]]) -> Path:
     """A ratings CSV (the columns of ``rate``) with ``name -> (rating, games)``."""
     lines = ["player,mode,role,rating,games,title"]
     lines += [f"{name},,,{rating},{games}," for name, (rating, games) in rows.items()]

@@ -7,6 +7,7 @@ import random
 from collections.abc import Iterator, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -232,10 +233,10 @@ def test_a_home_team_needs_two_teams() -> None:
         ),
     ],
 )
-def test_impossible_requests_are_explained(kwargs: dict[str, object], message: str) -> None:
+def test_impossible_requests_are_explained(kwargs: dict[str, Any], message: str) -> None:
     ratings = {f"P{i:02d}": 1000.0 + i for i in range(8)}
     with pytest.raises(ToolError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        balance(ratings, expected_score=ELO, **kwargs)  # type: ignore[arg-type]
+        balance(ratings, expected_score=ELO, **kwargs)
 
 
 def test_cli_balance(tmp_path: Path) -> None:

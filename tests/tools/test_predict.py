@@ -238,7 +238,9 @@ def test_the_sides_expected_scores_count_the_home_advantage() -> None:
     assert predict(rules, pools, _duel(), home=1, neutral=True).sides == plain.sides
     data = second.to_json()
     assert (data["home"], data["neutral"]) == (2, False)
-    assert data["sides"][1]["advantage"] == 100
+    sides = data["sides"]
+    assert isinstance(sides, list)
+    assert sides[1]["advantage"] == 100
 
 
 def test_the_venue_changes_nothing_without_a_home_advantage() -> None:

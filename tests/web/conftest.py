@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from eloleague import accounts
@@ -67,6 +68,12 @@ def copy_site(site: Site, target: Path) -> Site:
 def site(built_site: Site, tmp_path: Path) -> Site:
     """A database of one's own (for tests that write)."""
     return copy_site(built_site, tmp_path / "league.db")
+
+
+def app_of(client: TestClient) -> FastAPI:
+    """The application a test client drives (the client types it as any ASGI application)."""
+    assert isinstance(client.app, FastAPI)
+    return client.app
 
 
 def make_client(site: Site) -> TestClient:

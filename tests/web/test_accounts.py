@@ -46,7 +46,7 @@ def test_a_process_keeps_an_officer_s_token_a_minute_then_forgets_it(
     claire = accounts.add_user(engine, "Claire", "a long password", "officer")
     first, second = (accounts.create_token(engine, "Claire", f"server {n}") for n in (1, 2))
     now = [1000.0]
-    monkeypatch.setattr(accounts.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr("eloleague.accounts.time.monotonic", lambda: now[0])
     monkeypatch.setattr(accounts, "_KNOWN", {})
     accounts.remember_officer(engine, first, claire)
     found = accounts.known_officer(engine, first)

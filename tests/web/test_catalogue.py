@@ -10,7 +10,7 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-WEB = Path(resources.files("eloleague.web"))  # type: ignore[arg-type]
+WEB = Path(str(resources.files("eloleague.web")))
 
 
 def _msgids() -> set[str]:
@@ -26,7 +26,9 @@ def _msgids() -> set[str]:
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
             ):
-                ids.add(node.args[0].value)
+                text = node.args[0].value
+                assert isinstance(text, str), text
+                ids.add(text)
     # The rating methods' summaries, shown on the rules page.
     from eloleague.engine import methods
 
@@ -41,7 +43,9 @@ def _msgids() -> set[str]:
             and node.args
             and isinstance(node.args[0], ast.Constant)
         ):
-            ids.add(node.args[0].value)
+            text = node.args[0].value
+            assert isinstance(text, str), text
+            ids.add(text)
     return ids
 
 

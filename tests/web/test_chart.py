@@ -25,9 +25,11 @@ def test_points_seasons_and_escaping() -> None:
     games = root.findall(f".//{NS}circle")
     seasons = root.findall(f".//{NS}path[@class='season-point']")
     assert len(games) == 3 and len(seasons) == 1
-    assert seasons[0].find(f"{NS}title").text == "2024-12-31 · fin de saison · -50 → 960"
-    assert games[1].find(f"{NS}title").text == "2024-06-01 · <g2> · -20 → 1010"
-    ys = [float(c.get("cy")) for c in games]
+    season_title, game_title = seasons[0].find(f"{NS}title"), games[1].find(f"{NS}title")
+    assert season_title is not None and game_title is not None
+    assert season_title.text == "2024-12-31 · fin de saison · -50 → 960"
+    assert game_title.text == "2024-06-01 · <g2> · -20 → 1010"
+    ys = [float(c.attrib["cy"]) for c in games]
     assert ys[0] < ys[1]  # higher rating, higher on the chart
     two = legend([Series("a <i>", 1000, points), Series("b", 1000, points)])
     assert "&lt;i&gt;" in two and two.count("<li>") == 2
@@ -54,13 +56,13 @@ def test_the_x_axis_is_time_and_labels_stay_inside() -> None:
             size=size,
         )
         root = ET.fromstring(svg)
-        xs = [float(c.get("cx")) for c in root.findall(f".//{NS}circle")]
+        xs = [float(c.attrib["cx"]) for c in root.findall(f".//{NS}circle")]
         # a day apart: almost no distance; eighteen months apart: most of the width
         assert xs[1] - xs[0] < 2 and xs[2] - xs[1] > 0.9 * (xs[3] - xs[0])
         marks = root.findall(f".//{NS}line[@class='season-mark']")
-        assert len(marks) == 1 and xs[1] < float(marks[0].get("x1")) < xs[2]
+        assert len(marks) == 1 and xs[1] < float(marks[0].attrib["x1"]) < xs[2]
         for text in root.findall(f".//{NS}text"):
-            x = float(text.get("x"))
+            x = float(text.attrib["x"])
             assert 0 <= x <= size.width
             if text.get("text-anchor") == "middle":  # half a label each side must fit
                 half = len(text.text or "") * size.font * 0.3

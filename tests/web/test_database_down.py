@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy.engine.interfaces import DBAPIConnection
 
 from eloleague import accounts
 from eloleague.errors import UnavailableError
@@ -134,7 +135,7 @@ def test_a_connection_back_in_the_pool_a_moment_ago_is_lent_without_a_ping(
     pings: list[object] = []
     real_ping = league.engine.dialect.do_ping
 
-    def counted(dbapi_conn: object) -> bool:
+    def counted(dbapi_conn: DBAPIConnection) -> bool:
         pings.append(dbapi_conn)
         return real_ping(dbapi_conn)
 

@@ -3,7 +3,7 @@ unexpected one), redirects, static files, the API docs."""
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -12,7 +12,7 @@ from eloleague.web.headers import CONTENT_SECURITY_POLICY
 from tests.web.conftest import BE, Site
 
 
-def _check(headers: httpx.Headers) -> None:
+def _check(headers: httpx2.Headers) -> None:  # TestClient is an httpx2 client
     csp = headers.get("content-security-policy")
     assert csp == CONTENT_SECURITY_POLICY
     for part in (

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from eloleague.league import League
+from eloleague.league import League, write_now
 from eloleague.store import db as store_db
 from eloleague.store.group_commit import group_of
-from eloleague.web import live_posts
+from eloleague.web import live_posts, views
 from tests.conftest import run_cli
 from tests.store.test_live_appends import assert_is_a_fresh_replay
 from tests.store.test_writer_turn import Other
@@ -269,13 +269,13 @@ def test_a_lone_surrogate_escape_is_refused_with_its_place(client: TestClient, s
 def token_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The leagues whose post read its token and league before its write."""
     reads: list[str] = []
-    lookup = live_posts.views.open_league_for_token
+    lookup = views.open_league_for_token
 
     def counted(engine: Any, name: str, token: str) -> Any:
         reads.append(name)
         return lookup(engine, name, token)
 
-    monkeypatch.setattr(live_posts.views, "open_league_for_token", counted)
+    monkeypatch.setattr(views, "open_league_for_token", counted)  # what live_posts calls
     return reads
 
 
@@ -330,7 +330,6 @@ def loop_writes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[bool, bool, int]]
     """Each time posts were written from the event loop: whether it was the loop's own thread,
     whether they were written (else they went to a thread), how many posts."""
     writes: list[tuple[bool, bool, int]] = []
-    write_now = live_posts.write_now
 
     def seen(queued: Any) -> bool:
         try:

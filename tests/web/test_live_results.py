@@ -18,9 +18,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -32,10 +33,13 @@ from tests.pg.server import PgServer, db_url, pg_server  # noqa: F401 - fixtures
 from tests.store.helpers import assert_equals_full_replay
 from tests.web.conftest import free_port
 
+if TYPE_CHECKING:
+    import psycopg
+
 LEAGUE = "Live"
 
 
-def game(n: int, day: str = "2026-03-01") -> dict[str, object]:
+def game(n: int, day: str = "2026-03-01") -> dict[str, Any]:  # a JSON Lines record
     names = ["Ana", "Bob", "Chloé", "Dan", "Eve"]
     return {
         "id": f"live-{n}",
@@ -56,7 +60,7 @@ def setup(url: str) -> tuple[League, str]:
 
 def post(
     client: httpx.Client | TestClient, body: object, token: str, **headers: str
-) -> httpx.Response:
+) -> httpx.Response | httpx2.Response:  # TestClient is an httpx2 client
     return client.post(
         f"/api/v1/leagues/{LEAGUE}/games",
         content=json.dumps(body),
@@ -97,29 +101,29 @@ class hold_the_league:
     """Another writer holding the league's lock (SQLite: the write lock; PostgreSQL: the
     league's advisory lock), from its own connection."""
 
+    conn: sqlite3.Connection | psycopg.Connection[Any]
+
     def __init__(self, url: str, league_id: int) -> None:
         self.url, self.league_id = url, league_id
 
     def __enter__(self) -> None:
         if self.url.startswith("sqlite"):
-            self.conn: object = sqlite3.connect(
-                self.url.removeprefix("sqlite:///"), isolation_level=None
-            )
-            self.conn.execute("BEGIN IMMEDIATE")  # type: ignore[attr-defined]
+            self.conn = sqlite3.connect(self.url.removeprefix("sqlite:///"), isolation_level=None)
+            self.conn.execute("BEGIN IMMEDIATE")
         else:
             import psycopg
 
             self.conn = psycopg.connect(
                 self.url.replace("postgresql+psycopg://", "postgresql://"), autocommit=True
             )
-            self.conn.execute(  # type: ignore[attr-defined]
+            self.conn.execute(
                 "SELECT pg_advisory_lock(%s, %s)", (store_db.LEAGUE_LOCK, self.league_id)
             )
 
     def __exit__(self, *exc: object) -> None:
         if self.url.startswith("sqlite"):
-            self.conn.execute("ROLLBACK")  # type: ignore[attr-defined]
-        self.conn.close()  # type: ignore[attr-defined]
+            self.conn.execute("ROLLBACK")
+        self.conn.close()
 
 
 def test_a_retried_post_gets_the_same_answer_and_adds_nothing(db_url: str) -> None:  # noqa: F811
@@ -291,7 +295,7 @@ def test_postgresql_posts_of_a_moment_are_written_by_one_thread(
     assert first.status_code == 201
     assert [(r.status_code, r.json()["added"]) for r in many] == [(201, 1)] * 8
     for n, answer in enumerate(many, start=1):  # each its own game's players, none of another
-        players = {side["players"][0] for side in game(n)["sides"]}  # type: ignore[attr-defined]
+        players = {side["players"][0] for side in game(n)["sides"]}
         assert {c["player"] for c in answer.json()["rating_changes"]} == players
     assert (again.status_code, again.json()) == (201, many[-1].json())
     assert not any(on_loop for on_loop, _ in batches)

@@ -10,7 +10,7 @@ from urllib.parse import quote
 from fastapi.testclient import TestClient
 
 from eloleague.league import League
-from tests.web.conftest import BE, PASSWORD, Site, make_client
+from tests.web.conftest import BE, PASSWORD, Site, app_of, make_client
 
 GAME = {
     "id": "flow-1",
@@ -238,7 +238,8 @@ def test_closing_a_season_applies_inactivity(site: Site) -> None:
 
 def test_upload_limits(site: Site) -> None:
     client = make_client(site)
-    client.app.state.settings = type(client.app.state.settings)(  # type: ignore[attr-defined]
+    app = app_of(client)
+    app.state.settings = type(app.state.settings)(
         db=str(site.db), secret="s" * 40, max_upload_bytes=100
     )
     token = _login(client, "Claire")

@@ -7,21 +7,21 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from typing import Any
 
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 
 from eloleague.league import League
 from eloleague.web import Settings, create_app
-from tests.web.conftest import BE, Site, make_client
+from tests.web.conftest import BE, Site, app_of, make_client
 from tests.web.test_heavy_requests import GAME, _big_body
 from tests.web.test_writes import _csrf, _login
 
 
-def _helped(site: Site, **settings: object) -> Iterator[TestClient]:
-    app = create_app(
-        Settings(db=str(site.db), secret="o" * 40, helper_process=True, **settings)  # type: ignore[arg-type]
-    )
+def _helped(site: Site, **settings: Any) -> Iterator[TestClient]:  # more of Settings' fields
+    app = create_app(Settings(db=str(site.db), secret="o" * 40, helper_process=True, **settings))
     with TestClient(app, raise_server_exceptions=False) as client:  # the lifespan: helper up
         yield client
 
@@ -31,7 +31,7 @@ def helped(site: Site) -> Iterator[TestClient]:
     yield from _helped(site)
 
 
-def _preview(client: TestClient, site: Site, body: bytes, lang: str = "en") -> object:
+def _preview(client: TestClient, site: Site, body: bytes, lang: str = "en") -> httpx2.Response:
     return client.post(
         f"/api/v1/leagues/{BE}/games/preview",
         content=body,
@@ -40,23 +40,23 @@ def _preview(client: TestClient, site: Site, body: bytes, lang: str = "en") -> o
 
 
 def test_the_helper_gives_the_in_process_answers(helped: TestClient, site: Site) -> None:
-    helper = helped.app.state.offload._process  # type: ignore[attr-defined]
+    helper = app_of(helped).state.offload._process
     assert helper is not None and helper.is_alive() and helper.pid != os.getpid()
     body = json.dumps(GAME).encode()
     there = _preview(helped, site, body)
     here = _preview(make_client(site), site, body)
-    assert there.status_code == here.status_code == 200  # type: ignore[attr-defined]
-    assert there.json() == here.json()  # type: ignore[attr-defined]
-    assert set(there.json()["new_players"]) == {"Nom Un", "Nom Deux"}  # type: ignore[attr-defined]
+    assert there.status_code == here.status_code == 200
+    assert there.json() == here.json()
+    assert set(there.json()["new_players"]) == {"Nom Un", "Nom Deux"}
 
 
 def test_errors_cross_back_located_and_translated(helped: TestClient, site: Site) -> None:
     bad = b'{"id": "x", "date": "2026-13-01", "sides": []}\nnot json\n'
     there = _preview(helped, site, bad, lang="fr")
     here = _preview(make_client(site), site, bad, lang="fr")
-    assert there.status_code == here.status_code == 422  # type: ignore[attr-defined]
-    assert there.json() == here.json()  # type: ignore[attr-defined]
-    locations = [p["location"] for p in there.json()["error"]["problems"]]  # type: ignore[attr-defined]
+    assert there.status_code == here.status_code == 422
+    assert there.json() == here.json()
+    locations = [p["location"] for p in there.json()["error"]["problems"]]
     assert any("ligne 2" in where for where in locations), locations
     # The upload page: a workbook that is no workbook, refused in words on the page.
     _login(helped)
@@ -87,8 +87,8 @@ def test_a_request_past_the_bound_is_stopped_and_stores_nothing(site: Site) -> N
         assert slow.headers["Retry-After"] == "60"
         assert "took more than 0.5 s and was stopped; nothing was stored" in slow.text
         assert League.open(str(site.db), BE).pending_uploads() == []
-        first = client.app.state.offload._process  # type: ignore[attr-defined]
+        first = app_of(client).state.offload._process
         assert first is None  # killed
         fine = _preview(client, site, json.dumps(GAME).encode())
-        assert fine.status_code == 200  # type: ignore[attr-defined]
-        assert client.app.state.offload._process.is_alive()  # type: ignore[attr-defined]
+        assert fine.status_code == 200
+        assert app_of(client).state.offload._process.is_alive()

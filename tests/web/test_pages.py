@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 
 from eloleague.rules import load_rules
-from tests.web.conftest import BE, DIPLO, Site, make_client
+from tests.web.conftest import BE, DIPLO, Site, app_of, make_client
 
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
 
@@ -158,8 +158,8 @@ def test_error_pages_have_no_traceback(site: Site) -> None:
     def boom() -> None:
         raise RuntimeError("secret internal detail")
 
-    client.app.add_api_route("/api/v1/boom", boom)  # type: ignore[attr-defined]
-    client.app.add_api_route("/boom", boom)  # type: ignore[attr-defined]
+    app_of(client).add_api_route("/api/v1/boom", boom)
+    app_of(client).add_api_route("/boom", boom)
     page = client.get("/boom", headers=EN)
     assert page.status_code == 500
     assert "secret internal detail" not in page.text and "Traceback" not in page.text

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from eloleague.cli import app
 from eloleague.league import League
 from eloleague.web import Settings, create_app
+from tests.web.conftest import Site
 
 NAME = "Tie Club"
 GAMES = [
@@ -125,14 +126,14 @@ def test_cli_ranking_and_player_share_ranks(db: Path, tmp_path: Path) -> None:
     ],
 )
 def test_paged_ranks_equal_the_ranks_of_the_whole_ranking(
-    read_client: TestClient, built_site: object, league: str, params: dict[str, str]
+    read_client: TestClient, built_site: Site, league: str, params: dict[str, str]
 ) -> None:
     """Small pages cut through ties: each row keeps the rank it has in the whole ranking."""
     import datetime as dt
 
     from eloleague.engine.standings import competition_ranks
 
-    db = built_site.db  # type: ignore[attr-defined]
+    db = built_site.db
     lg = League.open(str(db), league)
     since = params.get("active_since")
     rows = lg.ranking(

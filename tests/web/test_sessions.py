@@ -11,8 +11,10 @@ import json
 import re
 import sqlite3
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
+import httpx2
 import itsdangerous
 import pytest
 from fastapi.testclient import TestClient
@@ -152,8 +154,8 @@ class Clock:
         self.now += dt.timedelta(**delta)
 
 
-def _clocked(site: Site, **settings: int) -> tuple[TestClient, Clock]:
-    app = create_app(Settings(db=str(site.db), secret=SECRET, **settings))  # type: ignore[arg-type]
+def _clocked(site: Site, **settings: Any) -> tuple[TestClient, Clock]:  # more of Settings' fields
+    app = create_app(Settings(db=str(site.db), secret=SECRET, **settings))
     clock = Clock()
     app.state.clock = clock
     return TestClient(app, raise_server_exceptions=False), clock
@@ -268,7 +270,9 @@ def test_sign_out_everywhere_from_the_command_line(client: TestClient, site: Sit
 # The sign-in throttle, shared by every worker -----------------------------------------------------
 
 
-def _attempt(client: httpx.Client | TestClient, password: str) -> httpx.Response:
+def _attempt(
+    client: httpx.Client | TestClient, password: str
+) -> httpx.Response | httpx2.Response:  # TestClient is an httpx2 client
     token = _csrf(client.get("/login").text)
     data = {"name": "Claire", "password": password, "csrf_token": token}
     return client.post("/login", data=data, follow_redirects=False)

@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 import httpx
 
-from tests.web.conftest import BE, Site, free_port
-from tests.web.test_writes import PASSWORD, _csrf
+from tests.web.conftest import BE, PASSWORD, Site, free_port
+from tests.web.test_writes import _csrf
 
 
 def _children(pid: int) -> list[int]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +14,7 @@ from fastapi.testclient import TestClient
 from eloleague.league import League
 from tests.web.conftest import BE, PASSWORD, Site
 
-GOOD = {
+GOOD: dict[str, Any] = {  # a JSON Lines record
     "id": "web-1",
     "date": "2026-01-10",
     "event": "Web Open",
@@ -370,7 +372,8 @@ def test_upload_preview_confirm(client: TestClient, site: Site) -> None:
         data={"csrf_token": _csrf(got.text)},
         files={"sheet": ("resultats.jsonl", good, "application/x-ndjson")},
     )
-    assert re.search(r'action="(/leagues/[^"]+/confirm)"', twice.text).group(1) == confirm.group(1)
+    confirm_twice = re.search(r'action="(/leagues/[^"]+/confirm)"', twice.text)
+    assert confirm_twice is not None and confirm_twice.group(1) == confirm.group(1)
     done = client.post(confirm.group(1), data={"csrf_token": _csrf(got.text)})
     assert done.status_code == 200  # redirected to the ranking
     assert "Nouvelle Joueuse" in done.text
@@ -392,7 +395,7 @@ def test_api_bodies_past_the_limit_are_refused(site: Site) -> None:
     assert got.status_code == 413
     assert _shape(got.json())["code"] == "too_large"
 
-    def chunks():  # no Content-Length: the limit holds while reading
+    def chunks() -> Iterator[bytes]:  # no Content-Length: the limit holds while reading
         yield json.dumps(GOOD).encode()
         yield json.dumps(GOOD).encode()
 
