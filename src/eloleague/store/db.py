@@ -319,34 +319,50 @@ def lock_league(
     the plan cache left as configured for the rest of the transaction."""
     if is_sqlite(conn):
         return run_together(conn, then)
-    lock: list[tuple[str, Sequence[Any]]] = [
-        ("SELECT pg_advisory_xact_lock(?, ?)", (LEAGUE_LOCK, league_id))
-    ]
-    if wait is not None:
-        lock = [
-            (f"SET LOCAL lock_timeout = {max(1, int(wait * 1000))}", ()),
-            *lock,
-            ("SET LOCAL lock_timeout = 0", ()),
-        ]
     reads = list(then)
-    if reads and _plan_cache_mode(conn):
-        lock.append(GENERIC_PLANS)
+    generic = bool(reads) and _plan_cache_mode(conn)
+    keys: tuple[Any, ...] = (LEAGUE_LOCK, league_id)
+    if wait is not None:  # the wait in milliseconds, after the keys (the statement's order)
+        keys = (*keys, str(max(1, int(wait * 1000))))
+    if generic:
         reads.append(PLANS_AS_CONFIGURED)
     try:
-        done = run_together(conn, [*lock, *reads])
+        done = run_together(conn, [(locking(wait is not None, generic=generic), keys), *reads])
     except Exception as exc:  # the driver's own error: run_together bypasses SQLAlchemy's
         if getattr(exc, "sqlstate", None) == LOCK_NOT_AVAILABLE:
             raise BusyError(busy_text()) from None
         raise
-    return done[len(lock) : len(lock) + len(then)]
+    return done[1 : 1 + len(then)]
 
 
-GENERIC_PLANS: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode = force_generic_plan", ())
-"""Before the reads made with a write's lock (:func:`lock_league`). Run again and again on a
-connection, the driver prepares them; PostgreSQL would still plan each one afresh for its values
-(its choice for statements whose custom plans look cheaper, as lists of names do), about a third
-of the server's time for a post of one game (docs/benchmarks.md, "Live results"). Their generic
-plan, made once per connection, is the same index lookups."""
+def locking(bounded: bool, *, generic: bool) -> str:
+    """The one statement that takes a league's lock on PostgreSQL (parameters: the lock's two
+    keys, then, when ``bounded``, the wait in milliseconds, as text): with ``bounded``, the
+    wait set for the lock alone (``lock_timeout``, back to none once the lock is had); with
+    ``generic``, the reads that follow planned generically (:data:`GENERIC_PLANS`).
+
+    Each setting reads its row from the one before, a subquery: the server runs a subquery
+    that calls a volatile function apart from the query around it, and first. One statement,
+    not four: each costs the server and the driver about as much as a small read
+    (docs/benchmarks.md, "Live results")."""
+    statement = "SELECT pg_advisory_xact_lock(?, ?) AS locked"
+    if bounded:
+        statement = (
+            "SELECT set_config('lock_timeout', '0', true) AS unbounded FROM ("
+            f"{statement} FROM (SELECT set_config('lock_timeout', ?, true) AS bounded) AS waits"
+            ") AS held"
+        )
+    if generic:
+        statement = f"SELECT {GENERIC_PLANS} AS generic FROM ({statement}) AS taken"
+    return statement
+
+
+GENERIC_PLANS = "set_config('plan_cache_mode', 'force_generic_plan', true)"
+"""Set with a write's lock, before the reads made with it (:func:`lock_league`). Run again and
+again on a connection, the driver prepares them; PostgreSQL would still plan each one afresh for
+its values (its choice for statements whose custom plans look cheaper, as lists of names do),
+about a third of the server's time for a post of one game (docs/benchmarks.md, "Live results").
+Their generic plan, made once per connection, is the same index lookups."""
 
 PLANS_AS_CONFIGURED: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode TO DEFAULT", ())
 """After those reads: the rest of the write (a recompute's reads of a date range, whose best
