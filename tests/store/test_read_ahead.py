@@ -16,8 +16,12 @@ import pytest
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
-from eloleague.store.bulk import hold_for_commit, kept_ahead, read_ahead, run
+from eloleague.store import tail as live_tail
+from eloleague.store.accounts import token_holder_read
+from eloleague.store.bulk import hold_for_commit, kept_ahead, read_ahead, run, run_together
 from eloleague.store.db import write
+from eloleague.store.games import LAST_SEQ
+from eloleague.store.leagues import RULES_READ
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 
 DAY = dt.date(2025, 1, 4)
@@ -406,3 +410,58 @@ def test_the_reads_made_with_the_lock_are_planned_once_per_connection(
     assert len(plans) == 3, plans  # the names, the game ids, the pools
     assert all(generic >= 4 and custom == 0 for _, generic, custom in plans), plans
     assert mode == "auto"  # as configured, for the rest of the write
+
+
+@pytest.mark.pg
+def test_a_write_s_bounded_wait_for_the_lock_bounds_that_wait_alone(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
+    """The site's writes wait a bounded time for the league's lock (then 503, see
+    tests/web/test_live_results.py); the bound is set, the lock taken and the bound lifted in
+    one statement, so the rest of the write waits for other locks as the server is configured."""
+    league = _league(pg_server.new_database())
+    league.write_wait = 5.0
+    seen: list[Any] = []
+
+    def look(conn: Any) -> None:  # in the post's transaction, after its lock's round trip
+        seen.append(conn.exec_driver_sql("SHOW lock_timeout").scalar())
+
+    for n in range(2):
+        report = league.import_games(
+            [_duel(f"w{n}", Participant("P1"), Participant("P6"))], source="post", guard=look
+        )
+        assert report.added == 1
+    assert seen == ["0", "0"]
+
+
+def test_reads_of_one_row_next_to_each_other_travel_as_one_statement(
+    db_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A write begins with up to five reads of one row each (the rules, the poster's token, the
+    post's digest, the tail, the last arrival number): on PostgreSQL those next to each other
+    are one statement, and each read still gets exactly its own rows, a read that finds nothing
+    none (a missing league's rules, an unknown token), an aggregate its one row."""
+    league = _league(db_url)
+    postgres = db_url.startswith("postgresql")
+    reads: list[tuple[str, tuple[Any, ...]]] = [
+        (RULES_READ, (league.id,)),
+        token_holder_read("no such token"),
+        (live_tail.READ, (league.id,)),
+        (RULES_READ, (league.id + 1,)),  # no such league
+        (LAST_SEQ, (league.id,)),
+        (NAMES, (league.id, "P0")),  # not declared of one row: a statement of its own
+        (LAST_SEQ, (league.id + 1,)),
+    ]
+    with write(league.engine) as conn:
+        alone = [run(conn, sql, params) for sql, params in reads]
+        sent = _count_statements(monkeypatch) if postgres else []
+        together = run_together(conn, reads)
+    monkeypatch.undo()
+    assert together == alone
+    assert alone[0] == [(league.rules_text,)] and alone[1] == [] and alone[3] == []
+    assert alone[2] and alone[2][0][3] == 4  # the tail's games: the four of _league
+    assert alone[4] == [(4,)] and alone[5] == [("P0",)] and alone[6] == [(None,)]
+    if postgres:  # the first five, the name, the last one
+        assert len(sent) == 3, sent
+        assert sent[0].count("LEFT JOIN LATERAL") == 5

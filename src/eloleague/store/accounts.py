@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
-from eloleague.store.bulk import run
+from eloleague.store.bulk import one_row, run
 from eloleague.store.tables import api_tokens, users
 
 UserRow = tuple[int, str, str]
@@ -77,11 +77,13 @@ def token_holder(conn: Connection, digest: str) -> tuple[Any, ...] | None:
 def token_holder_read(digest: str) -> tuple[str, tuple[str]]:
     """:func:`token_holder`'s statement and parameters, for a caller to read ahead (with the
     league's lock: :meth:`eloleague.league.League.import_later`'s ``guard``)."""
-    return (
-        "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
-        "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?",
-        (digest,),
-    )
+    return (_TOKEN_HOLDER, (digest,))
+
+
+_TOKEN_HOLDER = one_row(
+    "SELECT t.id, t.token_hash, u.id, u.name, u.role, t.last_used_at "
+    "FROM api_tokens t JOIN users u ON t.user_id = u.id WHERE t.token_hash = ?"
+)
 
 
 def note_token_use(conn: Connection, token_id: int, at: dt.datetime) -> None:

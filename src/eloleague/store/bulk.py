@@ -133,7 +133,10 @@ def update_rows(
     (each row a statement, prepared once); more, one statement joining the table to arrays of the
     rows' values: psycopg sends ``executemany`` as a statement a row, and the 2,000 pools a post
     of 1,000 games changes (with the players it marks active, :func:`insert_rows`) made a post
-    of 1,000 games take 166–193 ms instead of 142–159 (docs/benchmarks.md, "Live results")."""
+    of 1,000 games take 166–193 ms instead of 142–159 (docs/benchmarks.md, "Live results").
+    A duel's two pools stay two statements: the server plans the joined statement afresh each
+    time (its generic plan looks dearer to it), which costs it more than the second statement
+    saves the driver (docs/benchmarks.md, "Live results")."""
     if not rows:
         return
     _ids_only(fixed, nulls=False)
@@ -272,17 +275,93 @@ def run_together(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]
     if conn.dialect.name != "postgresql":
         return [run(conn, sql, params) for sql, params in statements]
     driver = conn.connection.driver_connection
+    units = _joined(statements)
     cursors = []
     try:
         with driver.pipeline():  # type: ignore[union-attr]
-            for sql, params in statements:
+            for sql, params, _ in units:
                 cur = driver.cursor()  # type: ignore[union-attr]
                 cursors.append(cur)
-                cur.execute(sql.replace("?", "%s"), tuple(params))
-        return [_rows(cur) for cur in cursors]
+                cur.execute(sql.replace("?", "%s"), params)
+        found: list[Any] = []
+        for cur, (sql, _, reads) in zip(cursors, units, strict=True):
+            found += [_rows(cur)] if reads == 1 else _split(cur, sql)
+        return found
     finally:
         for cur in cursors:
             cur.close()
+
+
+_ONE_ROW: set[str] = set()
+
+
+def one_row(sql: str) -> str:
+    """``sql`` (written with ``?`` marks), declared a read of one row at most (by a key):
+    :func:`run_together` joins such reads next to each other into one statement on PostgreSQL.
+    Each statement costs the driver and the server about as much as a small read; a post's
+    transaction begins with up to five such reads (the league's rules, the poster's token, the
+    post's digest, the tail, the last arrival number; docs/benchmarks.md, "Live results")."""
+    _ONE_ROW.add(sql)
+    return sql
+
+
+def _joined(
+    statements: Sequence[tuple[str, Sequence[Any]]],
+) -> list[tuple[str, tuple[Any, ...], int]]:
+    """``statements`` as they are sent: each ``(sql, parameters, 1)``, but consecutive reads of
+    one row (:func:`one_row`) as one ``(sql, their parameters, how many)``."""
+    units: list[tuple[str, tuple[Any, ...], int]] = []
+    i = 0
+    while i < len(statements):
+        end = i
+        while end < len(statements) and statements[end][0] in _ONE_ROW:
+            end += 1
+        if end - i < 2:
+            sql, params = statements[i]
+            units.append((sql, tuple(params), 1))
+            i += 1
+            continue
+        group = statements[i:end]
+        joined = _joined_sql(tuple(sql for sql, _ in group))
+        units.append((joined, tuple(p for _, params in group for p in params), end - i))
+        i = end
+    return units
+
+
+_READ_MARK = "eloleague_read"
+
+
+@functools.lru_cache(maxsize=64)
+def _joined_sql(reads: tuple[str, ...]) -> str:
+    """One statement giving the row of each of ``reads`` (one row at most each) side by side,
+    each preceded by a mark that is NULL when the read found no row (:func:`_split`)."""
+    joins = " ".join(
+        f'LEFT JOIN LATERAL (SELECT 1 AS "{_READ_MARK}", q.* FROM ({sql}) AS q) AS r{n} ON true'
+        for n, sql in enumerate(reads)
+    )
+    picked = ", ".join(f"r{n}.*" for n in range(len(reads)))
+    return f"SELECT {picked} FROM (VALUES (1)) AS one (x) {joins}"
+
+
+def _split(cur: Any, sql: str) -> list[list[Any]]:
+    """The rows of each read that ``cur`` ran joined (``sql``, :func:`_joined_sql`): ``[row]``
+    or ``[]``."""
+    marks = _MARKS.get(sql)
+    if marks is None:  # where each read's columns begin, from the result's field names
+        result, mark = cur.pgresult, _READ_MARK.encode()
+        marks = _MARKS[sql] = tuple(n for n in range(result.nfields) if result.fname(n) == mark)
+    rows = cur.fetchall()
+    if len(rows) != 1:  # more than one: a read declared of one row gave several
+        raise RuntimeError(f"reads declared of one row at most gave {len(rows)} rows")
+    (row,) = rows
+    ends = (*marks[1:], len(row))
+    return [
+        [] if row[at] is None else [row[at + 1 : end]] for at, end in zip(marks, ends, strict=True)
+    ]
+
+
+_MARKS: dict[str, tuple[int, ...]] = {}
+"""Where each read's columns begin in the row of a statement of :func:`_joined_sql`."""
 
 
 _AHEAD = "eloleague.read_ahead"

@@ -22,6 +22,7 @@ from eloleague.store.bulk import (
     fetch_all,
     insert_rows,
     keep_ahead,
+    one_row,
     placeholder,
     run,
     run_together,
@@ -96,7 +97,7 @@ def next_seq(conn: Connection, league_id: int) -> int:
     return seq_after(run(conn, LAST_SEQ, (league_id,)))
 
 
-LAST_SEQ = "SELECT max(seq) FROM games WHERE league_id = ?"
+LAST_SEQ = one_row("SELECT max(seq) FROM games WHERE league_id = ?")
 """The statement reading a league's last arrival number (parameter: its id); :func:`seq_after`."""
 
 

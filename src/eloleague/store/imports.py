@@ -35,6 +35,7 @@ from eloleague.store.bulk import (
     list_size,
     marks,
     one_of,
+    one_row,
     read_ahead,
     run,
     stamp_param,
@@ -560,7 +561,9 @@ def apply(
     )
 
 
-_POSTED = "SELECT min(created_at) FROM import_batches WHERE league_id = ? AND content_hash = ?"
+_POSTED = one_row(
+    "SELECT min(created_at) FROM import_batches WHERE league_id = ? AND content_hash = ?"
+)
 
 
 def reads_ahead(

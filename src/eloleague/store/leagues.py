@@ -10,10 +10,10 @@ from typing import Any
 
 from sqlalchemy import Connection, insert, select, update
 
-from eloleague.store.bulk import run
+from eloleague.store.bulk import one_row, run
 from eloleague.store.tables import leagues
 
-RULES_READ = "SELECT rules_text FROM leagues WHERE id = ?"
+RULES_READ = one_row("SELECT rules_text FROM leagues WHERE id = ?")
 """The statement reading a league's rule set (parameter: its id): a write reads it with the
 league's lock (:func:`eloleague.store.db.lock_league`'s ``then``), in its round trip."""
 

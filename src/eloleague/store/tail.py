@@ -22,7 +22,7 @@ from sqlalchemy import Connection, delete, func, insert, select
 
 from eloleague.engine import EngineState
 from eloleague.records import PoolKey, PoolState
-from eloleague.store.bulk import date_param, insert_rows, run, to_date
+from eloleague.store.bulk import date_param, insert_rows, one_row, run, to_date
 from eloleague.store.tables import games, live_active, live_tails, ratings
 
 
@@ -42,7 +42,7 @@ class Tail:
     periods: int
 
 
-READ = (
+READ = one_row(
     "SELECT as_of, last_date, last_round, games, ledger_next, pools, season_end, eligible, "
     "started, periods FROM live_tails WHERE league_id = ?"
 )
