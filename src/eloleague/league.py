@@ -906,15 +906,17 @@ class League:
         self._refresh_rules(conn)
         drop_ahead(conn)  # read for the first write's games alone
         guards = [guard for _, _, guard in parts]
-        with read_ahead(conn, _guard_reads(guards)):  # PostgreSQL: in one round trip
+        posts = [post for post, _, _ in parts]
+        # PostgreSQL: the guards' reads and the imports' in one round trip
+        ahead = [*_guard_reads(guards), *imports_together.reads(conn, self.id, posts)]
+        with read_ahead(conn, ahead):
             for n, guard in enumerate(guards):
                 try:
                     if guard is not None:
                         guard(conn)
                 except Exception:
                     raise NotTogether(n) from None
-        posts = [post for post, _, _ in parts]
-        reports = imports_together.apply_writes(conn, self.id, self.rules, posts)
+            reports = imports_together.apply_writes(conn, self.id, self.rules, posts)
         hold_for_commit(conn)
         for (_, notes, _), report in zip(parts, reports, strict=True):
             notes(conn, report)

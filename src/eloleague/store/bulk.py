@@ -381,8 +381,34 @@ def read_ahead(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]
         return
     made = [key for key, _ in conn.info.get(_AHEAD, ())]  # kept: read with the league's lock
     todo = [(sql, params) for sql, params in statements if (sql, tuple(params)) not in made]
-    with kept_ahead(conn, todo, run_together(conn, todo) if todo else []):
+    found = []
+    if todo and plan_cache_mode(conn):  # reads by key: planned once (GENERIC_PLANS)
+        found = run_together(conn, [(f"SELECT {GENERIC_PLANS}", ()), *todo, PLANS_AS_CONFIGURED])
+        found = found[1:-1]
+    elif todo:
+        found = run_together(conn, todo)
+    with kept_ahead(conn, todo, found):
         yield
+
+
+GENERIC_PLANS = "set_config('plan_cache_mode', 'force_generic_plan', true)"
+"""Set before the reads a write makes by key, with its lock (:func:`~eloleague.store.db.
+lock_league`) or ahead (:func:`read_ahead`). Run again and again on a connection, the driver
+prepares them; PostgreSQL would still plan each one afresh for its values (its choice for
+statements whose custom plans look cheaper, as lists of names do), about a third of the
+server's time for a post of one game, and more for the posts written together (docs/
+benchmarks.md, "Live results"). Their generic plan, made once per connection, is the same index
+lookups."""
+
+PLANS_AS_CONFIGURED: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode TO DEFAULT", ())
+"""After those reads: the rest of the write (a recompute's reads of a date range, whose best
+plan depends on the dates) planned as the server is configured to."""
+
+
+def plan_cache_mode(conn: Connection) -> bool:
+    """Whether the server has ``plan_cache_mode`` (PostgreSQL 12 and later)."""
+    info = getattr(conn.connection.driver_connection, "info", None)
+    return info is not None and int(info.server_version) >= 120000
 
 
 @contextmanager

@@ -24,7 +24,16 @@ from sqlalchemy.exc import ArgumentError, DatabaseError, DisconnectionError, Ope
 
 from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
-from eloleague.store.bulk import CACHE_KB, database_key, drop_held, run_together, send_held
+from eloleague.store.bulk import (
+    CACHE_KB,
+    GENERIC_PLANS,
+    PLANS_AS_CONFIGURED,
+    database_key,
+    drop_held,
+    plan_cache_mode,
+    run_together,
+    send_held,
+)
 from eloleague.store.group_commit import busy_text, group_of
 from eloleague.store.messages import msg, msg_plural
 from eloleague.store.writer_turn import SUFFIX as WRITER_SUFFIX
@@ -320,7 +329,7 @@ def lock_league(
     if is_sqlite(conn):
         return run_together(conn, then)
     reads = list(then)
-    generic = bool(reads) and _plan_cache_mode(conn)
+    generic = bool(reads) and plan_cache_mode(conn)
     keys: tuple[Any, ...] = (LEAGUE_LOCK, league_id)
     if wait is not None:  # the wait in milliseconds, after the keys (the statement's order)
         keys = (*keys, str(max(1, int(wait * 1000))))
@@ -355,24 +364,6 @@ def locking(bounded: bool, *, generic: bool) -> str:
     if generic:
         statement = f"SELECT {GENERIC_PLANS} AS generic FROM ({statement}) AS taken"
     return statement
-
-
-GENERIC_PLANS = "set_config('plan_cache_mode', 'force_generic_plan', true)"
-"""Set with a write's lock, before the reads made with it (:func:`lock_league`). Run again and
-again on a connection, the driver prepares them; PostgreSQL would still plan each one afresh for
-its values (its choice for statements whose custom plans look cheaper, as lists of names do),
-about a third of the server's time for a post of one game (docs/benchmarks.md, "Live results").
-Their generic plan, made once per connection, is the same index lookups."""
-
-PLANS_AS_CONFIGURED: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode TO DEFAULT", ())
-"""After those reads: the rest of the write (a recompute's reads of a date range, whose best
-plan depends on the dates) planned as the server is configured to."""
-
-
-def _plan_cache_mode(conn: Connection) -> bool:
-    """Whether the server has ``plan_cache_mode`` (PostgreSQL 12 and later)."""
-    info = getattr(conn.connection.driver_connection, "info", None)
-    return info is not None and int(info.server_version) >= 120000
 
 
 LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's error code when lock_timeout ran out

@@ -445,10 +445,7 @@ def apply(
             if replacing is None
             else None
         )
-        already = None
-        if digest is not None:
-            ((first,),) = run(conn, _POSTED, (league_id, digest))
-            already = None if first is None else to_stamp(first)
+        already = None if digest is None else posted_at(conn, league_id, digest)
 
         found = resolve_players(conn, league_id, records, source)
         records, ids, canonical, small = found.records, found.ids, found.canonical, found.small
@@ -566,6 +563,19 @@ _POSTED = one_row(
 )
 
 
+def posted_read(league_id: int, digest: str) -> tuple[str, tuple[Any, ...]]:
+    """The read of when the request ``digest`` was first imported (:func:`posted_at`), for a
+    caller to read ahead."""
+    return _POSTED, (league_id, digest)
+
+
+def posted_at(conn: Connection, league_id: int, digest: str) -> dt.datetime | None:
+    """When the request ``digest`` (its body's) was first imported into the league, or ``None``:
+    a retry of a stored post gets the answer kept for it."""
+    ((first,),) = run(conn, *posted_read(league_id, digest))
+    return None if first is None else to_stamp(first)
+
+
 def reads_ahead(
     conn: Connection,
     league_id: int,
@@ -594,7 +604,7 @@ def reads_ahead(
     if any(p.identified for g in records for p in g.participants):
         return reads
     if digest is not None:
-        reads.append((_POSTED, (league_id, digest)))
+        reads.append(posted_read(league_id, digest))
     reads += [(live_tail.READ, (league_id,)), (LAST_SEQ, (league_id,))]
     names = wanted_names(records)
     namesakes = namesakes_reads(conn, league_id, names)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
@@ -30,7 +30,7 @@ from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import drop_ahead, one_of, read_ahead, run, run_together
+from eloleague.store.bulk import drop_ahead, read_ahead, run, run_together
 from eloleague.store.games import LAST_SEQ, NewGame, insert_games, seq_after
 from eloleague.store.group_commit import NotTogether
 from eloleague.store.imports import (
@@ -39,6 +39,8 @@ from eloleague.store.imports import (
     import_report,
     new_batch,
     plan,
+    posted_at,
+    posted_read,
     reads_ahead,
     resolve_players,
 )
@@ -56,6 +58,20 @@ class Post:
     source: str
     digest: str | None
     user: str | None
+
+
+def reads(
+    conn: Connection, league_id: int, posts: Sequence[Post]
+) -> list[tuple[str, Sequence[Any]]]:
+    """The reads :func:`apply_writes` begins with (PostgreSQL; none elsewhere), for a caller to
+    make in a round trip of its own before (:func:`~eloleague.store.bulk.read_ahead`): the
+    posts' names, stored ids, tail and last arrival number, and which of the posts were stored
+    already."""
+    records = [g for post in posts for g in post.records]
+    found = reads_ahead(conn, league_id, records, None, early=False)
+    if found:  # each a read of one row (joined, bulk.one_row): a stored digest's is found by key
+        found += [posted_read(league_id, p.digest) for p in posts if p.digest is not None]
+    return found
 
 
 def apply_writes(
@@ -77,20 +93,11 @@ def apply_writes(
     # A post twice, a game twice: alone, the later ones find them stored.
     _first_of(_seen_before([[p.digest] if p.digest is not None else [] for p in posts]))
     _first_of(_seen_before([[g.id for g in p.records if g.id is not None] for p in posts]))
-    with read_ahead(conn, reads_ahead(conn, league_id, records, None, early=False)):
-        digests = [p.digest for p in posts if p.digest is not None]
-        if digests:  # a retry of a stored post gets the answer kept for it, alone
-            listed, values = one_of(conn, digests)
-            posted = {
-                digest
-                for (digest,) in run(
-                    conn,
-                    "SELECT content_hash FROM import_batches "
-                    f"WHERE league_id = ? AND content_hash {listed}",
-                    (league_id, *values),
-                )
-            }
-            _first_of(p.digest in posted for p in posts)
+    with read_ahead(conn, reads(conn, league_id, posts)):
+        # a retry of a stored post gets the answer kept for it, alone
+        _first_of(
+            p.digest is not None and posted_at(conn, league_id, p.digest) is not None for p in posts
+        )
         # Each post reports the players it registers, and their look-alikes: alone.
         found = resolve_players(conn, league_id, records, posts[0].source, register=False)
         unknown = set(found.new_names)
