@@ -30,7 +30,7 @@ from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail
-from eloleague.store.bulk import drop_ahead, read_ahead, run, run_together
+from eloleague.store.bulk import drop_ahead, hold_for_commit, read_ahead, run, run_together
 from eloleague.store.games import LAST_SEQ, NewGame, insert_games, seq_after
 from eloleague.store.group_commit import NotTogether
 from eloleague.store.imports import (
@@ -43,6 +43,7 @@ from eloleague.store.imports import (
     posted_read,
     reads_ahead,
     resolve_players,
+    wanted_names,
 )
 from eloleague.store.reports import ImportReport
 
@@ -71,7 +72,17 @@ def reads(
     found = reads_ahead(conn, league_id, records, None, early=False)
     if found:  # each a read of one row (joined, bulk.one_row): a stored digest's is found by key
         found += [posted_read(league_id, p.digest) for p in posts if p.digest is not None]
+        found += _early_reads(conn, league_id, posts)
     return found
+
+
+def _early_reads(
+    conn: Connection, league_id: int, posts: Sequence[Post]
+) -> list[tuple[str, tuple[Any, ...]]]:
+    """The reads that let the posts' writes all go with the commit (:class:`~eloleague.store.
+    live.Early`: row ids for their games and a batch each, their players' pools)."""
+    records = [g for post in posts for g in post.records]
+    return live.early_reads(conn, league_id, records, wanted_names(records), batches=len(posts))
 
 
 def apply_writes(
@@ -113,6 +124,7 @@ def apply_writes(
         _first_of(_seen_before(by_post))
         end = live_tail.from_rows(run(conn, live_tail.READ, (league_id,)))
         seq = seq_after(run(conn, LAST_SEQ, (league_id,)))
+        early = live.early(conn, _early_reads(conn, league_id, posts))  # read ahead, if at all
     turns = _by_post(found.records, posts)  # each post's games, their players resolved
     late = live.out_of_turn(conn, league_id, rules, end, turns)
     if end is None or late is not None:  # no tail: the first post is alone
@@ -123,26 +135,41 @@ def apply_writes(
         own = Plan(new=[(g, new[id(g)]) for g in games])
         written.append((own, [NewGame(g, seq + n, h) for n, (g, h) in enumerate(own.new)]))
         seq += len(own.new)
-    recorded = run_together(  # PostgreSQL: in one round trip
-        conn,
-        [
-            new_batch(conn, league_id, post.source, post.digest, post.user, own)
-            for post, (own, _) in zip(posts, written, strict=True)
-        ],
-    )
-    batches = [
-        batch_id
-        for ((batch_id,),), (own, _) in zip(recorded, written, strict=True)
-        for _ in own.new
-    ]
     inserted = [g for _, to_insert in written for g in to_insert]
-    pools = live.pools_ahead(conn, league_id, found.records, found.ids)  # with the games
-    try:
-        stored = insert_games(conn, league_id, inserted, found.ids, batches, along=pools)
+    if early is not None:  # PostgreSQL: ids reserved, pools read: every write with the commit
+        hold_for_commit(conn)
+        batch_ids = early.batch_ids
+        for post, (own, _), batch_id in zip(posts, written, batch_ids, strict=True):
+            run(
+                conn,
+                *new_batch(conn, league_id, post.source, post.digest, post.user, own, batch_id),
+            )
+        batches = [
+            batch_id for (own, _), batch_id in zip(written, batch_ids, strict=True) for _ in own.new
+        ]
+        stored = insert_games(conn, league_id, inserted, found.ids, batches, row_ids=early.game_ids)
         games_of = _by_post(stored, posts)  # every game is new: as many as each post's
-        appended = live.append_writes(conn, league_id, rules, end, games_of, found.ids)
-    finally:
-        drop_ahead(conn)  # the pools, had the append not read them
+        appended = live.append_writes(conn, league_id, rules, end, games_of, found.ids, early)
+    else:
+        recorded = run_together(  # PostgreSQL: in one round trip
+            conn,
+            [
+                new_batch(conn, league_id, post.source, post.digest, post.user, own)
+                for post, (own, _) in zip(posts, written, strict=True)
+            ],
+        )
+        batches = [
+            batch_id
+            for ((batch_id,),), (own, _) in zip(recorded, written, strict=True)
+            for _ in own.new
+        ]
+        pools = live.pools_ahead(conn, league_id, found.records, found.ids)  # with the games
+        try:
+            stored = insert_games(conn, league_id, inserted, found.ids, batches, along=pools)
+            games_of = _by_post(stored, posts)  # every game is new: as many as each post's
+            appended = live.append_writes(conn, league_id, rules, end, games_of, found.ids)
+        finally:
+            drop_ahead(conn)  # the pools, had the append not read them
     return [  # no post registered a player, none was stored before (see above)
         import_report(
             post.source,

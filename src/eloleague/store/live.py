@@ -164,15 +164,21 @@ def pools_ahead(
 class Early:
     """What a post of a few games read with the league's lock, on PostgreSQL (docs/league.md,
     "Live results"), so that its writes all go with the commit, in one round trip more: row ids
-    reserved for its games and its import batch, and the pools of the players its names name.
+    reserved for its games and its import batch (posts written together: a batch each), and the
+    pools of the players its names name.
 
     ``covered``: the players whose pools ``pools`` holds every one of (those its names name, and
     the players the post registers, who have none yet)."""
 
     game_ids: list[int]
-    batch_id: int
+    batch_ids: list[int]
     pools: list[tuple[Any, ...]]
     covered: frozenset[int]
+
+    @property
+    def batch_id(self) -> int:
+        """The import batch of a post alone."""
+        return self.batch_ids[0]
 
     def with_new(self, new_ids: Iterable[int]) -> Early:
         """The same, the players just registered counted as covered (they have no pools)."""
@@ -180,21 +186,27 @@ class Early:
 
 
 def early_reads(
-    conn: Connection, league_id: int, records: Sequence[GameRecord], names: Sequence[str]
+    conn: Connection,
+    league_id: int,
+    records: Sequence[GameRecord],
+    names: Sequence[str],
+    batches: int = 1,
 ) -> list[tuple[str, tuple[Any, ...]]]:
     """The reads of :class:`Early` for a post of ``records`` naming ``names`` (PostgreSQL, a few
     games: none elsewhere), sent with the league's lock (:func:`~eloleague.store.imports.
-    reads_ahead`) and taken by :func:`early`. Ids come from the tables' sequences (``nextval``:
-    a post that does not use them leaves a gap, as a rolled-back insert does)."""
+    reads_ahead`) and taken by :func:`early`; ``batches``: the import batches to reserve (posts
+    written together: one each, :mod:`~eloleague.store.imports_together`). Ids come from the
+    tables' sequences (``nextval``: a post that does not use them leaves a gap, as a rolled-back
+    insert does)."""
     if conn.dialect.name != "postgresql" or not records or len(records) > FEW or not names:
         return []
     listed, values = one_of(conn, names)
     return [
         (
-            "SELECT nextval(pg_get_serial_sequence('games', 'id')), CASE WHEN n = 1 THEN "
-            "nextval(pg_get_serial_sequence('import_batches', 'id')) END "
+            "SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('games', 'id')) END, "
+            "CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('import_batches', 'id')) END "
             "FROM generate_series(1, ?) AS n ORDER BY n",
-            (len(records),),
+            (len(records), batches, max(len(records), batches)),
         ),
         (
             # each player's pools looked up by the ratings' key: OFFSET 0 keeps the planner from
@@ -216,8 +228,8 @@ def early(conn: Connection, reads: Sequence[tuple[str, tuple[Any, ...]]]) -> Ear
         return None
     reserved, pools = found
     return Early(
-        [game_id for game_id, _ in reserved],
-        reserved[0][1],
+        [game_id for game_id, _ in reserved if game_id is not None],
+        [batch_id for _, batch_id in reserved if batch_id is not None],
         [row for row in pools if row[1] is not None],  # a player without pools: no row
         frozenset(row[0] for row in pools),
     )
