@@ -59,6 +59,7 @@ from eloleague.store import closings, exports, imports, imports_together, pendin
 from eloleague.store import db as store_db
 from eloleague.store import journal as store_journal
 from eloleague.store.bulk import (
+    all_kept,
     deferred_indexes,
     drop_ahead,
     hold_for_commit,
@@ -528,9 +529,9 @@ class League:
             return done
 
         def transaction(
-            wait: float | None, first: Write[Any]
+            wait: float | None, ahead: Reads | None
         ) -> AbstractContextManager[Connection]:
-            return self._transaction(wait, bump=False, ahead=first.ahead)
+            return self._transaction(wait, bump=False, ahead=ahead)
 
         group = group_of(store_db.group_key(self.engine, self.id))
         write = Write(alone, games, ahead, together)
@@ -890,6 +891,7 @@ class League:
                     ("import", self.id),
                     (Post(records, source, content_hash, user), notes, guard),
                     self._import_together,
+                    self._together_reads,
                 )
             )
             return self._queued(body, len(records), notes, ahead, together, with_warnings)
@@ -904,24 +906,36 @@ class League:
         each one's report, each noted as it would have been alone. A write whose guard refuses
         it cannot join: it is applied alone, and refused there."""
         self._refresh_rules(conn)
-        drop_ahead(conn)  # read for the first write's games alone
         guards = [guard for _, _, guard in parts]
-        posts = [post for post, _, _ in parts]
-        # PostgreSQL: the guards' reads and the imports' in one round trip
-        ahead = [*_guard_reads(guards), *imports_together.reads(conn, self.id, posts)]
-        with read_ahead(conn, ahead):
+        reads = self._together_reads(conn, parts)
+        if not reads or not all_kept(conn, reads):  # kept for the first write alone: read again
+            drop_ahead(conn)
+        # PostgreSQL: read with the lock when these writes opened the transaction, else now, in
+        # one round trip
+        with read_ahead(conn, reads):
             for n, guard in enumerate(guards):
                 try:
                     if guard is not None:
                         guard(conn)
                 except Exception:
                     raise NotTogether(n) from None
+            posts = [post for post, _, _ in parts]
             reports = imports_together.apply_writes(conn, self.id, self.rules, posts)
         hold_for_commit(conn)
         for (_, notes, _), report in zip(parts, reports, strict=True):
             notes(conn, report)
         bump_revision(conn, self.id)
         return reports
+
+    def _together_reads(
+        self,
+        conn: Connection,
+        parts: list[tuple[Post, Notes, Callable[[Connection], None] | None]],
+    ) -> list[tuple[str, Sequence[Any]]]:
+        """The reads :meth:`_import_together` begins with: its guards' and its imports'."""
+        posts = [post for post, _, _ in parts]
+        guards = [guard for _, _, guard in parts]
+        return [*_guard_reads(guards), *imports_together.reads(conn, self.id, posts)]
 
     def copy_log_in_background(self) -> LogCopier | None:
         """For a program that keeps the league open and posts results as they come: SQLite's

@@ -453,6 +453,12 @@ def taken_ahead(
     return [run(conn, sql, params) for sql, params in keys]
 
 
+def all_kept(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> bool:
+    """Whether every one of ``statements`` was read ahead and is kept (none taken)."""
+    kept = [key for key, _ in conn.info.get(_AHEAD, ())]
+    return all((sql, tuple(params)) in kept for sql, params in statements)
+
+
 def drop_kept(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
     """Forget those of ``statements`` kept ahead and not taken (:func:`keep_ahead`), leaving the
     others kept: for reads a caller kept for a call of its own inside a longer block."""

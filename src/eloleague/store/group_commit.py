@@ -64,11 +64,14 @@ class NotTogether(Exception):
 class Together(Generic[T]):
     """How a write may be applied with others of its kind queued next to it: writes of the same
     ``key`` are given together to ``run(conn, their parts)``, which returns each one's result, in
-    order, or raises :class:`NotTogether` (or any error): then each is applied alone."""
+    order, or raises :class:`NotTogether` (or any error): then each is applied alone.
+    ``ahead(conn, their parts)``: the reads ``run`` begins with, made with the lock when those
+    writes are all the transaction holds (as a write's own ``ahead`` when it is alone)."""
 
     key: Hashable
     part: Any
     run: Callable[[Connection, list[Any]], list[T]]
+    ahead: Callable[[Connection, list[Any]], Sequence[tuple[str, Sequence[Any]]]] | None = None
 
 
 class Write(Generic[T]):
@@ -100,8 +103,22 @@ class Write(Generic[T]):
         return self.result  # type: ignore[return-value]
 
 
-Transaction = Callable[[float | None, Write[Any]], AbstractContextManager[Connection]]
-"""Opens a write transaction holding the league's lock: given the wait left, its first write."""
+Transaction = Callable[[float | None, Reads | None], AbstractContextManager[Connection]]
+"""Opens a write transaction holding the league's lock: given the wait left and the reads its
+writes begin with, made with the lock (:func:`first_reads`)."""
+
+
+def first_reads(writes: Sequence[Write[Any]]) -> Reads | None:
+    """The reads a transaction of ``writes`` begins with: those of the first write, or, when
+    they are all of one kind and may be applied as one (:class:`Together`), those of them all."""
+    together = writes[0].together
+    if len(writes) == 1 or together is None or together.ahead is None:
+        return writes[0].ahead
+    if any(w.together is None or w.together.key != together.key for w in writes):
+        return writes[0].ahead
+    parts = [w.together.part for w in writes if w.together is not None]
+    ahead = together.ahead
+    return lambda conn: ahead(conn, parts)
 
 
 class Group:
@@ -203,7 +220,7 @@ class Group:
         the lock was not had in time (:class:`BusyError`), the writes are left as they were,
         not done, and the answer is ``False``."""
         try:
-            with transaction(wait, writes[0]) as conn:
+            with transaction(wait, first_reads(writes)) as conn:
                 if len(writes) == 1:  # alone: its error rolls the transaction back
                     writes[0].result = writes[0].body(conn)
                 else:
@@ -283,7 +300,9 @@ class Queued(Generic[T]):
             self.group.queue(self.write)
 
 
-def _no_transaction(_wait: float | None, _first: Write[Any]) -> AbstractContextManager[Connection]:
+def _no_transaction(
+    _wait: float | None, _reads: Reads | None
+) -> AbstractContextManager[Connection]:
     raise AssertionError("an answered write runs no transaction")
 
 
