@@ -374,8 +374,9 @@ def read_ahead(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]
     them (same SQL, same parameters) returns its rows instead of asking again, once. For reads
     the caller is about to make one after the other with nothing written in between that they
     read (an import's names and stored ids, docs/benchmarks.md "Live results"); a read the block
-    does not make is dropped at its end. Elsewhere (SQLite's reads cost no round trip): nothing.
-    """
+    does not make is dropped at its end. Reads by key, they are planned generically
+    (:data:`GENERIC_PLANS`), as those made with the league's lock. Elsewhere (SQLite's reads cost
+    no round trip): nothing."""
     if conn.dialect.name != "postgresql" or not statements:
         yield
         return

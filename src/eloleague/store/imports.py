@@ -269,6 +269,8 @@ def _ext_id_reads(
     stored id instead)."""
     if len(ids) > SCAN_FROM:
         return None
+    if len(ids) == 1:  # a live game's: a read of one row, joined with the others (bulk.one_row)
+        return [(_ONE_EXT_ID, (league_id, ids[0]))]
     reads = []
     for chunk in chunks(ids, list_size(conn)):
         listed, values = one_of(conn, chunk)
@@ -280,6 +282,11 @@ def _ext_id_reads(
             )
         )
     return reads
+
+
+_ONE_EXT_ID = one_row(
+    "SELECT ext_id, id, seq, date, content_hash FROM games WHERE league_id = ? AND ext_id = ?"
+)
 
 
 def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> Counter[str]:
@@ -610,12 +617,12 @@ def reads_ahead(
     namesakes = namesakes_reads(conn, league_id, names)
     if namesakes is None or len(names) > SCAN_FROM:  # the whole league's names are read
         return reads
+    if replacing is None:  # next to the reads of one row above (joined with them: one_row)
+        reads += _ext_id_reads(conn, league_id, [g.id for g in records if g.id is not None]) or []
     reads += namesakes
     reads += lookup_reads(conn, league_id, names)
-    if replacing is None:
-        reads += _ext_id_reads(conn, league_id, [g.id for g in records if g.id is not None]) or []
-        if early:
-            reads += live.early_reads(conn, league_id, records, names)
+    if replacing is None and early:
+        reads += live.early_reads(conn, league_id, records, names)
     return reads
 
 
