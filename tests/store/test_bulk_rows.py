@@ -66,3 +66,40 @@ def test_a_post_changing_many_pools_writes_them_as_a_replay_would(
     assert_is_a_fresh_replay(league)
     pools = league.current_pools()
     assert sum(p.games for p in pools.values()) == 2 * 3 * games
+
+
+def test_a_few_pools_are_written_in_one_statement_planned_once(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An appended duel changes two pools, two duels four: on PostgreSQL one statement writes
+    them (a ``VALUES`` list; psycopg sent a statement a row), the same statement for posts of as
+    many pools, and the league is what a fresh replay makes of it."""
+    league = League.create(db_url, "Few", "bataille-empire")
+    league.import_games(_post(2, DAY), source="first")
+    sent: list[str] = []
+    many: list[str] = []
+    if db_url.startswith("postgresql"):
+        execute, executemany = psycopg.Cursor.execute, psycopg.Cursor.executemany
+
+        def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            sent.append(str(query))
+            return execute(self, query, *args, **kwargs)
+
+        def spied_many(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            many.append(str(query))
+            return executemany(self, query, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.Cursor, "execute", spied)
+        monkeypatch.setattr(psycopg.Cursor, "executemany", spied_many)
+    for later, games in ((1, 1), (2, 1), (3, 2)):
+        report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
+        assert report.added == games and report.replayed == games  # the append path
+        assert len(report.rating_changes) == 2 * games
+    monkeypatch.undo()
+    if db_url.startswith("postgresql"):
+        updates = [q for q in sent if q.startswith("UPDATE ratings")]
+        assert len(updates) == 3 and all("FROM (VALUES" in q for q in updates), updates
+        assert updates[0] == updates[1]  # two pools each: one statement, prepared once
+        assert not [q for q in many if q.startswith("UPDATE ratings")]
+    assert_is_a_fresh_replay(league)

@@ -129,23 +129,55 @@ def update_rows(
     ``columns``, then those of ``keys``); ``fixed``: key columns with the same value on every row
     (an id), written into the statement once. In the caller's transaction.
 
-    SQLite: ``executemany`` (its fastest path). PostgreSQL: up to :data:`FEW_ROWS` rows the same
-    (each row a statement, prepared once); more, one statement joining the table to arrays of the
-    rows' values: psycopg sends ``executemany`` as a statement a row, and the 2,000 pools a post
-    of 1,000 games changes (with the players it marks active, :func:`insert_rows`) made a post
-    of 1,000 games take 166–193 ms instead of 142–159 (docs/benchmarks.md, "Live results").
-    A duel's two pools stay two statements: the server plans the joined statement afresh each
-    time (its generic plan looks dearer to it), which costs it more than the second statement
-    saves the driver (docs/benchmarks.md, "Live results")."""
+    SQLite: ``executemany`` (its fastest path). PostgreSQL, where psycopg sends ``executemany``
+    as a statement a row, each costing the driver about as much as a small read: one row, the
+    same; up to :data:`FEW_ROWS` rows (a duel's two pools, the pools of posts written together),
+    one statement joining the table to a ``VALUES`` list of them, which the server plans once
+    for each number of rows; more, one statement joining the table to arrays of the rows'
+    values (the 2,000 pools a post of 1,000 games changes, with the players it marks active,
+    :func:`insert_rows`, made a post of 1,000 games take 166–193 ms instead of 142–159). Arrays
+    for a few rows would cost more than they save: the server plans that statement afresh each
+    time, its generic plan's estimate of an array's rows looking dearer to it
+    (docs/benchmarks.md, "Live results")."""
     if not rows:
         return
     _ids_only(fixed, nulls=False)
-    arrays = conn.dialect.name == "postgresql" and len(rows) > FEW_ROWS
-    sql = _update_sql(table, tuple(fixed.items()), tuple(columns), tuple(keys), arrays)
+    postgresql = conn.dialect.name == "postgresql"
+    constants = tuple(fixed.items())
+    if postgresql and 1 < len(rows) <= FEW_ROWS:
+        sql = _update_values_sql(table, constants, tuple(columns), tuple(keys), len(rows))
+        run(conn, sql, [value for row in rows for value in row])
+        return
+    arrays = postgresql and len(rows) > FEW_ROWS
+    sql = _update_sql(table, constants, tuple(columns), tuple(keys), arrays)
     if arrays:
         run(conn, sql, _as_arrays(rows))
     else:
         run(conn, sql, rows, many=True)
+
+
+@functools.lru_cache(maxsize=256)
+def _update_values_sql(
+    table: Table,
+    constants: tuple[tuple[str, int], ...],
+    columns: tuple[str, ...],
+    keys: tuple[str, ...],
+    count: int,
+) -> str:
+    """PostgreSQL: :func:`update_rows`' statement for ``count`` rows given in a ``VALUES`` list,
+    each value cast to its column's type (a list of NULLs would otherwise be text)."""
+    from sqlalchemy.dialects import postgresql
+
+    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
+    named = (*columns, *keys)
+    row = ", ".join(f"CAST(? AS {table.c[c].type.compile(dialect=dialect)})" for c in named)
+    listed = ", ".join([f"({row})"] * count)
+    sets = ", ".join(f'"{c}" = v."{c}"' for c in columns)
+    where = " AND ".join(
+        [*(f't."{k}" = {v}' for k, v in constants), *(f't."{k}" = v."{k}"' for k in keys)]
+    )
+    names = ", ".join(f'"{c}"' for c in named)
+    return f"UPDATE {table.name} AS t SET {sets} FROM (VALUES {listed}) AS v({names}) WHERE {where}"
 
 
 @functools.lru_cache(maxsize=64)
