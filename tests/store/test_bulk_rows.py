@@ -34,6 +34,26 @@ def _post(n: int, day: dt.date, first: int = 0) -> list[GameRecord]:
     ]
 
 
+def _spy(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
+    """The statements psycopg is given one by one and row by row (``executemany``), each still
+    run."""
+    sent: list[str] = []
+    many: list[str] = []
+    execute, executemany = psycopg.Cursor.execute, psycopg.Cursor.executemany
+
+    def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(str(query))
+        return execute(self, query, *args, **kwargs)
+
+    def spied_many(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        many.append(str(query))
+        return executemany(self, query, *args, **kwargs)
+
+    monkeypatch.setattr(psycopg.Cursor, "execute", spied)
+    monkeypatch.setattr(psycopg.Cursor, "executemany", spied_many)
+    return sent, many
+
+
 def test_a_post_changing_many_pools_writes_them_as_a_replay_would(
     db_url: str,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
@@ -44,15 +64,7 @@ def test_a_post_changing_many_pools_writes_them_as_a_replay_would(
     league = League.create(db_url, "Many", "bataille-empire")
     games = FEW_ROWS  # 2 * FEW_ROWS players
     league.import_games(_post(games, DAY), source="first")
-    sent: list[str] = []
-    if db_url.startswith("postgresql"):
-        execute = psycopg.Cursor.execute
-
-        def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-            sent.append(str(query))
-            return execute(self, query, *args, **kwargs)
-
-        monkeypatch.setattr(psycopg.Cursor, "execute", spied)
+    sent, _ = _spy(monkeypatch) if db_url.startswith("postgresql") else ([], [])
     for later in (1, 2):  # the same players: their rows change, their marks stay
         report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
         assert report.added == games and report.replayed == games  # the append path
@@ -77,21 +89,7 @@ def test_a_few_pools_are_written_in_one_statement_planned_once(
     many pools, and the league is what a fresh replay makes of it."""
     league = League.create(db_url, "Few", "bataille-empire")
     league.import_games(_post(2, DAY), source="first")
-    sent: list[str] = []
-    many: list[str] = []
-    if db_url.startswith("postgresql"):
-        execute, executemany = psycopg.Cursor.execute, psycopg.Cursor.executemany
-
-        def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-            sent.append(str(query))
-            return execute(self, query, *args, **kwargs)
-
-        def spied_many(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-            many.append(str(query))
-            return executemany(self, query, *args, **kwargs)
-
-        monkeypatch.setattr(psycopg.Cursor, "execute", spied)
-        monkeypatch.setattr(psycopg.Cursor, "executemany", spied_many)
+    sent, many = _spy(monkeypatch) if db_url.startswith("postgresql") else ([], [])
     for later, games in ((1, 1), (2, 1), (3, 2)):
         report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
         assert report.added == games and report.replayed == games  # the append path

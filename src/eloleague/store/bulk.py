@@ -172,12 +172,8 @@ def _update_values_sql(
     named = (*columns, *keys)
     row = ", ".join(f"CAST(? AS {table.c[c].type.compile(dialect=dialect)})" for c in named)
     listed = ", ".join([f"({row})"] * count)
-    sets = ", ".join(f'"{c}" = v."{c}"' for c in columns)
-    where = " AND ".join(
-        [*(f't."{k}" = {v}' for k, v in constants), *(f't."{k}" = v."{k}"' for k in keys)]
-    )
     names = ", ".join(f'"{c}"' for c in named)
-    return f"UPDATE {table.name} AS t SET {sets} FROM (VALUES {listed}) AS v({names}) WHERE {where}"
+    return _update_joined(table, constants, columns, keys, f"(VALUES {listed}) AS v({names})")
 
 
 @functools.lru_cache(maxsize=64)
@@ -196,12 +192,23 @@ def _update_sql(
             [*(f'"{k}" = {v}' for k, v in constants), *(f'"{k}" = ?' for k in keys)]
         )
         return f"UPDATE {table.name} SET {sets} WHERE {where}"
+    return _update_joined(table, constants, columns, keys, _unnest_sql(table, (*columns, *keys)))
+
+
+def _update_joined(
+    table: Table,
+    constants: tuple[tuple[str, int], ...],
+    columns: tuple[str, ...],
+    keys: tuple[str, ...],
+    source: str,
+) -> str:
+    """``UPDATE table AS t`` setting ``columns`` from ``source``'s rows (named ``v``), joined
+    on the keys (PostgreSQL)."""
     sets = ", ".join(f'"{c}" = v."{c}"' for c in columns)
     where = " AND ".join(
         [*(f't."{k}" = {v}' for k, v in constants), *(f't."{k}" = v."{k}"' for k in keys)]
     )
-    listed = _unnest_sql(table, (*columns, *keys))
-    return f"UPDATE {table.name} AS t SET {sets} FROM {listed} WHERE {where}"
+    return f"UPDATE {table.name} AS t SET {sets} FROM {source} WHERE {where}"
 
 
 def _as_arrays(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
