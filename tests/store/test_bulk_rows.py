@@ -5,6 +5,7 @@ statement a row on SQLite; both leave the league as a fresh replay leaves it."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -32,6 +33,15 @@ def _post(n: int, day: dt.date, first: int = 0) -> list[GameRecord]:
         )
         for i in range(n)
     ]
+
+
+def _appended(league: League, posts: Sequence[int], first: int = 1) -> None:
+    """Posts of ``posts`` duels each (the same players), a day after the other from ``first``
+    days after :data:`DAY`, each taking the append path and changing its players' two pools."""
+    for later, games in enumerate(posts, start=first):
+        report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
+        assert report.added == games and report.replayed == games  # the append path
+        assert len(report.rating_changes) == 2 * games
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
@@ -65,10 +75,7 @@ def test_a_post_changing_many_pools_writes_them_as_a_replay_would(
     games = FEW_ROWS  # 2 * FEW_ROWS players
     league.import_games(_post(games, DAY), source="first")
     sent, _ = _spy(monkeypatch) if db_url.startswith("postgresql") else ([], [])
-    for later in (1, 2):  # the same players: their rows change, their marks stay
-        report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
-        assert report.added == games and report.replayed == games  # the append path
-        assert len(report.rating_changes) == 2 * games
+    _appended(league, [games, games])  # the same players: their rows change, their marks stay
     monkeypatch.undo()
     if db_url.startswith("postgresql"):
         updates = [q for q in sent if q.startswith("UPDATE ratings")]
@@ -90,10 +97,7 @@ def test_a_few_pools_are_written_in_one_statement_planned_once(
     league = League.create(db_url, "Few", "bataille-empire")
     league.import_games(_post(2, DAY), source="first")
     sent, many = _spy(monkeypatch) if db_url.startswith("postgresql") else ([], [])
-    for later, games in ((1, 1), (2, 1), (3, 2)):
-        report = league.import_games(_post(games, DAY + dt.timedelta(days=later)), source="post")
-        assert report.added == games and report.replayed == games  # the append path
-        assert len(report.rating_changes) == 2 * games
+    _appended(league, [1, 1, 2])
     monkeypatch.undo()
     if db_url.startswith("postgresql"):
         updates = [q for q in sent if q.startswith("UPDATE ratings")]

@@ -166,11 +166,8 @@ def _update_values_sql(
 ) -> str:
     """PostgreSQL: :func:`update_rows`' statement for ``count`` rows given in a ``VALUES`` list,
     each value cast to its column's type (a list of NULLs would otherwise be text)."""
-    from sqlalchemy.dialects import postgresql
-
-    dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
     named = (*columns, *keys)
-    row = ", ".join(f"CAST(? AS {table.c[c].type.compile(dialect=dialect)})" for c in named)
+    row = ", ".join(f"CAST(? AS {kind})" for kind in _pg_types(table, named))
     listed = ", ".join([f"({row})"] * count)
     names = ", ".join(f'"{c}"' for c in named)
     return _update_joined(table, constants, columns, keys, f"(VALUES {listed}) AS v({names})")
@@ -222,13 +219,18 @@ def _as_arrays(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
 def _unnest_sql(table: Table, columns: tuple[str, ...]) -> str:
     """PostgreSQL: ``unnest(%b::type[], ...) AS v("column", ...)``, rows given as one array of
     each column's values (:func:`_as_arrays`) read as a table."""
+    arrays = ", ".join(f"%b::{kind}[]" for kind in _pg_types(table, columns))
+    named = ", ".join(f'"{c}"' for c in columns)
+    return f"unnest({arrays}) AS v({named})"
+
+
+def _pg_types(table: Table, columns: Sequence[str]) -> list[str]:
+    """PostgreSQL's names of the types of ``table``'s ``columns`` (``DOUBLE PRECISION``,
+    ``VARCHAR(100)``, ...), for the casts of statements built once (cached by their callers)."""
     from sqlalchemy.dialects import postgresql
 
     dialect = postgresql.dialect()  # type: ignore[no-untyped-call]
-    types = [table.c[c].type.compile(dialect=dialect) for c in columns]
-    arrays = ", ".join(f"%b::{kind}[]" for kind in types)
-    named = ", ".join(f'"{c}"' for c in columns)
-    return f"unnest({arrays}) AS v({named})"
+    return [table.c[c].type.compile(dialect=dialect) for c in columns]
 
 
 @functools.lru_cache(maxsize=256)
