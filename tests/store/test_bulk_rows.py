@@ -44,15 +44,33 @@ def _appended(league: League, posts: Sequence[int], first: int = 1) -> None:
         assert len(report.rating_changes) == 2 * games
 
 
+def written(sql: str) -> list[str]:
+    """The writes of a statement: itself, or those the held writes joined into it
+    (``WITH w1 AS (...), w2 AS (...) last``, store/held.py), each as it was written."""
+    if not sql.startswith("WITH w1 AS ("):
+        return [sql]
+    parts: list[str] = []
+    at = len("WITH ")
+    while sql.startswith(f"w{len(parts) + 1} AS (", at):
+        start, depth = sql.index("(", at), 0
+        for end in range(start, len(sql)):
+            depth += {"(": 1, ")": -1}.get(sql[end], 0)
+            if depth == 0:
+                break
+        parts.append(sql[start + 1 : end])
+        at = end + 1 + len(", ") if sql.startswith(", ", end + 1) else end + 2
+    return [*parts, sql[at:]]
+
+
 def _spy(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
-    """The statements psycopg is given one by one and row by row (``executemany``), each still
-    run."""
+    """The writes psycopg is given one by one (:func:`written`: those joined into a statement
+    apart) and row by row (``executemany``), each still run."""
     sent: list[str] = []
     many: list[str] = []
     execute, executemany = psycopg.Cursor.execute, psycopg.Cursor.executemany
 
     def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append(str(query))
+        sent.extend(written(str(query)))
         return execute(self, query, *args, **kwargs)
 
     def spied_many(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:

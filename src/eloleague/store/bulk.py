@@ -20,6 +20,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Table
 
+from eloleague.store.held import Held
+
 CHUNK = 50_000
 FEW_ROWS = 100  # PostgreSQL: up to this many rows are inserted with executemany, not COPY
 
@@ -520,19 +522,21 @@ def drop_ahead(conn: Connection) -> None:
     conn.info.pop(_AHEAD, None)
 
 
-_HELD = "eloleague.held_pipeline"
+_HELD = "eloleague.held_writes"
 
 
 class _Held:
-    """The pipeline :func:`hold_for_commit` holds open, and the one cursor its statements share:
-    nobody reads their results, and a cursor made for each was about 5 µs of this process's time
-    a statement (docs/benchmarks.md, "Live results")."""
+    """The pipeline :func:`hold_for_commit` holds open, the one cursor its statements share
+    (nobody reads their results, and a cursor made for each was about 5 µs of this process's
+    time a statement, docs/benchmarks.md "Live results"), and what joins them
+    (:class:`~eloleague.store.held.Held`)."""
 
-    __slots__ = ("cursor", "pipeline")
+    __slots__ = ("cursor", "pipeline", "writes")
 
     def __init__(self, pipeline: Any, cur: Any) -> None:
         self.pipeline = pipeline
         self.cursor = cur
+        self.writes = Held(cur.execute)
 
     def leave(self, exc: BaseException | None) -> None:
         """Send what is held (``exc``: the transaction failed, nothing is waited for)."""
@@ -546,9 +550,10 @@ class _Held:
 
 
 def _held_cursor(conn: Connection) -> Any:
-    """The cursor of the statements held for the commit, or ``None`` when none are."""
+    """Where the statements held for the commit go (a :class:`~eloleague.store.held.Held`,
+    written into as into a cursor), or ``None`` when none are."""
     held = conn.info.get(_HELD)
-    return held.cursor if held is not None else None
+    return held.writes if held is not None else None
 
 
 def _reads(sql: str) -> bool:
@@ -559,14 +564,15 @@ def _reads(sql: str) -> bool:
 
 def hold_for_commit(conn: Connection) -> None:
     """On PostgreSQL, the statements the transaction makes from now on go with its ``COMMIT``,
-    in its round trip instead of one of their own: psycopg's pipeline is entered and held open
-    until :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the end of the
-    write's savepoint when the transaction holds several writes,
-    :mod:`eloleague.store.group_commit`). For the last statements of a write, whose results
-    nobody reads (its ledger, its journal entry, the league's revision): an error among them
-    surfaces when they are sent, and fails the write. A read, a statement through SQLAlchemy
-    (:func:`eloleague.store.db.connect`) and a ``COPY`` (which a pipeline cannot carry,
-    :func:`insert_rows`) send them first and wait. Elsewhere: nothing."""
+    in its round trip instead of one of their own, joined into as few statements as they can be
+    (:mod:`eloleague.store.held`): psycopg's pipeline is entered and held open until
+    :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the end of the write's
+    savepoint when the transaction holds several writes, :mod:`eloleague.store.group_commit`).
+    For the last statements of a write, whose results nobody reads (its ledger, its journal
+    entry, the league's revision): an error among them surfaces when they are sent, and fails
+    the write. A read, a statement through SQLAlchemy (:func:`eloleague.store.db.connect`) and a
+    ``COPY`` (which a pipeline cannot carry, :func:`insert_rows`) send them first and wait.
+    Elsewhere: nothing."""
     if conn.dialect.name == "postgresql" and _HELD not in conn.info:
         driver = conn.connection.driver_connection
         pipeline = driver.pipeline()  # type: ignore[union-attr]
@@ -582,6 +588,7 @@ def send_held(conn: Connection, *, commit: bool = False) -> None:
     if held is None:
         return
     try:
+        held.writes.flush()
         if commit:
             # psycopg then finds the transaction ended: its own commit() sends nothing
             held.cursor.execute("COMMIT")
