@@ -123,3 +123,41 @@ def test_a_few_pools_are_written_in_one_statement_planned_once(
         assert updates[0] == updates[1]  # two pools each: one statement, prepared once
         assert not [q for q in many if q.startswith("UPDATE ratings")]
     assert_is_a_fresh_replay(league)
+
+
+def test_lists_of_names_go_to_postgresql_as_binary_arrays_and_find_every_name(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A post's names are looked up as one array on PostgreSQL, sent in binary (psycopg wrote a
+    text array quoting each name, ten times slower): names a text array must quote or escape
+    (quotes, a backslash, a comma, braces, spaces, accents) are each found again, the post
+    registering nobody."""
+    names = ["O'Brien", "Back\\slash", "Comma, Name", "{Brace}", '"Quoted"', "Élodie Ñúñez", "NULL"]
+    first = [
+        GameRecord(
+            DAY, (Side((Participant(a),), "draw"), Side((Participant(b),), "draw")), id=f"f{i}"
+        )
+        for i, (a, b) in enumerate(zip(names, names[1:] + names[:1], strict=True))
+    ]
+    league = League.create(db_url, "Quoted", "bataille-empire")
+    league.import_games(first, source="first")
+    sent, _ = _spy(monkeypatch) if db_url.startswith("postgresql") else ([], [])
+    later = DAY + dt.timedelta(days=1)
+    again = [
+        GameRecord(
+            later,
+            (Side((Participant(a),), "decisive_victory"), Side((Participant(b),), "defeat")),
+            id=f"a{i}",
+        )
+        for i, (a, b) in enumerate(zip(names, names[2:] + names[:2], strict=True))
+    ]
+    report = league.import_games(again, source="again")
+    monkeypatch.undo()
+    assert report.added == len(names) and not report.new_players
+    assert sorted(league.players()) == sorted(names)
+    if db_url.startswith("postgresql"):
+        lists = [q for q in sent if "ANY(" in q]
+        assert lists and all("ANY(%s)" not in q for q in lists), lists
+        assert any("name = ANY(%b)" in q for q in lists), lists
+    assert_is_a_fresh_replay(league)
