@@ -62,3 +62,18 @@ def _language_kept() -> Iterator[None]:
         os.environ.pop("ELOLEAGUE_LANG", None)
     else:
         os.environ["ELOLEAGUE_LANG"] = before
+
+
+@pytest.fixture(autouse=True)
+def _postgresql_connections_closed() -> Iterator[None]:
+    """The PostgreSQL engines a test made closed after it (their connections, not the engines,
+    which stay usable). Each test database's engine kept up to five idle connections in its pool
+    until the session ended, and the suite's server takes a hundred: a run of the store's tests
+    alone met "too many clients" two hundred tests in."""
+    from eloleague import league
+
+    before = set(league._ENGINES)
+    yield
+    for url, engine in list(league._ENGINES.items()):
+        if url not in before and engine.dialect.name == "postgresql":
+            engine.dispose()
