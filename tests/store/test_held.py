@@ -75,6 +75,10 @@ def test_what_cannot_be_joined_is_sent_alone_and_in_order() -> None:
     for sql in (reading[0], returning[0], release[0], other_table[0], "SELECT 1"):
         assert joinable_target(sql) is None, sql
     assert joinable_target('DELETE FROM "checkpoints" WHERE date > %s') == "checkpoints"
+    # rows of a table others refer to: their dependants would go too, at the statement's end
+    for parent in ("games", "players", "import_batches", "leagues"):
+        assert joinable_target(f"DELETE FROM {parent} WHERE id = %s") is None, parent
+    assert joinable_target("UPDATE leagues SET revision = revision + 1 WHERE id = %s") == "leagues"
 
 
 def test_a_joined_statement_stays_within_what_the_driver_keeps_converted() -> None:

@@ -14,8 +14,11 @@ What may be joined is what cannot tell the difference: an ``INSERT ... VALUES``,
 or a ``DELETE`` of one table, reading no other table (an ``UPDATE`` may join a ``VALUES`` list or
 arrays of values), returning nothing. Two writes of the same table are never joined: the second
 must see the first's rows (the server runs a statement's parts on one snapshot, and a row
-updated twice by one statement keeps one of the two updates). Anything else (a savepoint's
-release, a write reading another table) is sent alone, in order.
+updated twice by one statement keeps one of the two updates). Nor is a ``DELETE`` from a table
+that others refer to: its rows' dependants go with it (``ON DELETE CASCADE``) once the whole
+statement has run, and a dependant another part inserted would go too where it would have been
+refused. (No write changes an id another row refers to.) Anything else (a savepoint's release, a
+write reading another table) is sent alone, in order.
 """
 
 from __future__ import annotations
@@ -25,11 +28,18 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from eloleague.store.tables import metadata
+
+# A joined statement's parameters and characters at most: psycopg converts the ``%s`` marks of
+# longer statements again at each execution (what it keeps is a statement of at most 50
+# parameters and 4,096 characters), which cost more than the statements joined saved.
 MAX_PARAMETERS = 50
 MAX_LENGTH = 4096
-"""A joined statement's parameters and characters at most: psycopg converts the ``%s`` marks of
-longer statements again at each execution (what it keeps is a statement of at most 50
-parameters and 4,096 characters), which cost more than the statements joined saved."""
+
+_REFERENCED = frozenset(
+    key.column.table.name for table in metadata.tables.values() for key in table.foreign_keys
+)
+"""The tables other tables refer to (a ``DELETE`` from them is sent alone)."""
 
 _TARGET = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?', re.IGNORECASE)
 _READS_ELSEWHERE = re.compile(r"\b(?:SELECT|RETURNING|USING|WITH)\b", re.IGNORECASE)
@@ -89,9 +99,12 @@ def joinable_target(sql: str) -> str | None:
     found = _TARGET.match(sql)
     if found is None or _READS_ELSEWHERE.search(sql) or ";" in sql:
         return None
-    if sql.lstrip()[:6].upper() == "UPDATE" and _UPDATE_SOURCE.search(sql):
+    verb, table = sql.lstrip()[:6].upper(), found.group(1).lower()
+    if verb == "UPDATE" and _UPDATE_SOURCE.search(sql):
         return None
-    return found.group(1).lower()
+    if verb == "DELETE" and table in _REFERENCED:
+        return None
+    return table
 
 
 def joined(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[Any]]]:
