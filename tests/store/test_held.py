@@ -5,9 +5,7 @@ would be had each been sent alone."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
-import psycopg
 import pytest
 
 from eloleague.league import League
@@ -18,7 +16,7 @@ from eloleague.store.held import MAX_PARAMETERS, joinable_target, joined
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 from tests.store.test_bulk_rows import written
 from tests.store.test_live_appends import assert_is_a_fresh_replay
-from tests.store.test_read_ahead import league_revision
+from tests.store.test_read_ahead import _count_statements, league_revision
 
 BATCH = "INSERT INTO import_batches (id, source) VALUES (%s, %s)"
 GAME = 'INSERT INTO games ("id", "seq") VALUES (%s, %s), (%s, %s)'
@@ -111,14 +109,7 @@ def test_a_live_post_s_writes_go_as_a_few_statements_and_leave_a_fresh_replay(
     league = League.create(pg_server.new_database(), "Held", "bataille-empire")
     day = dt.date(2025, 5, 1)
     league.import_games([_duel("g0", day, "A", "B"), _duel("g1", day, "C", "D")], source="first")
-    statements: list[str] = []
-    execute = psycopg.Cursor.execute
-
-    def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
-        statements.append(str(query))
-        return execute(self, query, *args, **kwargs)
-
-    monkeypatch.setattr(psycopg.Cursor, "execute", spied)
+    statements = _count_statements(monkeypatch)
     for n, (a, b) in enumerate([("A", "C"), ("B", "D"), ("A", "D")], start=2):
         statements.clear()
         report = league.import_games([_duel(f"g{n}", day, a, b)], source="post")
