@@ -33,6 +33,12 @@ once too): SQLite builds an index with its pages full, so the first live games a
 import split pages of the indexes by player; a league that has received results live for a
 while no longer does.
 
+With ``--pg``, SQLite's measurements are made once PostgreSQL's league is built, each round of
+them just before PostgreSQL's (``--rounds N``: N rounds in turn), and each round ends with
+SQLite's figure over PostgreSQL's for each measurement: this machine's speed moves by up to a
+factor 2 within minutes (docs/benchmarks.md), so a ratio is read from measurements made one
+after the other.
+
 Every count and duration is bounded (``--posts``, ``--seconds``).
 """
 
@@ -667,6 +673,9 @@ def main() -> None:
     parser.add_argument("--batch-games", type=int, default=20_000, help="games in 1,000s")
     parser.add_argument("--seconds", type=float, default=30, help="bound of each run")
     parser.add_argument("--pg", action="store_true", help="PostgreSQL too")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="with --pg: SQLite then PostgreSQL, this many times"
+    )
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
     parser.add_argument(
@@ -709,14 +718,37 @@ def main() -> None:
         db, Poster(args.players, day, "b"), posts_of_1000, 60, drop=PLAYER_INDEXES
     )
     summary("the same without the two indexes by player", n, wall, lat)
-    run_all("SQLite", lambda name: sqlite_copy(db, name), args, day)
+    on_sqlite = functools.partial(sqlite_copy, db)
+    if not args.pg:
+        run_all("SQLite", on_sqlite, args, day)
     if args.lived:
         lived = lived_sqlite(db, args.players, day, args.lived)
         label = f"SQLite after {args.lived:,} live games"
         run_all(label, lambda name: sqlite_copy(lived, f"lived-{name}"), args, day)
     if args.pg:
         for template in pg_league(args.players, args.games):
-            run_all("PostgreSQL", functools.partial(pg_run_copy, template), args, day)
+            for _ in range(args.rounds):  # each ratio from measurements made one after the other
+                on_file = run_all("SQLite", on_sqlite, args, day)
+                on_server = run_all(
+                    "PostgreSQL", functools.partial(pg_run_copy, template), args, day
+                )
+                ratios(on_file, on_server)
+
+
+def ratios(on_sqlite: Sequence[dict[str, Any]], on_pg: Sequence[dict[str, Any]]) -> None:
+    """SQLite's games a second over PostgreSQL's, for each measurement both made (the issue's
+    target: within a factor 2)."""
+    by_what = {row["what"].split(": ", 1)[1]: row for row in on_sqlite}
+    for row in on_pg:
+        what = row["what"].split(": ", 1)[1]
+        mine, theirs = by_what.get(what, {}).get("games_per_s"), row["games_per_s"]
+        if mine and theirs:
+            print(
+                json.dumps(
+                    {"what": f"SQLite over PostgreSQL: {what}", "ratio": round(mine / theirs, 2)}
+                ),
+                flush=True,
+            )
 
 
 def pg_run_copy(template: str, name: str) -> str:
