@@ -5,6 +5,8 @@ would be had each been sent alone."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -12,11 +14,22 @@ from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.bulk import hold_for_commit, run
 from eloleague.store.db import write
-from eloleague.store.held import MAX_PARAMETERS, joinable_target, joined
+from eloleague.store.held import MAX_PARAMETERS, HeldWrites, joinable_target
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 from tests.store.test_bulk_rows import written
 from tests.store.test_live_appends import assert_is_a_fresh_replay
 from tests.store.test_read_ahead import _count_statements, league_revision
+
+
+def joined(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[Any]]]:
+    """``statements`` (``%s`` marks) as :class:`HeldWrites` sends them, in order."""
+    out: list[tuple[str, list[Any]]] = []
+    held = HeldWrites(lambda sql, params: out.append((sql, params)))
+    for sql, params in statements:
+        held.execute(sql, params)
+    held.flush()
+    return out
+
 
 BATCH = "INSERT INTO import_batches (id, source) VALUES (%s, %s)"
 GAME = 'INSERT INTO games ("id", "seq") VALUES (%s, %s), (%s, %s)'

@@ -20,7 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Table
 
-from eloleague.store.held import Held
+from eloleague.store.held import HeldWrites
 
 CHUNK = 50_000
 FEW_ROWS = 100  # PostgreSQL: up to this many rows are inserted with executemany, not COPY
@@ -529,14 +529,14 @@ class _Held:
     """The pipeline :func:`hold_for_commit` holds open, the one cursor its statements share
     (nobody reads their results, and a cursor made for each was about 5 µs of this process's
     time a statement, docs/benchmarks.md "Live results"), and what joins them
-    (:class:`~eloleague.store.held.Held`)."""
+    (:class:`~eloleague.store.held.HeldWrites`)."""
 
     __slots__ = ("cursor", "pipeline", "writes")
 
     def __init__(self, pipeline: Any, cur: Any) -> None:
         self.pipeline = pipeline
         self.cursor = cur
-        self.writes = Held(cur.execute)
+        self.writes = HeldWrites(cur.execute)
 
     def leave(self, exc: BaseException | None) -> None:
         """Send what is held (``exc``: the transaction failed, nothing is waited for)."""
@@ -550,7 +550,7 @@ class _Held:
 
 
 def _held_cursor(conn: Connection) -> Any:
-    """Where the statements held for the commit go (a :class:`~eloleague.store.held.Held`,
+    """Where the statements held for the commit go (a :class:`~eloleague.store.held.HeldWrites`,
     written into as into a cursor), or ``None`` when none are."""
     held = conn.info.get(_HELD)
     return held.writes if held is not None else None

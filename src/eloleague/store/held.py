@@ -47,7 +47,7 @@ _UPDATE_SOURCE = re.compile(r"\bFROM\s+(?!\(VALUES\b|unnest\()", re.IGNORECASE)
 _WITH_PART = len("w1 AS (), ")
 
 
-class Held:
+class HeldWrites:
     """The statements held for the commit, written into it as into a cursor (``%s`` marks):
     :func:`~eloleague.store.bulk.run` and :func:`~eloleague.store.bulk.insert_rows` do. Each run
     of consecutive joinable writes of different tables is passed to ``send`` as one statement
@@ -105,17 +105,6 @@ def joinable_target(sql: str) -> str | None:
     if verb == "DELETE" and table in _REFERENCED:
         return None
     return table
-
-
-def joined(statements: Sequence[tuple[str, Sequence[Any]]]) -> list[tuple[str, list[Any]]]:
-    """``statements`` (``%s`` marks) as :class:`Held` sends them: each run of consecutive
-    joinable writes of different tables one statement, the others as they are, in order."""
-    out: list[tuple[str, list[Any]]] = []
-    held = Held(lambda sql, params: out.append((sql, params)))
-    for sql, params in statements:
-        held.execute(sql, params)
-    held.flush()
-    return out
 
 
 def _one_statement(run: Sequence[tuple[str, Sequence[Any]]]) -> tuple[str, list[Any]]:
