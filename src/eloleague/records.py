@@ -2,6 +2,13 @@
 
 Plain, immutable values. Names are normalised once, when a record is built from outside input
 (:func:`normalise_name`, docs/rule-sets.md): every later comparison is a plain string comparison.
+
+They are :class:`msgspec.Struct` classes, not dataclasses: made, hashed and compared in C (a post
+of 1,000 games makes some fifteen thousand of them and looks pools up twenty thousand times; a
+frozen dataclass costs about 0.4 µs to make, a struct 0.06), and left out of the garbage
+collector's walks (``gc=False``: a record holds no reference cycle, only text, numbers, dates and
+other records). Copy one with a change with :func:`replace`; list a class's fields with
+:func:`field_names`.
 """
 
 from __future__ import annotations
@@ -9,8 +16,22 @@ from __future__ import annotations
 import datetime as dt
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from itertools import chain
+from typing import Any, TypeVar
+
+import msgspec
+
+_R = TypeVar("_R", bound=msgspec.Struct)
+
+
+def replace(record: _R, /, **changes: Any) -> _R:
+    """A copy of ``record`` with some fields changed (as :func:`dataclasses.replace`)."""
+    return msgspec.structs.replace(record, **changes)
+
+
+def field_names(kind: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The names of a record class's fields, in order."""
+    return kind.__struct_fields__
 
 
 def normalise_name(name: str) -> str:
@@ -21,8 +42,7 @@ def normalise_name(name: str) -> str:
     return unicodedata.normalize("NFC", name).strip()
 
 
-@dataclass(frozen=True, slots=True)
-class Participant:
+class Participant(msgspec.Struct, frozen=True, gc=False):
     """One player in one game, with the role (country, army) played there, or ``""``.
 
     ``federation_id``, ``club`` and ``region``: who the player is beyond a name, when the file
@@ -56,8 +76,7 @@ def base_name(name: str, federation_id: str | None) -> str:
     return name
 
 
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(msgspec.Struct, frozen=True, gc=False):
     """Players sharing one result: an outcome label (duel, team) or a numeric score (ffa)."""
 
     players: tuple[Participant, ...]
@@ -65,8 +84,7 @@ class Side:
     score: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameRecord(msgspec.Struct, frozen=True, gc=False):
     """One game of the interchange format (docs/formats.md).
 
     ``origin`` says where the record came from ("line 14", "Résultats!B7") for messages; it does
@@ -82,9 +100,30 @@ class GameRecord:
     round: int | None = None
     mode: str = ""
     rated: bool = True
-    origin: str = field(default="", compare=False)
+    origin: str = ""
     home: int | None = None
     neutral: bool = False
+
+    def _compared(self) -> tuple[Any, ...]:
+        return (
+            self.date,
+            self.sides,
+            self.id,
+            self.event,
+            self.round,
+            self.mode,
+            self.rated,
+            self.home,
+            self.neutral,
+        )
+
+    def __eq__(self, other: object) -> bool:  # every field but its origin
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._compared() == other._compared()
+
+    def __hash__(self) -> int:
+        return hash(self._compared())
 
     @property
     def participants(self) -> tuple[Participant, ...]:
@@ -103,8 +142,7 @@ class GameRecord:
         return replace(self, sides=sides)
 
 
-@dataclass(frozen=True, slots=True)
-class PoolKey:
+class PoolKey(msgspec.Struct, frozen=True, gc=False):
     """Where a rating lives: ``(player, mode, role)``; parts a rule set does not pool by are ``""``."""
 
     player: str
@@ -112,8 +150,7 @@ class PoolKey:
     role: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class PoolState:
+class PoolState(msgspec.Struct, frozen=True, gc=False):
     """A pool's rating and its count of rated games; ``extra`` holds the values of the fields its
     rule set's method adds (``RatingMethod.pool_fields``, e.g. Glicko-2's deviation), in order."""
 

@@ -4,7 +4,6 @@ state with a field they do not know (it would be silently dropped)."""
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 import pytest
 
@@ -38,8 +37,7 @@ def test_an_elo_state_round_trips_without_method_fields() -> None:
     assert back == state and back.pools[PoolKey("Ana")].extra == ()
 
 
-@dataclass(frozen=True, slots=True)
-class _MoodyPool(PoolState):
+class _MoodyPool(PoolState, frozen=True, gc=False):
     mood: float = 0.0  # a pool field the checkpoints were never taught
 
 

@@ -7,7 +7,6 @@ only themselves."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import json
 from collections.abc import Callable
@@ -18,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from eloleague.league import _ENGINES, League
-from eloleague.records import GameRecord, Participant, Side
+from eloleague.records import GameRecord, Participant, Side, replace
 from eloleague.store import checkpoints, tail
 from eloleague.store.players import player_names
 from eloleague.store.tables import checkpoints as checkpoint_table
@@ -167,7 +166,7 @@ def run_steps(
             old = stored[x % len(stored)]
             assert old.id is not None
             fixed = duel(0, old.date, y % 6, y % 5, y, preset, old.event)
-            league.correct_game(old.id, dataclasses.replace(fixed, id=old.id))
+            league.correct_game(old.id, replace(fixed, id=old.id))
         elif kind == "delete" and stored:
             victim = stored[x % len(stored)].id
             assert victim is not None

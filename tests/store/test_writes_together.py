@@ -84,7 +84,7 @@ def posts_of(kinds: list[tuple[str, int, int]], last: dt.date, tag: str = "") ->
             continue
         elif kind == "clash" and posts:  # an earlier post's first game id, another result
             first = posts[x % len(posts)].games[0]
-            games = [dataclasses.replace(duel(first.id, last, a, b, y + 1))]
+            games = [duel(first.id, last, a, b, y + 1)]
         elif kind == "late":
             games = [duel(f"p{n}", last - dt.timedelta(days=1 + y % 3), a, b, y)]
         elif kind == "next day":

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from eloleague.engine.decay import DECAY, Decayer
 from eloleague.engine.fast import try_replay
@@ -19,7 +18,7 @@ from eloleague.engine.reversion import REVERSION, reverted
 from eloleague.engine.seasons import inactivity_rating, next_season_end, season_end
 from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.engine.validate import unrated_reason
-from eloleague.records import GameRecord, PoolKey, PoolState
+from eloleague.records import GameRecord, PoolKey, PoolState, replace
 from eloleague.rules.model import RuleSet
 
 __all__ = [

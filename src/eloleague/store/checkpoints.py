@@ -19,7 +19,7 @@ import msgspec
 from sqlalchemy import Connection, and_, delete, insert, select
 
 from eloleague.engine import EngineState
-from eloleague.records import GameRecord, PoolKey, PoolState
+from eloleague.records import GameRecord, PoolKey, PoolState, field_names
 from eloleague.rules.model import RuleSet
 from eloleague.store.bulk import date_param, run
 from eloleague.store.tables import checkpoints
@@ -81,7 +81,7 @@ def _check_fields(state: EngineState) -> None:
             f"{sorted(fields ^ KNOWN_FIELDS)}: update encode_state/decode_state"
         )
     for pool in state.pools.values():
-        pool_fields = {f.name for f in dataclasses.fields(pool)}
+        pool_fields = set(field_names(type(pool)))
         if pool_fields != KNOWN_POOL_FIELDS:
             raise RuntimeError(
                 "eloleague.store.checkpoints does not know the pool state fields "

@@ -10,13 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 from sqlalchemy import Connection, and_, delete, insert, select, update
 
-from eloleague.records import GameRecord, Participant, Side
+from eloleague.records import GameRecord, Participant, Side, replace
 from eloleague.store.bulk import (
     date_param,
     fetch_all,

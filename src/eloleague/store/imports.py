@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, and_, func, select
@@ -24,7 +24,7 @@ from sqlalchemy import Connection, and_, func, select
 from eloleague.engine import Unrated
 from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
-from eloleague.records import GameRecord, PoolKey, PoolState
+from eloleague.records import GameRecord, PoolKey, PoolState, replace
 from eloleague.rules.model import RuleSet
 from eloleague.store import live
 from eloleague.store import tail as live_tail

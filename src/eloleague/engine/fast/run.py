@@ -14,7 +14,7 @@ from eloleague.engine.fast.ledger import DECODED_FIELDS, ColumnarLedger
 from eloleague.engine.ledger import VALUE_FIELDS
 from eloleague.engine.state import EngineState, ReplayResult, Unrated
 from eloleague.memory import no_gc
-from eloleague.records import GameRecord, PoolState
+from eloleague.records import GameRecord, PoolState, field_names
 from eloleague.rules.model import RuleSet
 
 if TYPE_CHECKING:
@@ -34,14 +34,19 @@ _KNOWN_FIELDS = {
         "periods",
         "decay_steps",
     ],
-    PoolState: ["rating", "games", "extra"],
     ReplayResult: ["rules", "pools", "ledger", "unrated", "state", "as_of"],
 }
+_POOL_FIELDS = ("rating", "games", "extra")  # PoolState's (a record: records.field_names)
 
 
 def _shapes_known() -> bool:
-    return set(VALUE_FIELDS) <= DECODED_FIELDS and all(
-        [f.name for f in dataclasses.fields(cls)] == names for cls, names in _KNOWN_FIELDS.items()
+    return (
+        set(VALUE_FIELDS) <= DECODED_FIELDS
+        and field_names(PoolState) == _POOL_FIELDS
+        and all(
+            [f.name for f in dataclasses.fields(cls)] == names
+            for cls, names in _KNOWN_FIELDS.items()
+        )
     )
 
 

@@ -9,8 +9,6 @@ instead of comparing names. Adding a method is one module, one line below, its t
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from eloleague.engine.methods.base import (
     RANKED,
     TWO_SIDES,
@@ -25,7 +23,7 @@ from eloleague.engine.methods.duel import DUEL, venue_points
 from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances
 from eloleague.engine.methods.glicko2 import GLICKO2
 from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
-from eloleague.records import PoolState
+from eloleague.records import PoolState, replace
 from eloleague.rules.model import RuleSet
 
 __all__ = [
