@@ -619,6 +619,20 @@ def one_of(conn: Connection, values: Sequence[Any]) -> tuple[str, tuple[Any, ...
     return f"IN ({marks(len(values))})", tuple(values)
 
 
+def each_looked_up(table: str, columns: str, key: str, alias: str) -> str:
+    """PostgreSQL: a ``FROM`` item with, for each value of an array, the row of ``table`` whose
+    ``key`` is that value in a league, named ``alias``: its parameters are the array (text, sent
+    in binary) then the league's id. Each value is looked up in the key's index (the subquery's
+    ``LIMIT`` keeps it a lookup a value): ``key = ANY(array)`` let the planner read the whole
+    table instead once the array was long and the table not huge (a thousand lookups estimated
+    dearer than a scan), a cost that grows with the league (docs/benchmarks.md, "Live
+    results"). ``key`` must be unique in a league."""
+    return (
+        f"unnest(%b::text[]) AS {alias}_wanted (value) CROSS JOIN LATERAL (SELECT {columns} "
+        f"FROM {table} WHERE league_id = ? AND {key} = {alias}_wanted.value LIMIT 1) AS {alias}"
+    )
+
+
 def list_size(conn: Connection) -> int:
     """How many values one :func:`one_of` condition takes: SQLite's lists are kept short, a
     PostgreSQL array holds them all (one statement instead of several)."""

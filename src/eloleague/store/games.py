@@ -290,12 +290,17 @@ def _few_games_sql(games_count: int, players_count: int, batch: str | None = Non
 
 
 def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]:
-    """The row ids of the league's games with these arrival numbers, in that order."""
+    """The row ids of the league's games with these arrival numbers, in that order. New games'
+    numbers follow each other: read as a range (a list of a thousand numbers cost PostgreSQL
+    4.4 ms, planned afresh each time); others as a list, or every game from the first."""
     query = select(games.c.seq, games.c.id).where(games.c.league_id == league_id)
-    if len(seqs) <= 1000:
+    first, last = min(seqs), max(seqs)
+    if last - first + 1 == len(seqs):
+        query = query.where(games.c.seq.between(first, last))
+    elif len(seqs) <= 1000:
         query = query.where(games.c.seq.in_(seqs))
     else:
-        query = query.where(games.c.seq >= min(seqs))
+        query = query.where(games.c.seq >= first)
     by_seq: dict[int, int] = {seq: pk for seq, pk in conn.execute(query)}
     return [by_seq[seq] for seq in seqs]
 
