@@ -66,6 +66,7 @@ def serve(
     if workers <= 1:
         app = create_app(settings)
         _share_the_interpreter()
+        set_apart_what_lasts()
         uvicorn.run(
             app,
             host=host,
@@ -100,7 +101,26 @@ def serve(
 def app_from_environment() -> FastAPI:
     """One worker's application (``serve --workers N``): the settings from the environment."""
     _share_the_interpreter()
-    return create_app(Settings.from_env(helper_process=True))
+    app = create_app(Settings.from_env(helper_process=True))
+    set_apart_what_lasts()
+    return app
+
+
+def set_apart_what_lasts() -> None:
+    """A server process, once its application is built (and the compiled kernel loaded, when
+    numba's cache holds it), sets the objects it has made so far apart from the garbage
+    collector's full collections (``gc.freeze``): they last as long as the process, and each
+    full collection walked all of them, some 250,000 objects, stopping every request of the
+    process for 140 ms or so every twenty posts of 1,000 games; a game server's single-game post
+    that met one waited that long. Only what is made later is walked (docs/web.md, "Posting
+    results from a game server")."""
+    import gc
+
+    from eloleague.engine.fast import warmup
+
+    warmup.load()
+    gc.collect()
+    gc.freeze()
 
 
 def _share_the_interpreter() -> None:

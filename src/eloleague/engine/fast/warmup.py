@@ -61,5 +61,18 @@ def compile_kernel() -> None:
     try_replay(load_rules("bataille-empire"), games, EngineState(), None, min_games=0)
 
 
+def load() -> bool:
+    """Load the compiled kernel if numba's cache holds it (about a second; nothing is compiled
+    here): whether it is loaded. A server calls it as it starts, so that what the kernel brings
+    into the process is there before the server sets its long-lived objects apart
+    (:func:`eloleague.web.set_apart_what_lasts`)."""
+    from eloleague.engine.fast import available
+
+    if not available() or _compiled() is not True:
+        return False
+    compile_kernel()
+    return True
+
+
 if __name__ == "__main__":
     compile_kernel()
