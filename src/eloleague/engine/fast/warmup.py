@@ -62,10 +62,10 @@ def compile_kernel() -> None:
 
 
 def load() -> bool:
-    """Load the compiled kernel if numba's cache holds it (about a second; nothing is compiled
-    here): whether it is loaded. A server calls it as it starts, so that what the kernel brings
-    into the process is there before the server sets its long-lived objects apart
-    (:func:`eloleague.web.set_apart_what_lasts`)."""
+    """Load the compiled kernel if numba's cache holds it (under half a second on this machine;
+    nothing is compiled here): whether it is loaded. A server calls it as it starts, so that what
+    the kernel brings into the process is there before the server sets its long-lived objects
+    apart (:func:`eloleague.web.set_apart_what_lasts`)."""
     from eloleague.engine.fast import available
 
     if not available() or _compiled() is not True:
