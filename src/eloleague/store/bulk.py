@@ -427,8 +427,7 @@ def read_ahead(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]
     todo = [(sql, params) for sql, params in statements if (sql, tuple(params)) not in made]
     found = []
     if todo and plan_cache_mode(conn):  # reads by key: planned once (GENERIC_PLANS)
-        found = run_together(conn, [(f"SELECT {GENERIC_PLANS}", ()), *todo, PLANS_AS_CONFIGURED])
-        found = found[1:-1]
+        found = run_generic(conn, (generic_after("SELECT 1"), ()), todo)[1:]
     elif todo:
         found = run_together(conn, todo)
     with kept_ahead(conn, todo, found):
@@ -442,11 +441,51 @@ prepares them; PostgreSQL would still plan each one afresh for its values (its c
 statements whose custom plans look cheaper, as lists of names do), about a third of the
 server's time for a post of one game, and more for the posts written together (docs/
 benchmarks.md, "Live results"). Their generic plan, made once per connection, is the same index
-lookups."""
+lookups. Set by :func:`generic_after`, which keeps the mode as configured aside first."""
 
-PLANS_AS_CONFIGURED: tuple[str, Sequence[Any]] = ("SET LOCAL plan_cache_mode TO DEFAULT", ())
+
+def generic_after(statement: str) -> str:
+    """``statement`` (a read of one row: the league's lock), then the statements after it planned
+    generically (:data:`GENERIC_PLANS`), in one statement; the mode as configured is kept in this
+    transaction's ``eloleague.plans`` setting for :data:`PLANS_AS_CONFIGURED` to put back. Each
+    setting reads its row from the one before, a subquery: the server runs a subquery that calls
+    a volatile function apart from the query around it, and first."""
+    return (
+        f"SELECT {GENERIC_PLANS} AS generic FROM (SELECT set_config('eloleague.plans', "
+        f"current_setting('plan_cache_mode'), true) AS kept FROM ({statement}) AS first) AS saved"
+    )
+
+
+PLANS_AS_CONFIGURED: tuple[str, Sequence[Any]] = (
+    one_row(
+        "SELECT set_config('plan_cache_mode', current_setting('eloleague.plans'), true) "
+        "AS configured"
+    ),
+    (),
+)
 """After those reads: the rest of the write (a recompute's reads of a date range, whose best
-plan depends on the dates) planned as the server is configured to."""
+plan depends on the dates) planned as the server is configured to. A read of one row, sent with
+the last of them (:func:`run_generic`)."""
+
+
+def run_generic(
+    conn: Connection,
+    first: tuple[str, Sequence[Any]],
+    reads: Sequence[tuple[str, Sequence[Any]]],
+) -> list[Any]:
+    """:func:`run_together` of ``first`` (a statement of :func:`generic_after`) then ``reads``
+    planned generically, the plans put back as configured (:data:`PLANS_AS_CONFIGURED`) in the
+    same round trip; the rows of ``first``, then of each read, in order. The reads of one row
+    (:func:`one_row`) are sent last, joined with the setting put back: a statement less, about
+    45 µs of this process's time in psycopg's pipeline and the server's start and end of a
+    statement (docs/benchmarks.md, "Live results"). ``reads`` are reads only: their order does
+    not matter."""
+    last = sorted(range(len(reads)), key=lambda n: reads[n][0] in _ONE_ROW)
+    done = run_together(conn, [first, *(reads[n] for n in last), PLANS_AS_CONFIGURED])
+    found: list[Any] = [None] * len(reads)
+    for at, n in enumerate(last, start=1):
+        found[n] = done[at]
+    return [done[0], *found]
 
 
 def plan_cache_mode(conn: Connection) -> bool:

@@ -26,11 +26,11 @@ from eloleague.errors import BusyError, EloleagueError, UnavailableError
 from eloleague.store import after_commit
 from eloleague.store.bulk import (
     CACHE_KB,
-    GENERIC_PLANS,
-    PLANS_AS_CONFIGURED,
     database_key,
     drop_held,
+    generic_after,
     plan_cache_mode,
+    run_generic,
     run_together,
     send_held,
 )
@@ -324,19 +324,17 @@ def lock_league(
     results, in order.
 
     Those statements are the write's first reads, by key (the league's rules, the posted names,
-    game ids and pools): on PostgreSQL they are run with generic plans (:data:`GENERIC_PLANS`),
-    the plan cache left as configured for the rest of the transaction."""
+    game ids and pools): on PostgreSQL they are run with generic plans, the plan cache left as
+    configured for the rest of the transaction (:func:`~eloleague.store.bulk.run_generic`)."""
     if is_sqlite(conn):
         return run_together(conn, then)
-    reads = list(then)
-    generic = bool(reads) and plan_cache_mode(conn)
+    generic = bool(then) and plan_cache_mode(conn)
     keys: tuple[Any, ...] = (LEAGUE_LOCK, league_id)
     if wait is not None:  # the wait in milliseconds, after the keys (the statement's order)
         keys = (*keys, str(max(1, int(wait * 1000))))
-    if generic:
-        reads.append(PLANS_AS_CONFIGURED)
+    lock = (locking(wait is not None, generic=generic), keys)
     try:
-        done = run_together(conn, [(locking(wait is not None, generic=generic), keys), *reads])
+        done = run_generic(conn, lock, then) if generic else run_together(conn, [lock, *then])
     except Exception as exc:  # the driver's own error: run_together bypasses SQLAlchemy's
         if getattr(exc, "sqlstate", None) == LOCK_NOT_AVAILABLE:
             raise BusyError(busy_text()) from None
@@ -348,7 +346,8 @@ def locking(bounded: bool, *, generic: bool) -> str:
     """The one statement that takes a league's lock on PostgreSQL (parameters: the lock's two
     keys, then, when ``bounded``, the wait in milliseconds, as text): with ``bounded``, the
     wait set for the lock alone (``lock_timeout``, back to none once the lock is had); with
-    ``generic``, the reads that follow planned generically (:data:`GENERIC_PLANS`).
+    ``generic``, the reads that follow planned generically (:func:`~eloleague.store.bulk.
+    generic_after`).
 
     Each setting reads its row from the one before, a subquery: the server runs a subquery
     that calls a volatile function apart from the query around it, and first. One statement,
@@ -362,7 +361,7 @@ def locking(bounded: bool, *, generic: bool) -> str:
             ") AS held"
         )
     if generic:
-        statement = f"SELECT {GENERIC_PLANS} AS generic FROM ({statement}) AS taken"
+        statement = generic_after(statement)
     return statement
 
 

@@ -45,6 +45,7 @@ from eloleague.store.bulk import (
     hold_for_commit,
     insert_rows,
     one_of,
+    one_row,
     run,
     taken_ahead,
     to_date,
@@ -202,7 +203,9 @@ def early_reads(
         return []
     listed, values = one_of(conn, names)
     return [
-        (
+        (_ONE_OF_EACH, ())
+        if len(records) == batches == 1
+        else (
             "SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('games', 'id')) END, "
             "CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('import_batches', 'id')) END "
             "FROM generate_series(1, ?) AS n ORDER BY n",
@@ -219,6 +222,14 @@ def early_reads(
             (league_id, *values, league_id, *values, league_id),
         ),
     ]
+
+
+_ONE_OF_EACH = one_row(
+    "SELECT nextval(pg_get_serial_sequence('games', 'id')), "
+    "nextval(pg_get_serial_sequence('import_batches', 'id'))"
+)
+"""The ids of a post of one game: a read of one row, joined with the others of the lock's
+round trip (:func:`~eloleague.store.bulk.run_generic`)."""
 
 
 def early(conn: Connection, reads: Sequence[tuple[str, tuple[Any, ...]]]) -> Early | None:
