@@ -23,6 +23,7 @@ from eloleague.store.db import write
 from eloleague.store.games import LAST_SEQ
 from eloleague.store.leagues import RULES_READ
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
+from tests.store.test_live_appends import assert_is_a_fresh_replay
 
 DAY = dt.date(2025, 1, 4)
 NAMES = "SELECT name FROM players WHERE league_id = ? AND name = ?"
@@ -159,8 +160,9 @@ def test_an_appended_game_takes_two_round_trips_to_postgresql(
     import batch, and the pools of the players it names; then the batch, the game, its players,
     the ledger, ratings, tail, journal entry and revision with the commit. A read leaving its
     round trip for one of its own, or a write leaving the commit's, would make more. A post
-    naming a newcomer checks and registers her in one round trip more (the names registered
-    since the process last read them, then the insert), and reads no pool of hers."""
+    naming a newcomer takes two as well: her id is reserved and the names registered since the
+    process last read them are read with the lock, and she is registered with the commit; no
+    pool of hers is read."""
     league = _league(pg_server.new_database())
     league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
     trips = _count_round_trips(monkeypatch)
@@ -176,11 +178,13 @@ def test_an_appended_game_takes_two_round_trips_to_postgresql(
         [_duel("x10", Participant("P1"), Participant("Newcomer"))], source="post"
     )
     assert report.added == 1 and report.new_players == ["Newcomer"]
-    # the lock's, the registration's (the names registered since, then the insert), the commit's
-    assert trips == ["pipeline"] * 3, trips
-    inserted = [n for n, s in enumerate(sent) if s.startswith("INSERT INTO players")]
-    since = [n for n, s in enumerate(sent) if s.startswith("SELECT id, name FROM players")]
-    assert len(inserted) == len(since) == 1 and since[0] < inserted[0], sent
+    assert trips == ["pipeline"] * 2, trips  # the lock's, the commit's
+    reserved = [n for n, s in enumerate(sent) if "WITH fresh AS MATERIALIZED" in s]
+    put_back = [n for n, s in enumerate(sent) if "AS configured" in s]  # the lock's last
+    inserted = [n for n, s in enumerate(sent) if "INSERT INTO players (id, " in s]
+    assert len(reserved) == len(put_back) == len(inserted) == 1, sent
+    assert reserved[0] <= put_back[0] < inserted[0], sent
+    assert sent[-1] == "COMMIT"
     by_ids = "SELECT player_id, mode, role, rating, games, extra, last_played FROM ratings"
     assert not [s for s in sent if s.startswith(by_ids)]  # no pool of hers read
     monkeypatch.undo()
@@ -193,6 +197,57 @@ def test_an_appended_game_takes_two_round_trips_to_postgresql(
             "JOIN import_batches b ON b.id = g.batch_id WHERE g.ext_id = 'x9'"
         ).one()
     assert tuple(batch) == ("post", "h9", 1, None)
+
+
+@pytest.mark.pg
+def test_newcomers_registered_with_the_commit_are_checked_against_every_registered_name(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Newcomers whose ids were reserved with the lock: both players of a game new, each under
+    her own id; the look-alike check still sees a player another process registered since this
+    one last read the names (here written by another connection, which this process's kept
+    names know nothing of); a name that is an alias is no newcomer; and the league is what a
+    fresh replay makes of it."""
+    league = _league(pg_server.new_database())
+    league.rename_player("P7", "P7 bis")  # P7 is now an alias
+    # a newcomer: this process reads the league's names (then only those registered since)
+    league.import_games([_duel("w", Participant("P0"), Participant("Warm"))], source="warm")
+    url = league.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(url, autocommit=True) as other:  # another process's registrations
+        other.execute(
+            "INSERT INTO players (league_id, name, created_at) VALUES (%s, 'Bruno Petit', now())",
+            (league.id,),
+        )
+    trips = _count_round_trips(monkeypatch)
+    report = league.import_games(
+        [_duel("n1", Participant("Bruno Peti"), Participant("Chloé Roux"))], source="post"
+    )
+    assert trips == ["pipeline"] * 2, trips  # the newcomers' registration took none of its own
+    assert report.new_players == ["Bruno Peti", "Chloé Roux"]
+    assert [(w.name, w.likely) for w in report.name_warnings] == [("Bruno Peti", "Bruno Petit")]
+    trips.clear()
+    report = league.import_games(
+        [_duel("n2", Participant("P7"), Participant("Denise Aubert"))], source="post"
+    )
+    assert trips == ["pipeline"] * 2, trips
+    assert report.new_players == ["Denise Aubert"]  # P7 is P7 bis's alias, no newcomer
+    monkeypatch.undo()
+    with league.engine.connect() as conn:
+        ids = dict(
+            conn.exec_driver_sql(
+                "SELECT name, id FROM players WHERE league_id = %s", (league.id,)
+            ).all()
+        )
+    assert len(set(ids.values())) == len(ids)  # each her own id
+    assert {"Bruno Peti", "Chloé Roux", "Denise Aubert", "Bruno Petit"} <= set(ids)
+    assert {p.name for g in league.games() for s in g.sides for p in s.players} >= {
+        "Bruno Peti",
+        "Chloé Roux",
+        "P7 bis",
+        "Denise Aubert",
+    }
+    assert_is_a_fresh_replay(league)
 
 
 @pytest.mark.pg

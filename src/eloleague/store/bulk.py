@@ -536,6 +536,18 @@ def taken_ahead(
     return [run(conn, sql, params) for sql, params in keys]
 
 
+def taken_by_text(conn: Connection, sql: str) -> tuple[tuple[Any, ...], Any] | None:
+    """The parameters and rows of the read of ``sql`` kept ahead, whatever its parameters
+    (taken, as :func:`run` takes it), or ``None``: for a read whose parameters the caller
+    does not know again (the names of a whole post, where it has only some of them)."""
+    ahead = conn.info.get(_AHEAD) or []
+    for i, ((kept, params), rows) in enumerate(ahead):
+        if kept == sql:
+            del ahead[i]
+            return params, rows
+    return None
+
+
 def all_kept(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> bool:
     """Whether every one of ``statements`` was read ahead and is kept (none taken)."""
     kept = [key for key, _ in conn.info.get(_AHEAD, ())]

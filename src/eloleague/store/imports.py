@@ -62,6 +62,7 @@ from eloleague.store.players import (
     lookup_names,
     lookup_reads,
     name_index,
+    newcomers_read,
     player_names,
 )
 from eloleague.store.recompute import Progress, recompute, starting_point, touched_date
@@ -632,7 +633,9 @@ def reads_ahead(
     reads += namesakes
     reads += lookup_reads(conn, league_id, names)
     if replacing is None and early:
-        reads += live.early_reads(conn, league_id, records, names)
+        early_ones = live.early_reads(conn, league_id, records, names)
+        newcomers = newcomers_read(conn, league_id, names) if early_ones else None
+        reads += early_ones + ([newcomers] if newcomers is not None else [])
     return reads
 
 

@@ -27,12 +27,15 @@ from eloleague.store import after_commit
 from eloleague.store.bulk import (
     database_key,
     drop_kept,
+    hold_for_commit,
     keep_ahead,
     list_size,
     one_of,
+    one_row,
     run,
     run_together,
     stamp_param,
+    taken_by_text,
 )
 from eloleague.store.by_player import played_by
 from eloleague.store.messages import msg
@@ -432,22 +435,86 @@ def checked_and_created(
     """The look-alike warnings of new ``names`` (:func:`lookalikes`) and their players, created.
     On PostgreSQL, once this process has read the league's names, a live post's few newcomers
     take one round trip for both: the names registered since, then the insert, in one pipeline
-    (:func:`~eloleague.store.bulk.run_together`), instead of three."""
+    (:func:`~eloleague.store.bulk.run_together`), instead of three; none when their ids were
+    reserved with the league's lock (:func:`newcomers_read`): the insert then goes with the
+    commit."""
     key = (database_key(conn.engine), league_id)
     kept = _REGISTERED.get(key)
-    few = _few_new(conn, league_id, list(dict.fromkeys(names)))
+    wanted = list(dict.fromkeys(names))
+    few = _few_new(conn, league_id, wanted)
     if conn.dialect.name != "postgresql" or kept is None or few is None:
         warnings = lookalikes(names, registered_names(conn, league_id))
         return warnings, create_players(conn, league_id, names)
     reads = [(_ALIASES_LAST, ()), (_REGISTERED_SINCE, (league_id, kept[1]))]
-    *found, inserted = run_together(conn, [*reads, few])
-    created = {name: int(pk) for name, pk in inserted}
+    reserved = _reserved(conn, wanted, kept[1])
+    if reserved is not None:
+        created, found = reserved
+        hold_for_commit(conn)  # nothing read back: the insert goes with the commit
+        run(conn, *_with_ids(conn, league_id, created))
+    else:
+        *found, inserted = run_together(conn, [*reads, few])
+        created = {name: int(pk) for name, pk in inserted}
     keep_ahead(conn, reads, found)  # for registered_names, which reads them first
     try:  # (an alias added since makes it read every name again: the new ones left out)
         registered = registered_names(conn, league_id, set(created.values()))
     finally:
         drop_kept(conn, reads)
     return lookalikes(names, registered), created
+
+
+def newcomers_read(
+    conn: Connection, league_id: int, names: Sequence[str]
+) -> tuple[str, tuple[Any, ...]] | None:
+    """PostgreSQL, a live post naming ``names``, once this process has read the league's names:
+    the read, sent with the league's lock (:func:`~eloleague.store.imports.reads_ahead`), that
+    reserves an id for each name that is neither a player's nor an alias (a newcomer), and reads
+    what :func:`checked_and_created` then needs (the aliases' last id, the players registered
+    since): her registration goes with the commit, one round trip less. A read of one row (joined
+    with the others of that round trip); with no newcomer, only two lookups by name a name.
+    Ids come from the players' sequence (a post that does not use them leaves a gap, as a
+    rolled-back insert does). ``None`` elsewhere."""
+    kept = _REGISTERED.get((database_key(conn.engine), league_id))
+    if conn.dialect.name != "postgresql" or kept is None or not 0 < len(names) <= FEW_NEW:
+        return None
+    return _NEWCOMERS, (list(names), league_id, league_id, league_id, kept[1])
+
+
+_NEWCOMERS = one_row(
+    "WITH fresh AS MATERIALIZED (SELECT w.n, w.name, nextval(pg_get_serial_sequence('players', "
+    "'id')) AS id FROM unnest(%b::text[]) WITH ORDINALITY AS w (name, n) "
+    "WHERE NOT EXISTS (SELECT FROM players WHERE league_id = ? AND name = w.name) "
+    "AND NOT EXISTS (SELECT FROM player_aliases WHERE league_id = ? AND alias = w.name)) "
+    "SELECT (SELECT json_agg(json_build_array(name, id) ORDER BY n) FROM fresh) AS reserved, "
+    "(SELECT coalesce(max(id), 0) FROM player_aliases WHERE EXISTS (SELECT FROM fresh)) "
+    "AS aliases, (SELECT json_agg(json_build_array(id, name) ORDER BY id) FROM players "
+    "WHERE league_id = ? AND id > ? AND EXISTS (SELECT FROM fresh)) AS since"
+)
+
+
+def _reserved(
+    conn: Connection, names: list[str], since: int
+) -> tuple[dict[str, int], list[list[tuple[Any, ...]]]] | None:
+    """The ids :func:`newcomers_read` reserved for exactly ``names``, and the rows of
+    ``_ALIASES_LAST`` and ``_REGISTERED_SINCE`` (from player id ``since``) as read with them;
+    ``None`` if no such read was made with the lock, or for other names."""
+    found = taken_by_text(conn, _NEWCOMERS)
+    if found is None or found[0][-1] != since or not found[1]:
+        return None
+    ((reserved, aliases, registered),) = found[1]
+    created = {str(name): int(pk) for name, pk in reserved or ()}
+    if sorted(created) != sorted(names):
+        return None
+    return created, [[(aliases,)], [(int(pk), str(name)) for pk, name in registered or ()]]
+
+
+def _with_ids(conn: Connection, league_id: int, created: dict[str, int]) -> tuple[str, list[Any]]:
+    """The insert of newcomers under the ids reserved for them (:func:`newcomers_read`)."""
+    now = stamp_param(conn)(dt.datetime.now(dt.UTC))
+    return (
+        "INSERT INTO players (id, league_id, name, created_at) VALUES "
+        + ", ".join(["(?, ?, ?, ?)"] * len(created)),
+        [x for name, pk in created.items() for x in (pk, league_id, name, now)],
+    )
 
 
 _ALIASES_LAST = "SELECT coalesce(max(id), 0) FROM player_aliases"
