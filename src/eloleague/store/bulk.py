@@ -348,16 +348,39 @@ def one_row(sql: str) -> str:
     return sql
 
 
+_MANY_ROWS: dict[str, int] = {}
+"""The reads declared of several rows (:func:`many_rows`), with their number of columns."""
+
+
+def many_rows(sql: str, columns: int) -> str:
+    """``sql`` (written with ``?`` marks), a read of any number of rows of ``columns`` columns,
+    declared joinable as :func:`one_row` reads are: on PostgreSQL :func:`run_together` sends it
+    in one statement with the joinable reads next to it, its rows as one JSON array (a dozen
+    such statements at most a post: the names, their namesakes, the pools of the players they
+    name). Its reader gets each row as a tuple, its numbers as numbers (a float with no
+    fraction as an int: its reader makes it a float again) and its dates as ISO text
+    (:func:`to_date` takes both). The first thousand declared are kept; any other is sent
+    as a statement of its own."""
+    if sql not in _MANY_ROWS and len(_MANY_ROWS) < 1000:
+        _MANY_ROWS[sql] = columns
+    return sql
+
+
+def _joinable(sql: str) -> bool:
+    return sql in _ONE_ROW or sql in _MANY_ROWS
+
+
 def _joined(
     statements: Sequence[tuple[str, Sequence[Any]]],
 ) -> list[tuple[str, tuple[Any, ...], int]]:
-    """``statements`` as they are sent: each ``(sql, parameters, 1)``, but consecutive reads of
-    one row (:func:`one_row`) as one ``(sql, their parameters, how many)``."""
+    """``statements`` as they are sent: each ``(sql, parameters, 1)``, but consecutive reads
+    declared joinable (:func:`one_row`, :func:`many_rows`) as one ``(sql, their parameters,
+    how many)``."""
     units: list[tuple[str, tuple[Any, ...], int]] = []
     i = 0
     while i < len(statements):
         end = i
-        while end < len(statements) and statements[end][0] in _ONE_ROW:
+        while end < len(statements) and _joinable(statements[end][0]):
             end += 1
         if end - i < 2:
             sql, params = statements[i]
@@ -372,39 +395,59 @@ def _joined(
 
 
 _READ_MARK = "eloleague_read"
+_ROWS_MARK = "eloleague_rows"
 
 
 @functools.lru_cache(maxsize=64)
 def _joined_sql(reads: tuple[str, ...]) -> str:
     """One statement giving the row of each of ``reads`` (one row at most each) side by side,
-    each preceded by a mark that is NULL when the read found no row (:func:`_split`)."""
-    joins = " ".join(
-        f'LEFT JOIN LATERAL (SELECT 1 AS "{_READ_MARK}", q.* FROM ({sql}) AS q) AS r{n} ON true'
-        for n, sql in enumerate(reads)
-    )
+    each preceded by a mark that is NULL when the read found no row, or the rows of a read of
+    several (:func:`many_rows`) as one JSON array (:func:`_split`)."""
+    parts = []
+    for n, sql in enumerate(reads):
+        columns = _MANY_ROWS.get(sql)
+        if columns is None:
+            picked = f'SELECT 1 AS "{_READ_MARK}", q.* FROM ({sql}) AS q'
+        else:
+            names = ", ".join(f"c{c}" for c in range(columns))
+            each = ", ".join(f"q.c{c}" for c in range(columns))
+            picked = (
+                f'SELECT 1 AS "{_READ_MARK}", (SELECT json_agg(json_build_array({each})) '
+                f'FROM ({sql}) AS q ({names})) AS "{_ROWS_MARK}"'
+            )
+        parts.append(f"LEFT JOIN LATERAL ({picked}) AS r{n} ON true")
     picked = ", ".join(f"r{n}.*" for n in range(len(reads)))
-    return f"SELECT {picked} FROM (VALUES (1)) AS one (x) {joins}"
+    return f"SELECT {picked} FROM (VALUES (1)) AS one (x) {' '.join(parts)}"
 
 
 def _split(cur: Any, sql: str) -> list[list[Any]]:
     """The rows of each read that ``cur`` ran joined (``sql``, :func:`_joined_sql`): ``[row]``
-    or ``[]``."""
+    or ``[]`` for a read of one row, its rows for a read of several."""
     marks = _MARKS.get(sql)
     if marks is None:  # where each read's columns begin, from the result's field names
-        result, mark = cur.pgresult, _READ_MARK.encode()
-        marks = _MARKS[sql] = tuple(n for n in range(result.nfields) if result.fname(n) == mark)
+        result = cur.pgresult
+        names = [result.fname(n) for n in range(result.nfields)]
+        at = [n for n, name in enumerate(names) if name == _READ_MARK.encode()]
+        ends = (*at[1:], len(names))
+        marks = _MARKS[sql] = tuple(
+            (n, end, end - n == 2 and names[n + 1] == _ROWS_MARK.encode())
+            for n, end in zip(at, ends, strict=True)
+        )
     rows = cur.fetchall()
     if len(rows) != 1:  # more than one: a read declared of one row gave several
         raise RuntimeError(f"reads declared of one row at most gave {len(rows)} rows")
     (row,) = rows
-    ends = (*marks[1:], len(row))
     return [
-        [] if row[at] is None else [row[at + 1 : end]] for at, end in zip(marks, ends, strict=True)
+        [tuple(each) for each in row[at + 1] or ()]
+        if several
+        else ([] if row[at] is None else [row[at + 1 : end]])
+        for at, end, several in marks
     ]
 
 
-_MARKS: dict[str, tuple[int, ...]] = {}
-"""Where each read's columns begin in the row of a statement of :func:`_joined_sql`."""
+_MARKS: dict[str, tuple[tuple[int, int, bool], ...]] = {}
+"""Where each read's columns begin and end in the row of a statement of :func:`_joined_sql`,
+and whether they are the rows of a read of several."""
 
 
 _AHEAD = "eloleague.read_ahead"
@@ -475,12 +518,13 @@ def run_generic(
 ) -> list[Any]:
     """:func:`run_together` of ``first`` (a statement of :func:`generic_after`) then ``reads``
     planned generically, the plans put back as configured (:data:`PLANS_AS_CONFIGURED`) in the
-    same round trip; the rows of ``first``, then of each read, in order. The reads of one row
-    (:func:`one_row`) are sent last, joined with the setting put back: a statement less, about
-    45 µs of this process's time in psycopg's pipeline and the server's start and end of a
-    statement (docs/benchmarks.md, "Live results"). ``reads`` are reads only: their order does
+    same round trip; the rows of ``first``, then of each read, in order. The reads declared
+    joinable (:func:`one_row`, :func:`many_rows`) are sent last, as one statement with the
+    setting put back: each statement less is about 45 µs of this process's time in psycopg's
+    pipeline and the server's start and end of a statement (docs/benchmarks.md, "Live
+    results"). ``reads`` are reads only: their order does
     not matter."""
-    last = sorted(range(len(reads)), key=lambda n: reads[n][0] in _ONE_ROW)
+    last = sorted(range(len(reads)), key=lambda n: _joinable(reads[n][0]))
     done = run_together(conn, [first, *(reads[n] for n in last), PLANS_AS_CONFIGURED])
     found: list[Any] = [None] * len(reads)
     for at, n in enumerate(last, start=1):

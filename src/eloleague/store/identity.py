@@ -20,7 +20,7 @@ from eloleague.errors import EloleagueError, Problem
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, Participant, base_name, id_label
 from eloleague.store import players as store_players
-from eloleague.store.bulk import database_key, one_of, run
+from eloleague.store.bulk import database_key, many_rows, one_of, run
 from eloleague.store.messages import msg
 from eloleague.store.players import add_alias, lookup_names, name_index
 from eloleague.store.tables import player_aliases, players
@@ -170,13 +170,18 @@ def namesakes_reads(
             "AND name LIKE ?"
         )
         bounds = [(_like_prefix(n + " ("),) for n in wanted]
+    postgres = conn.dialect.name == "postgresql"  # joined with the lock's other reads
     return [
         (
-            " UNION ALL ".join([one] * len(bounds[start : start + 100])),
+            _declared(" UNION ALL ".join([one] * len(bounds[start : start + 100])), postgres),
             [x for b in bounds[start : start + 100] for x in (league_id, *b)],
         )
         for start in range(0, len(wanted), 100)
     ]
+
+
+def _declared(sql: str, postgres: bool) -> str:
+    return many_rows(sql, 2) if postgres else sql
 
 
 _CODE_POINT_ORDER: dict[str, bool] = {}

@@ -44,6 +44,7 @@ from eloleague.store.bulk import (
     date_param,
     hold_for_commit,
     insert_rows,
+    many_rows,
     one_of,
     one_row,
     run,
@@ -201,27 +202,36 @@ def early_reads(
     insert does)."""
     if conn.dialect.name != "postgresql" or not records or len(records) > FEW or not names:
         return []
-    listed, values = one_of(conn, names)
+    _, values = one_of(conn, names)
     return [
         (_ONE_OF_EACH, ())
         if len(records) == batches == 1
-        else (
-            "SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('games', 'id')) END, "
-            "CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('import_batches', 'id')) END "
-            "FROM generate_series(1, ?) AS n ORDER BY n",
-            (len(records), batches, max(len(records), batches)),
-        ),
-        (
-            # each player's pools looked up by the ratings' key: OFFSET 0 keeps the planner from
-            # making it a join, which may read every rating of the league
-            "SELECT w.id, r.mode, r.role, r.rating, r.games, r.extra, r.last_played "
-            f"FROM (SELECT id FROM players WHERE league_id = ? AND name {listed} "
-            f"UNION SELECT player_id FROM player_aliases WHERE league_id = ? AND alias {listed}) "
-            "AS w LEFT JOIN LATERAL (SELECT * FROM ratings WHERE league_id = ? AND player_id = w.id "
-            "OFFSET 0) AS r ON true ORDER BY r.position",
-            (league_id, *values, league_id, *values, league_id),
-        ),
+        else (_IDS, (len(records), batches, max(len(records), batches))),
+        (_POOLS_BY_NAME, (league_id, *values, league_id, *values, league_id)),
     ]
+
+
+_IDS = many_rows(
+    "SELECT CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('games', 'id')) END, "
+    "CASE WHEN n <= ? THEN nextval(pg_get_serial_sequence('import_batches', 'id')) END "
+    "FROM generate_series(1, ?) AS n ORDER BY n",
+    2,
+)
+"""Row ids for a post's games and batches (parameters: how many of each, then the larger)."""
+
+
+_POOLS_BY_NAME = many_rows(
+    "SELECT w.id, r.mode, r.role, r.rating, r.games, r.extra, r.last_played "
+    "FROM (SELECT id FROM players WHERE league_id = ? AND name = ANY(%b) "
+    "UNION SELECT player_id FROM player_aliases WHERE league_id = ? AND alias = ANY(%b)) "
+    "AS w LEFT JOIN LATERAL (SELECT * FROM ratings WHERE league_id = ? AND player_id = w.id "
+    "OFFSET 0) AS r ON true ORDER BY r.position",
+    7,
+)
+"""The pools of the players a post names (PostgreSQL: its names as one array, :func:`~eloleague.
+store.bulk.one_of`); a player without pools gives one row of ``NULL`` pools. Each player's pools
+are looked up by the ratings' key: ``OFFSET 0`` keeps the planner from making it a join, which
+may read every rating of the league."""
 
 
 _ONE_OF_EACH = one_row(
@@ -264,7 +274,8 @@ def _pool_rows(
         rows = run(conn, *pools_read(conn, league_id, player_ids))
     for pid, mode, role, rating, count, extra, last in rows:
         key = PoolKey(names[pid], mode, role)
-        pools[key] = PoolState(rating, count, tuple(json.loads(extra)) if extra else ())
+        # (a rating with no fraction, read joined as JSON, comes as an int)
+        pools[key] = PoolState(float(rating), count, tuple(json.loads(extra)) if extra else ())
         if last is not None:
             played[key] = to_date(last)
     return pools, played, set(pools)

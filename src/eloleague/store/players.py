@@ -30,6 +30,7 @@ from eloleague.store.bulk import (
     hold_for_commit,
     keep_ahead,
     list_size,
+    many_rows,
     one_of,
     one_row,
     run,
@@ -141,15 +142,15 @@ def lookup_reads(
     reads = []
     for i in range(0, len(names), size):
         listed, values = one_of(conn, names[i : i + size])
-        reads.append(
-            (
-                # an alias with its player's name: her games are stored under it
-                f"SELECT name, id, 0, name FROM players WHERE league_id = ? AND name {listed} "
-                "UNION ALL SELECT a.alias, a.player_id, 1, p.name FROM player_aliases AS a "
-                f"JOIN players AS p ON p.id = a.player_id WHERE a.league_id = ? AND a.alias {listed}",
-                (league_id, *values, league_id, *values),
-            )
+        # an alias with its player's name: her games are stored under it
+        sql = (
+            f"SELECT name, id, 0, name FROM players WHERE league_id = ? AND name {listed} "
+            "UNION ALL SELECT a.alias, a.player_id, 1, p.name FROM player_aliases AS a "
+            f"JOIN players AS p ON p.id = a.player_id WHERE a.league_id = ? AND a.alias {listed}"
         )
+        if conn.dialect.name == "postgresql":  # one text whatever the names (an array)
+            sql = many_rows(sql, 4)
+        reads.append((sql, (league_id, *values, league_id, *values)))
     return reads
 
 
