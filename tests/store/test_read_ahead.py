@@ -234,7 +234,7 @@ def test_newcomers_registered_with_the_commit_are_checked_against_every_register
     assert report.new_players == ["Denise Aubert"]  # P7 is P7 bis's alias, no newcomer
     monkeypatch.undo()
     with league.engine.connect() as conn:
-        ids = dict(
+        ids: dict[str, int] = dict(
             conn.exec_driver_sql(
                 "SELECT name, id FROM players WHERE league_id = %s", (league.id,)
             ).all()
