@@ -16,7 +16,8 @@ from eloleague.store.bulk import many_rows, one_row, run, run_together, to_date
 from eloleague.store.db import write
 from tests.store.test_read_ahead import _count_statements
 
-ONE = one_row("SELECT name FROM players WHERE league_id = ? AND name = ?")
+# (statements of this file's own: declaring one joinable is for the whole process)
+ONE = one_row("SELECT name AS joined FROM players WHERE league_id = ? AND name = ?")
 SEVERAL = many_rows(
     "SELECT id, name, rating, last_played FROM players JOIN ratings ON player_id = id "
     "WHERE players.league_id = ? ORDER BY rating DESC, name",

@@ -36,7 +36,7 @@ from sqlalchemy import Connection
 
 from eloleague.errors import BusyError, EloleagueError
 from eloleague.store import after_commit
-from eloleague.store.bulk import drop_held, run, send_held
+from eloleague.store.bulk import drop_held, hold_for_commit, run, send_held
 from eloleague.store.messages import msg
 
 T = TypeVar("T")
@@ -358,6 +358,7 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> in
     is left)."""
     together = writes[0].together
     assert together is not None
+    hold_for_commit(conn)  # PostgreSQL: the savepoint sent with the writes, in their round trip
     run(conn, "SAVEPOINT together")
     asked = after_commit.mark(conn)
     try:
@@ -381,6 +382,7 @@ def _together_in_savepoint(conn: Connection, writes: Sequence[Write[Any]]) -> in
 
 
 def _in_savepoint(conn: Connection, write: Write[Any]) -> None:
+    hold_for_commit(conn)
     run(conn, "SAVEPOINT one_write")
     asked = after_commit.mark(conn)
     try:
