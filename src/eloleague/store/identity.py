@@ -170,18 +170,14 @@ def namesakes_reads(
             "AND name LIKE ?"
         )
         bounds = [(_like_prefix(n + " ("),) for n in wanted]
-    postgres = conn.dialect.name == "postgresql"  # joined with the lock's other reads
-    return [
-        (
-            _declared(" UNION ALL ".join([one] * len(bounds[start : start + 100])), postgres),
-            [x for b in bounds[start : start + 100] for x in (league_id, *b)],
-        )
-        for start in range(0, len(wanted), 100)
-    ]
-
-
-def _declared(sql: str, postgres: bool) -> str:
-    return many_rows(sql, 2) if postgres else sql
+    reads = []
+    for start in range(0, len(wanted), 100):
+        part = bounds[start : start + 100]
+        sql = " UNION ALL ".join([one] * len(part))
+        if conn.dialect.name == "postgresql":  # joined with the lock's other reads
+            sql = many_rows(sql, 2)
+        reads.append((sql, [x for b in part for x in (league_id, *b)]))
+    return reads
 
 
 _CODE_POINT_ORDER: dict[str, bool] = {}

@@ -490,6 +490,9 @@ _NEWCOMERS = one_row(
     "AS aliases, (SELECT json_agg(json_build_array(id, name) ORDER BY id) FROM players "
     "WHERE league_id = ? AND id > ? AND EXISTS (SELECT FROM fresh)) AS since"
 )
+""":func:`newcomers_read`'s statement (parameters: the names as one array, the league's id three
+times, the last player id this process read): the newcomers' names and reserved ids, then, only
+when there is one, the aliases' last id and the players registered since, each a JSON array."""
 
 
 def _reserved(
