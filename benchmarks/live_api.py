@@ -2,7 +2,7 @@
 (docs/benchmarks.md, "Live results").
 
     .venv/bin/python benchmarks/live_api.py [--players 10000] [--games 1000000]
-        [--posts 2000] [--seconds 30] [--pg] [--skip-http] [--lived 20000]
+        [--posts 2000] [--seconds 30] [--pg [--rounds N] [--paired]] [--skip-http] [--lived 20000]
         [--workers 1] [--several-workers 2] [--client http.client] [--client httpx]
 
 A league of ``--players`` players and ``--games`` two-player games (bataille-empire rules: the
@@ -37,7 +37,9 @@ With ``--pg``, SQLite's measurements are made once PostgreSQL's league is built,
 them just before PostgreSQL's (``--rounds N``: N rounds in turn), and each round ends with
 SQLite's figure over PostgreSQL's for each measurement: this machine's speed moves by up to a
 factor 2 within minutes (docs/benchmarks.md), so a ratio is read from measurements made one
-after the other.
+after the other. With ``--paired`` too, each measurement is made on SQLite and at once on
+PostgreSQL (PostgreSQL first in every second round), and its ratio printed right away: the two
+figures of a ratio are then seconds apart, not a round apart.
 
 Every count and duration is bounded (``--posts``, ``--seconds``).
 """
@@ -49,6 +51,7 @@ import datetime as dt
 import functools
 import http.client
 import json
+import math
 import os
 import platform
 import random
@@ -220,7 +223,8 @@ def summary(label: str, games: int, seconds: float, latencies: list[float]) -> d
     if latencies:
         ordered = sorted(latencies)
         row["p50_ms"] = round(statistics.median(ordered) * 1000, 2)
-        row["p95_ms"] = round(ordered[int(0.95 * (len(ordered) - 1))] * 1000, 2)
+        # nearest rank: of 20 posts, the 19th; of 2, the slower (not the faster, as before)
+        row["p95_ms"] = round(ordered[math.ceil(0.95 * len(ordered)) - 1] * 1000, 2)
     print(json.dumps(row), flush=True)
     return row
 
@@ -622,20 +626,29 @@ def pg_copy(template: str, name: str) -> str:
     return f"{base}/{name}"
 
 
-def run_all(
+def measurements(
     kind: str, copy: Callable[[str], str], args: argparse.Namespace, day: dt.date
-) -> list[dict[str, Any]]:
-    rows = []
-    n, wall, lat = in_process(
-        copy("inproc"), Poster(args.players, day, "p"), args.posts, args.seconds
-    )
-    rows.append(summary(f"{kind}: League.import_games, one game", n, wall, lat))
-    n, wall, lat = in_process(
-        copy("inproc-new"), Poster(args.players, day, "n", newcomers=True), args.posts, args.seconds
-    )
-    rows.append(summary(f"{kind}: League.import_games, one game with a new player", n, wall, lat))
+) -> list[Callable[[], dict[str, Any]]]:
+    """Each measurement of one backend (``kind``, its leagues' ``copy``), to run in turn: each
+    makes its own copy of the league and prints its summary."""
+
+    def in_process_of(name: str, label: str, prefix: str, newcomers: bool) -> dict[str, Any]:
+        poster = Poster(args.players, day, prefix, newcomers=newcomers)
+        n, wall, lat = in_process(copy(name), poster, args.posts, args.seconds)
+        return summary(f"{kind}: {label}", n, wall, lat)
+
+    steps: list[Callable[[], dict[str, Any]]] = [
+        functools.partial(in_process_of, "inproc", "League.import_games, one game", "p", False),
+        functools.partial(
+            in_process_of,
+            "inproc-new",
+            "League.import_games, one game with a new player",
+            "n",
+            True,
+        ),
+    ]
     if args.skip_http:
-        return rows
+        return steps
     kinds = [
         (1, 1, args.workers, "single-game posts, 1 client"),
         (8, 1, args.workers, "single-game posts, 8 clients"),
@@ -644,8 +657,10 @@ def run_all(
         several = f"single-game posts, 8 clients, {args.several_workers} workers"
         kinds.append((8, 1, args.several_workers, several))
     kinds.append((1, 1000, args.workers, "posts of 1,000 games, 1 client"))
-    runs = [(client, *kind) for client in args.client for kind in kinds]
-    for client, clients, per_post, workers, label in runs:
+
+    def over_http(
+        client: str, clients: int, per_post: int, workers: int, label: str
+    ) -> dict[str, Any]:
         url = copy(f"http{clients}x{per_post}w{workers}")
         server, base, auth = serve(url, workers)
         try:
@@ -658,11 +673,41 @@ def run_all(
             n, wall, lat, _statuses = posts(
                 base, auth, poster, clients, per_post, limit, args.seconds, client
             )
-            rows.append(summary(f"{kind}: {label} ({client})", n, wall, lat))
+            return summary(f"{kind}: {label} ({client})", n, wall, lat)
         finally:
             server.terminate()
             server.wait(timeout=30)
-    return rows
+
+    steps += [
+        functools.partial(over_http, client, *what) for client in args.client for what in kinds
+    ]
+    return steps
+
+
+def run_all(
+    kind: str, copy: Callable[[str], str], args: argparse.Namespace, day: dt.date
+) -> list[dict[str, Any]]:
+    """Every measurement of one backend, one after the other."""
+    return [step() for step in measurements(kind, copy, args, day)]
+
+
+def in_pairs(
+    on_file: Sequence[Callable[[], dict[str, Any]]],
+    on_server: Sequence[Callable[[], dict[str, Any]]],
+    server_first: bool,
+) -> None:
+    """Each measurement on SQLite and on PostgreSQL one right after the other (PostgreSQL's
+    first when ``server_first``), then SQLite's figure over PostgreSQL's: the two figures of a
+    ratio taken seconds apart, not a whole round apart (this machine's speed moves within
+    minutes, docs/benchmarks.md)."""
+    for sqlite_step, pg_step in zip(on_file, on_server, strict=True):
+        if server_first:
+            on_pg = pg_step()
+            on_sqlite = sqlite_step()
+        else:
+            on_sqlite = sqlite_step()
+            on_pg = pg_step()
+        ratios([on_sqlite], [on_pg])
 
 
 def main() -> None:
@@ -675,6 +720,12 @@ def main() -> None:
     parser.add_argument("--pg", action="store_true", help="PostgreSQL too")
     parser.add_argument(
         "--rounds", type=int, default=1, help="with --pg: SQLite then PostgreSQL, this many times"
+    )
+    parser.add_argument(
+        "--paired",
+        action="store_true",
+        help="with --pg: each measurement on SQLite then on PostgreSQL (PostgreSQL first in "
+        "every second round), instead of a round of each",
     )
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--workers", type=int, default=1, help="eloleague serve --workers")
@@ -727,12 +778,17 @@ def main() -> None:
         run_all(label, lambda name: sqlite_copy(lived, f"lived-{name}"), args, day)
     if args.pg:
         for template in pg_league(args.players, args.games):
-            for _ in range(args.rounds):  # each ratio from measurements made one after the other
-                on_file = run_all("SQLite", on_sqlite, args, day)
-                on_server = run_all(
-                    "PostgreSQL", functools.partial(pg_run_copy, template), args, day
-                )
-                ratios(on_file, on_server)
+            on_server = functools.partial(pg_run_copy, template)
+            for round_no in range(args.rounds):
+                if args.paired:  # each ratio from two measurements made one right after the other
+                    in_pairs(
+                        measurements("SQLite", on_sqlite, args, day),
+                        measurements("PostgreSQL", on_server, args, day),
+                        server_first=round_no % 2 == 1,
+                    )
+                else:  # a round of SQLite's measurements, then one of PostgreSQL's
+                    on_file = run_all("SQLite", on_sqlite, args, day)
+                    ratios(on_file, run_all("PostgreSQL", on_server, args, day))
 
 
 def ratios(on_sqlite: Sequence[dict[str, Any]], on_pg: Sequence[dict[str, Any]]) -> None:
