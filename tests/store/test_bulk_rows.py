@@ -14,6 +14,7 @@ import pytest
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.bulk import FEW_ROWS
+from eloleague.store.pipeline import Pipeline
 from tests.pg.server import db_url, pg_server  # noqa: F401  (fixtures)
 from tests.store.test_live_appends import assert_is_a_fresh_replay
 
@@ -63,11 +64,13 @@ def written(sql: str) -> list[str]:
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
-    """The writes psycopg is given one by one (:func:`written`: those joined into a statement
-    apart) and row by row (``executemany``), each still run."""
+    """The writes psycopg or libpq's pipeline driven directly (:mod:`eloleague.store.pipeline`)
+    is given one by one (:func:`written`: those joined into a statement apart), and those psycopg
+    is given row by row (``executemany``), each still run."""
     sent: list[str] = []
     many: list[str] = []
     execute, executemany = psycopg.Cursor.execute, psycopg.Cursor.executemany
+    send = Pipeline.send
 
     def spied(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
         sent.extend(written(str(query)))
@@ -77,8 +80,13 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> tuple[list[str], list[str]]:
         many.append(str(query))
         return executemany(self, query, *args, **kwargs)
 
+    def spied_send(self: Any, sql: str, *args: Any, **kwargs: Any) -> Any:
+        sent.extend(written(sql))
+        return send(self, sql, *args, **kwargs)
+
     monkeypatch.setattr(psycopg.Cursor, "execute", spied)
     monkeypatch.setattr(psycopg.Cursor, "executemany", spied_many)
+    monkeypatch.setattr(Pipeline, "send", spied_send)
     return sent, many
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table
 
 from eloleague.store.held import HeldWrites
+from eloleague.store.pipeline import Pipeline, usable
 
 CHUNK = 50_000
 FEW_ROWS = 100  # PostgreSQL: up to this many rows are inserted with executemany, not COPY
@@ -325,24 +326,41 @@ _TUPLES_OK = 2
 def run_together(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
     """Run ``statements`` (each ``(sql with ? marks, parameters)``) one after the other, in the
     caller's transaction; each one's rows (plain tuples), or ``None`` for a statement that returns
-    none. On PostgreSQL they travel in one round trip (psycopg's pipeline mode) instead of one
-    each: the server still runs each after the one before it has ended, so a statement sees what
-    those before it did (a read after a lock is taken reads what the lock protects); an error
-    raises, and the statements after it do not run."""
+    none. On PostgreSQL they travel in one round trip (libpq's pipeline mode,
+    :mod:`eloleague.store.pipeline`; with the writes held for the commit before them, if any)
+    instead of one each: the server still runs each after the one before it has ended, so a
+    statement sees what those before it did (a read after a lock is taken reads what the lock
+    protects); an error raises, and the statements after it do not run."""
     if conn.dialect.name != "postgresql":
         return [run(conn, sql, params) for sql, params in statements]
     driver = conn.connection.driver_connection
     units = _joined(statements)
-    cursors = []
+    held = conn.info.get(_HELD)
+    cursors: list[Any] = []
     try:
-        with driver.pipeline():  # type: ignore[union-attr]
-            for sql, params, _ in units:
-                cur = driver.cursor()  # type: ignore[union-attr]
-                cursors.append(cur)
-                cur.execute(sql.replace("?", "%s"), params)
+        if held is not None and held.pipe is not None:
+            answered = held.with_these(
+                [(sql.replace("?", "%s"), params) for sql, params, _ in units]
+            )
+        elif held is None and usable(driver):
+            pipe = Pipeline(driver)
+            try:
+                for sql, params, _ in units:
+                    pipe.send(sql.replace("?", "%s"), params)
+            except BaseException:
+                pipe.abandon()
+                raise
+            answered = pipe.finish()
+        else:  # psycopg's own pipeline (nested in the one held open, if any)
+            with driver.pipeline():  # type: ignore[union-attr]
+                for sql, params, _ in units:
+                    cur = driver.cursor()  # type: ignore[union-attr]
+                    cursors.append(cur)
+                    cur.execute(sql.replace("?", "%s"), params)
+            answered = cursors
         found: list[Any] = []
-        for cur, (sql, _, reads) in zip(cursors, units, strict=True):
-            found += [_rows(cur)] if reads == 1 else _split(cur, sql)
+        for result, (sql, _, reads) in zip(answered, units, strict=True):
+            found += [_rows(result)] if reads == 1 else _split(result, sql)
         return found
     finally:
         for cur in cursors:
@@ -633,20 +651,59 @@ _HELD = "eloleague.held_writes"
 
 
 class _Held:
-    """The pipeline :func:`hold_for_commit` holds open, the one cursor its statements share
-    (nobody reads their results, and a cursor made for each was about 5 µs of this process's
-    time a statement, docs/benchmarks.md "Live results"), and what joins them
-    (:class:`~eloleague.store.held.HeldWrites`)."""
+    """What :func:`hold_for_commit` holds open: libpq's pipeline driven directly
+    (:class:`~eloleague.store.pipeline.Pipeline`, ``pipe``), or, on a connection that cannot be
+    (:func:`~eloleague.store.pipeline.usable`), psycopg's pipeline and the one cursor its
+    statements share (nobody reads their results, and a cursor made for each was about 5 µs of
+    this process's time a statement, docs/benchmarks.md "Live results"); and what joins the
+    statements (:class:`~eloleague.store.held.HeldWrites`)."""
 
-    __slots__ = ("cursor", "pipeline", "writes")
+    __slots__ = ("cursor", "driver", "pipe", "pipeline", "writes")
 
-    def __init__(self, pipeline: Any, cur: Any) -> None:
-        self.pipeline = pipeline
-        self.cursor = cur
-        self.writes = HeldWrites(cur.execute)
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        self.pipe: Pipeline | None = None
+        self.pipeline: Any = None
+        self.cursor: Any = None
+        if usable(driver):
+            self.pipe = Pipeline(driver)
+            self.writes = HeldWrites(self._send)
+        else:
+            self.pipeline = driver.pipeline()
+            self.pipeline.__enter__()
+            self.cursor = driver.cursor()
+            self.writes = HeldWrites(self.cursor.execute)
+
+    def _send(self, sql: str, params: Sequence[Any]) -> None:
+        assert self.pipe is not None
+        self.pipe.send(sql, params)
+
+    def with_these(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """Send what is held, then ``statements`` (``%s`` marks), and wait (one round trip);
+        their results. The writes made after them are held again."""
+        assert self.pipe is not None
+        self.writes.flush()
+        numbers = [self.pipe.send(sql, params) for sql, params in statements]
+        answered = self.pipe.finish()
+        self.pipe = Pipeline(self.driver)
+        return [answered[n] for n in numbers]
+
+    def commit(self) -> None:
+        """``COMMIT``, after what is held."""
+        if self.pipe is not None:
+            self.pipe.send("COMMIT")
+        else:
+            self.cursor.execute("COMMIT")
 
     def leave(self, exc: BaseException | None) -> None:
-        """Send what is held (``exc``: the transaction failed, nothing is waited for)."""
+        """Send what is held and wait for it (``exc``: the transaction failed, nothing is
+        waited for)."""
+        if self.pipe is not None:
+            if exc is None:
+                self.pipe.finish()
+            else:
+                self.pipe.abandon()
+            return
         try:
             if exc is None:
                 self.pipeline.__exit__(None, None, None)
@@ -672,19 +729,17 @@ def _reads(sql: str) -> bool:
 def hold_for_commit(conn: Connection) -> None:
     """On PostgreSQL, the statements the transaction makes from now on go with its ``COMMIT``,
     in its round trip instead of one of their own, joined into as few statements as they can be
-    (:mod:`eloleague.store.held`): psycopg's pipeline is entered and held open until
-    :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the end of the write's
+    (:mod:`eloleague.store.held`): libpq's pipeline (:mod:`eloleague.store.pipeline`) is entered
+    and held open until :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the end of the write's
     savepoint when the transaction holds several writes, :mod:`eloleague.store.group_commit`).
     For the last statements of a write, whose results nobody reads (its ledger, its journal
     entry, the league's revision): an error among them surfaces when they are sent, and fails
     the write. A read, a statement through SQLAlchemy (:func:`eloleague.store.db.connect`) and a
-    ``COPY`` (which a pipeline cannot carry, :func:`insert_rows`) send them first and wait.
-    Elsewhere: nothing."""
+    ``COPY`` (which a pipeline cannot carry, :func:`insert_rows`) send them first and wait;
+    :func:`run_together` sends its statements after them, in the same round trip. Elsewhere:
+    nothing."""
     if conn.dialect.name == "postgresql" and _HELD not in conn.info:
-        driver = conn.connection.driver_connection
-        pipeline = driver.pipeline()  # type: ignore[union-attr]
-        pipeline.__enter__()
-        conn.info[_HELD] = _Held(pipeline, driver.cursor())  # type: ignore[union-attr]
+        conn.info[_HELD] = _Held(conn.connection.driver_connection)
 
 
 def send_held(conn: Connection, *, commit: bool = False) -> None:
@@ -696,9 +751,8 @@ def send_held(conn: Connection, *, commit: bool = False) -> None:
         return
     try:
         held.writes.flush()
-        if commit:
-            # psycopg then finds the transaction ended: its own commit() sends nothing
-            held.cursor.execute("COMMIT")
+        if commit:  # psycopg then finds the transaction ended: its own commit() sends nothing
+            held.commit()
     except BaseException as exc:
         held.leave(exc)
         raise

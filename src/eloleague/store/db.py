@@ -101,7 +101,20 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
         ) from None
     _ping_when_idle(engine)
     _held_statements_first(engine)
+    _statements_prepared_by_the_store(engine)
     return engine
+
+
+def _statements_prepared_by_the_store(engine: Engine) -> None:
+    """psycopg prepares no statement on these connections (``prepare_threshold = None``): the
+    store prepares those that are sent again and again, the reads made with a league's lock and
+    the writes held for the commit (:mod:`eloleague.store.pipeline`), and psycopg, once it has
+    prepared one of its own, deallocates all of a session's on each rollback, the store's too.
+    The others (a page's reads through SQLAlchemy) are planned each time."""
+
+    @event.listens_for(engine, "connect")
+    def _no_psycopg_prepares(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.prepare_threshold = None
 
 
 def _held_statements_first(engine: Engine) -> None:
