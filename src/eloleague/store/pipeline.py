@@ -88,7 +88,7 @@ class Pipeline:
     one round trip (:meth:`finish`). The transaction is begun first when it has not been (as
     psycopg would). Not for a connection psycopg is using meanwhile (:func:`usable`)."""
 
-    __slots__ = ("_commands", "_driver", "_pending", "_pgconn", "_prepared")
+    __slots__ = ("_commands", "_driver", "_pending", "_pgconn", "_prepared", "_statements")
 
     def __init__(self, driver: Any) -> None:
         from psycopg import pq
@@ -97,9 +97,11 @@ class Pipeline:
         self._pgconn = pgconn = driver.pgconn
         self._prepared = _PREPARED.setdefault(driver, {})
         self._pending: dict[tuple[bytes, tuple[int, ...]], bytes] = {}  # prepared in this one
-        # what each queued command is: None (its result is nobody's), a statement's index,
-        # or the name of a statement being prepared (kept once its preparation succeeds)
+        # what each queued command is: ("ignore", None), its result nobody's (the BEGIN);
+        # ("statement", its number); ("prepared", (its key, its name)), a statement's
+        # preparation, kept once it has succeeded
         self._commands: list[tuple[str, Any]] = []
+        self._statements = 0
         pgconn.enter_pipeline_mode()
         if pgconn.transaction_status == pq.TransactionStatus.IDLE:
             pgconn.send_query_params(b"BEGIN", None)
@@ -115,7 +117,7 @@ class Pipeline:
         if len(kinds) != len(params):
             raise TypeError(f"{len(kinds)} marks, {len(params)} parameters: {sql[:80]!r}")
         tx = Transformer(self._driver)
-        formats = [_FORMATS[kind](PyFormat) for kind in kinds]
+        formats = [getattr(PyFormat, _FORMATS[kind]) for kind in kinds]
         values = tx.dump_sequence(params, formats) if params else []
         types = tuple(tx.types or ()) if params else ()
         pgconn = self._pgconn
@@ -141,7 +143,8 @@ class Pipeline:
                 param_formats=list(tx.formats or ()) if params else None,
                 result_format=pq.Format.TEXT,
             )
-        number = sum(1 for kind, _ in self._commands if kind == "statement")
+        number = self._statements
+        self._statements += 1
         self._commands.append(("statement", number))
         pgconn.flush()  # what the socket takes now: the server begins while this process goes on
         return number
@@ -235,11 +238,8 @@ def _error(result: Any, driver: Any) -> BaseException:
     return errors.error_from_result(result, encoding=driver.info.encoding)
 
 
-_FORMATS = {
-    "s": lambda f: f.AUTO,
-    "b": lambda f: f.BINARY,
-    "t": lambda f: f.TEXT,
-}
+_FORMATS = {"s": "AUTO", "b": "BINARY", "t": "TEXT"}
+"""psycopg's format (:class:`psycopg.adapt.PyFormat`) of each mark's parameter."""
 
 
 class Result:
