@@ -36,7 +36,9 @@ FIRST = (1, "Ana", dt.date(2025, 1, 2), 0.1, psycopg.types.json.Json({"a": [1]})
 SECOND = (2, 'Élodie "Ñ", {x}', None, 1e-300, None)
 
 
-def test_statements_sent_together_give_their_rows_in_order(pg_server: PgServer) -> None:  # noqa: F811
+def test_statements_sent_together_give_their_rows_in_order(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
     with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
         assert usable(conn)
         pipe = Pipeline(conn)
@@ -89,7 +91,9 @@ def test_a_failing_statement_raises_psycopgs_error_and_the_connection_goes_on(
         assert ("SELECT 'never run, never prepared'",) in names
 
 
-def test_a_failure_before_the_round_trip_leaves_pipeline_mode(pg_server: PgServer) -> None:  # noqa: F811
+def test_a_failure_before_the_round_trip_leaves_pipeline_mode(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
     with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
         pipe = Pipeline(conn)
         pipe.send("CREATE TEMP TABLE kept (n int)")
@@ -101,7 +105,9 @@ def test_a_failure_before_the_round_trip_leaves_pipeline_mode(pg_server: PgServe
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
-def test_the_store_s_prepared_statements_outlive_rollbacks(pg_server: PgServer) -> None:  # noqa: F811
+def test_the_store_s_prepared_statements_outlive_rollbacks(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
     """The store's engine lets psycopg prepare nothing: psycopg would otherwise deallocate every
     prepared statement on a rollback (here a write that fails), the store's with them, and the
     next write would ask for a statement the server no longer has."""
@@ -149,7 +155,9 @@ def test_a_connection_that_prepares_itself_goes_through_psycopgs_pipeline(
     engine.dispose()
 
 
-def test_json_rows_read_through_the_pipeline_are_psycopgs(pg_server: PgServer) -> None:  # noqa: F811
+def test_json_rows_read_through_the_pipeline_are_psycopgs(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
     with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
         pipe = Pipeline(conn)
         pipe.send("SELECT json_agg(json_build_array(n, n / 2.0)) FROM generate_series(1, 3) AS n")

@@ -388,10 +388,10 @@ def many_rows(sql: str, columns: int) -> str:
     """``sql`` (written with ``?`` marks), a read of any number of rows of ``columns`` columns,
     declared joinable as :func:`one_row` reads are: on PostgreSQL :func:`run_together` sends it
     in one statement with the joinable reads next to it, its rows as one JSON array (a post's
-    names, their namesakes, the pools of the players they name, its row ids). Its reader gets each row as a tuple, its numbers as numbers (a float with no
-    fraction as an int: its reader makes it a float again) and its dates as ISO text
-    (:func:`to_date` takes both). The first thousand declared are kept; any other is sent
-    as a statement of its own."""
+    names, their namesakes, the pools of the players they name, its row ids). Its reader gets
+    each row as a tuple, its numbers as numbers (a float with no fraction as an int: its reader
+    makes it a float again) and its dates as ISO text (:func:`to_date` takes both). The first
+    thousand declared are kept; any other is sent as a statement of its own."""
     if sql not in _MANY_ROWS and len(_MANY_ROWS) < 1000:
         _MANY_ROWS[sql] = columns
     return sql
@@ -696,8 +696,8 @@ class _Held:
             self.cursor.execute("COMMIT")
 
     def leave(self, exc: BaseException | None) -> None:
-        """Send what is held and wait for it (``exc``: the transaction failed, nothing is
-        waited for)."""
+        """Send what is held and wait for it; with ``exc`` (the transaction failed), send it
+        and drop its answers (libpq's pipeline), or leave psycopg's, which logs them."""
         if self.pipe is not None:
             if exc is None:
                 self.pipe.finish()
@@ -730,8 +730,9 @@ def hold_for_commit(conn: Connection) -> None:
     """On PostgreSQL, the statements the transaction makes from now on go with its ``COMMIT``,
     in its round trip instead of one of their own, joined into as few statements as they can be
     (:mod:`eloleague.store.held`): libpq's pipeline (:mod:`eloleague.store.pipeline`) is entered
-    and held open until :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or the end of the write's
-    savepoint when the transaction holds several writes, :mod:`eloleague.store.group_commit`).
+    and held open until :func:`send_held` (the commit of :func:`eloleague.store.db.write`, or
+    the end of the write's savepoint when the transaction holds several writes,
+    :mod:`eloleague.store.group_commit`).
     For the last statements of a write, whose results nobody reads (its ledger, its journal
     entry, the league's revision): an error among them surfaces when they are sent, and fails
     the write. A read, a statement through SQLAlchemy (:func:`eloleague.store.db.connect`) and a
