@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import psycopg
@@ -22,8 +23,12 @@ from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 pytestmark = pytest.mark.pg
 
 
-def _plain(url: str) -> str:
-    return url.replace("postgresql+psycopg://", "postgresql://")
+@pytest.fixture
+def conn(pg_server: PgServer) -> Iterator[psycopg.Connection[Any]]:  # noqa: F811
+    """A connection of psycopg's, preparing nothing itself (as the store's)."""
+    url = pg_server.new_database().replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(url, prepare_threshold=None) as connection:
+        yield connection
 
 
 def test_marks_are_numbered_as_libpq_takes_them() -> None:
@@ -37,72 +42,67 @@ SECOND = (2, 'Élodie "Ñ", {x}', None, 1e-300, None)
 
 
 def test_statements_sent_together_give_their_rows_in_order(
-    pg_server: PgServer,  # noqa: F811
+    conn: psycopg.Connection[Any],
 ) -> None:
-    with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
-        assert usable(conn)
-        pipe = Pipeline(conn)
-        pipe.send("CREATE TEMP TABLE t (n int, name text, day date, x float8, doc json)")
-        pipe.send(
-            "INSERT INTO t VALUES (%s, %s, %s, %s, %s), (%s, %s, %s, %s, %s)",
-            (*FIRST, *SECOND),
-        )
-        pipe.send(
-            "SELECT n, name, day, x, doc FROM t WHERE name = ANY(%b) ORDER BY n",
-            (["Ana", 'Élodie "Ñ", {x}', "nobody"],),
-        )
-        pipe.send("SELECT '50%%' AS pct, %s::int + 1 AS next", (41,))
-        created, inserted, rows, literal = pipe.finish()
-        assert created.pgresult.command_status == b"CREATE TABLE"
-        assert (
-            conn.pgconn.transaction_status == pq.TransactionStatus.INTRANS
-        )  # begun as psycopg would
-        assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
-        assert rows.fetchall() == [
-            (1, "Ana", dt.date(2025, 1, 2), 0.1, {"a": [1]}),
-            (2, 'Élodie "Ñ", {x}', None, 1e-300, None),
-        ]
-        assert literal.fetchall() == [("50%", 42)]
-        assert inserted.pgresult.command_status == b"INSERT 0 2"
-        conn.commit()  # psycopg commits the transaction begun here
-        assert conn.execute("SELECT count(*) FROM t").fetchone() == (2,)
+    assert usable(conn)
+    pipe = Pipeline(conn)
+    pipe.send("CREATE TEMP TABLE t (n int, name text, day date, x float8, doc json)")
+    pipe.send(
+        "INSERT INTO t VALUES (%s, %s, %s, %s, %s), (%s, %s, %s, %s, %s)",
+        (*FIRST, *SECOND),
+    )
+    pipe.send(
+        "SELECT n, name, day, x, doc FROM t WHERE name = ANY(%b) ORDER BY n",
+        (["Ana", 'Élodie "Ñ", {x}', "nobody"],),
+    )
+    pipe.send("SELECT '50%%' AS pct, %s::int + 1 AS next", (41,))
+    created, inserted, rows, literal = pipe.finish()
+    assert created.pgresult.command_status == b"CREATE TABLE"
+    assert conn.pgconn.transaction_status == pq.TransactionStatus.INTRANS  # begun as psycopg would
+    assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
+    assert rows.fetchall() == [
+        (1, "Ana", dt.date(2025, 1, 2), 0.1, {"a": [1]}),
+        (2, 'Élodie "Ñ", {x}', None, 1e-300, None),
+    ]
+    assert literal.fetchall() == [("50%", 42)]
+    assert inserted.pgresult.command_status == b"INSERT 0 2"
+    conn.commit()  # psycopg commits the transaction begun here
+    assert conn.execute("SELECT count(*) FROM t").fetchone() == (2,)
 
 
 def test_a_failing_statement_raises_psycopgs_error_and_the_connection_goes_on(
-    pg_server: PgServer,  # noqa: F811
+    conn: psycopg.Connection[Any],
 ) -> None:
-    with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
-        pipe = Pipeline(conn)
-        pipe.send("SELECT 1")
-        pipe.send("SELECT 1 / %s", (0,))
-        pipe.send("SELECT 'never run, never prepared'")
-        with pytest.raises(psycopg.errors.DivisionByZero) as raised:
-            pipe.finish()
-        assert raised.value.sqlstate == "22012"
-        assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
-        assert conn.pgconn.transaction_status == pq.TransactionStatus.INERROR
-        conn.rollback()
-        # the third statement's preparation did not run: it is prepared again, not assumed
-        pipe = Pipeline(conn)
-        pipe.send("SELECT 'never run, never prepared'")
-        (again,) = pipe.finish()
-        assert again.fetchall() == [("never run, never prepared",)]
-        names = conn.execute("SELECT statement FROM pg_prepared_statements").fetchall()
-        assert ("SELECT 'never run, never prepared'",) in names
+    pipe = Pipeline(conn)
+    pipe.send("SELECT 1")
+    pipe.send("SELECT 1 / %s", (0,))
+    pipe.send("SELECT 'never run, never prepared'")
+    with pytest.raises(psycopg.errors.DivisionByZero) as raised:
+        pipe.finish()
+    assert raised.value.sqlstate == "22012"
+    assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
+    assert conn.pgconn.transaction_status == pq.TransactionStatus.INERROR
+    conn.rollback()
+    # the third statement's preparation did not run: it is prepared again, not assumed
+    pipe = Pipeline(conn)
+    pipe.send("SELECT 'never run, never prepared'")
+    (again,) = pipe.finish()
+    assert again.fetchall() == [("never run, never prepared",)]
+    names = conn.execute("SELECT statement FROM pg_prepared_statements").fetchall()
+    assert ("SELECT 'never run, never prepared'",) in names
 
 
 def test_a_failure_before_the_round_trip_leaves_pipeline_mode(
-    pg_server: PgServer,  # noqa: F811
+    conn: psycopg.Connection[Any],
 ) -> None:
-    with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
-        pipe = Pipeline(conn)
-        pipe.send("CREATE TEMP TABLE kept (n int)")
-        with pytest.raises(TypeError):
-            pipe.send("INSERT INTO kept VALUES (%s)", ())  # one mark, no parameter
-        pipe.abandon()
-        assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
-        conn.rollback()
-        assert conn.execute("SELECT 1").fetchone() == (1,)
+    pipe = Pipeline(conn)
+    pipe.send("CREATE TEMP TABLE kept (n int)")
+    with pytest.raises(TypeError):
+        pipe.send("INSERT INTO kept VALUES (%s)", ())  # one mark, no parameter
+    pipe.abandon()
+    assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
+    conn.rollback()
+    assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
 def test_the_store_s_prepared_statements_outlive_rollbacks(
@@ -156,28 +156,26 @@ def test_a_connection_that_prepares_itself_goes_through_psycopgs_pipeline(
 
 
 def test_json_rows_read_through_the_pipeline_are_psycopgs(
-    pg_server: PgServer,  # noqa: F811
+    conn: psycopg.Connection[Any],
 ) -> None:
-    with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
-        pipe = Pipeline(conn)
-        pipe.send("SELECT json_agg(json_build_array(n, n / 2.0)) FROM generate_series(1, 3) AS n")
-        (result,) = pipe.finish()
-        ((rows,),) = result.fetchall()
-        assert rows == json.loads("[[1, 0.5], [2, 1.0], [3, 1.5]]")
-        conn.rollback()
+    pipe = Pipeline(conn)
+    pipe.send("SELECT json_agg(json_build_array(n, n / 2.0)) FROM generate_series(1, 3) AS n")
+    (result,) = pipe.finish()
+    ((rows,),) = result.fetchall()
+    assert rows == json.loads("[[1, 0.5], [2, 1.0], [3, 1.5]]")
+    conn.rollback()
 
 
 def test_statements_larger_than_the_socket_takes_at_once_are_all_sent(
-    pg_server: PgServer,  # noqa: F811
+    conn: psycopg.Connection[Any],
 ) -> None:
     """Statements of several megabytes: libpq's buffer is sent as the socket takes it (the
     answers read meanwhile), then answered in order."""
     big = "é" * 3_000_000  # 6 MB of UTF-8, twice
-    with psycopg.connect(_plain(pg_server.new_database()), prepare_threshold=None) as conn:
-        pipe = Pipeline(conn)
-        pipe.send("SELECT length(%s), octet_length(%s)", (big, big))
-        pipe.send("SELECT md5(%s) = md5(repeat('é', 3000000))", (big,))
-        lengths, same = pipe.finish()
-        assert lengths.fetchall() == [(3_000_000, 6_000_000)]
-        assert same.fetchall() == [(True,)]
-        conn.rollback()
+    pipe = Pipeline(conn)
+    pipe.send("SELECT length(%s), octet_length(%s)", (big, big))
+    pipe.send("SELECT md5(%s) = md5(repeat('é', 3000000))", (big,))
+    lengths, same = pipe.finish()
+    assert lengths.fetchall() == [(3_000_000, 6_000_000)]
+    assert same.fetchall() == [(True,)]
+    conn.rollback()
