@@ -110,7 +110,9 @@ def _statements_prepared_by_the_store(engine: Engine) -> None:
     store prepares those that are sent again and again, the reads made with a league's lock and
     the writes held for the commit (:mod:`eloleague.store.pipeline`), and psycopg, once it has
     prepared one of its own, deallocates all of a session's on each rollback, the store's too.
-    The others (a page's reads through SQLAlchemy) are planned each time."""
+    The others (a page's reads through SQLAlchemy) are planned each time: they took as long in
+    pairs with and without psycopg's preparing (docs/benchmarks.md, "Live results", 2026-11-28
+    "fifth")."""
 
     @event.listens_for(engine, "connect")
     def _no_psycopg_prepares(dbapi_conn: Any, _record: Any) -> None:
