@@ -15,6 +15,7 @@ import psycopg
 import pytest
 from psycopg import pq
 
+from eloleague.store import pipeline as pipeline_module
 from eloleague.store.bulk import run, run_together
 from eloleague.store.db import connect, write
 from eloleague.store.pipeline import Pipeline, numbered, usable
@@ -178,4 +179,37 @@ def test_statements_larger_than_the_socket_takes_at_once_are_all_sent(
     lengths, same = pipe.finish()
     assert lengths.fetchall() == [(3_000_000, 6_000_000)]
     assert same.fetchall() == [(True,)]
+    conn.rollback()
+
+
+def test_past_its_bound_the_statement_used_least_recently_is_deallocated(
+    conn: psycopg.Connection[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Posts of many sizes make many shapes of statements: the connection keeps the most
+    recently used prepared, the others deallocated, each still answered."""
+    monkeypatch.setattr(pipeline_module, "PREPARED_MAX", 2)
+
+    def answers(*texts: str) -> list[Any]:
+        pipe = Pipeline(conn)
+        for text in texts:
+            pipe.send(text)
+        return [result.fetchall() for result in pipe.finish()]
+
+    def prepared() -> list[str]:
+        return [
+            statement
+            for (statement,) in conn.execute(
+                "SELECT statement FROM pg_prepared_statements ORDER BY prepare_time"
+            ).fetchall()
+        ]
+
+    assert answers("SELECT 'a'", "SELECT 'b'") == [[("a",)], [("b",)]]
+    assert answers("SELECT 'a'", "SELECT 'c'") == [[("a",)], [("c",)]]  # 'b': least recent
+    assert prepared() == ["SELECT 'a'", "SELECT 'c'"]
+    # three new in one pipeline: 'a' and 'c' make room for them ('c' again, under a new name)
+    assert answers("SELECT 'b'", "SELECT 'd'", "SELECT 'c'") == [[("b",)], [("d",)], [("c",)]]
+    assert sorted(prepared()) == ["SELECT 'b'", "SELECT 'c'", "SELECT 'd'"]
+    assert answers("SELECT 'd'") == [[("d",)]]
+    assert answers("SELECT 'e'") == [[("e",)]]  # room made again: the bound holds
+    assert sorted(prepared()) == ["SELECT 'd'", "SELECT 'e'"]
     conn.rollback()

@@ -22,12 +22,15 @@ import itertools
 import re
 import select
 import weakref
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 PREPARED_MAX = 200
-"""Statements prepared per connection at most (then sent unnamed, planned each time): a store's
-texts are few (the lock, the joined reads, the joined writes of a few shapes)."""
+"""Statements kept prepared per connection (and those one pipeline prepares beyond): past that,
+the one used least recently is deallocated as a new one is prepared (posts of many sizes make
+many shapes of joined writes; a post of one game's few statements, used again and again,
+stay)."""
 
 _MARK = re.compile(r"%(.)")
 
@@ -74,10 +77,11 @@ def numbered(sql: str) -> tuple[bytes, tuple[str, ...]]:
     return _MARK.sub(number, sql).encode(), tuple(kinds)
 
 
-_PREPARED: weakref.WeakKeyDictionary[Any, dict[tuple[bytes, tuple[int, ...]], bytes]] = (
+_PREPARED: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[bytes, tuple[int, ...]], bytes]] = (
     weakref.WeakKeyDictionary()
 )
-"""Per psycopg connection: the statements prepared on it (text and parameter types), by name."""
+"""Per psycopg connection: the names of the statements prepared on it, by text and parameter
+types, the one used least recently first."""
 
 _NAMES = itertools.count()
 """The prepared statements' numbers (``eloleague_N``: psycopg's own are ``_pg3_N``)."""
@@ -95,7 +99,7 @@ class Pipeline:
 
         self._driver = driver
         self._pgconn = pgconn = driver.pgconn
-        self._prepared = _PREPARED.setdefault(driver, {})
+        self._prepared = _PREPARED.setdefault(driver, OrderedDict())
         self._pending: dict[tuple[bytes, tuple[int, ...]], bytes] = {}  # prepared in this one
         # what each queued command is: ("ignore", None), its result nobody's (the BEGIN);
         # ("statement", its number); ("prepared", (its key, its name)), a statement's
@@ -122,32 +126,37 @@ class Pipeline:
         types = tuple(tx.types or ()) if params else ()
         pgconn = self._pgconn
         key = (query, types)
-        name = self._prepared.get(key) or self._pending.get(key)
-        if name is None and len(self._prepared) < PREPARED_MAX:
+        name = self._prepared.get(key)
+        if name is not None:
+            self._prepared.move_to_end(key)
+        else:
+            name = self._pending.get(key)
+        if name is None:
             name = f"eloleague_{next(_NAMES)}".encode()
             pgconn.send_prepare(name, query, param_types=types or None)
             self._commands.append(("prepared", (key, name)))
             self._pending[key] = name
-        if name is None:
-            pgconn.send_query_params(
-                query,
-                values or None,
-                param_types=types or None,
-                param_formats=list(tx.formats or ()) if params else None,
-                result_format=pq.Format.TEXT,
-            )
-        else:
-            pgconn.send_query_prepared(
-                name,
-                values or None,
-                param_formats=list(tx.formats or ()) if params else None,
-                result_format=pq.Format.TEXT,
-            )
+            self._make_room()
+        pgconn.send_query_prepared(
+            name,
+            values or None,
+            param_formats=list(tx.formats or ()) if params else None,
+            result_format=pq.Format.TEXT,
+        )
         number = self._statements
         self._statements += 1
         self._commands.append(("statement", number))
         pgconn.flush()  # what the socket takes now: the server begins while this process goes on
         return number
+
+    def _make_room(self) -> None:
+        """Deallocate the statements used least recently beyond :data:`PREPARED_MAX` (after
+        the statements queued before, which may use them). Forgotten at once: if the pipeline
+        fails before, one stays on the server unused."""
+        while self._prepared and len(self._prepared) + len(self._pending) > PREPARED_MAX:
+            _, name = self._prepared.popitem(last=False)
+            self._pgconn.send_query_params(b"DEALLOCATE " + name, None)
+            self._commands.append(("ignore", None))
 
     def finish(self) -> list[Result]:
         """Send what is queued with a sync, wait for every result (one round trip) and leave
