@@ -18,7 +18,7 @@ from psycopg import pq
 from eloleague.store import pipeline as pipeline_module
 from eloleague.store.bulk import run, run_together
 from eloleague.store.db import connect, write
-from eloleague.store.pipeline import Pipeline, numbered, usable
+from eloleague.store.pipeline import Pipeline, numbered, sent_together, usable
 from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.pg
@@ -104,6 +104,13 @@ def test_a_failure_before_the_round_trip_leaves_pipeline_mode(
     assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
     conn.rollback()
     assert conn.execute("SELECT 1").fetchone() == (1,)
+    with pytest.raises(TypeError):  # the same through sent_together, which abandons itself
+        sent_together(conn, [("SELECT 1", ()), ("SELECT %s", ())])
+    assert conn.pgconn.pipeline_status == pq.PipelineStatus.OFF
+    conn.rollback()
+    ((one,),) = [result.fetchall() for result in sent_together(conn, [("SELECT %s", (1,))])]
+    assert one == (1,)
+    conn.rollback()
 
 
 def test_the_store_s_prepared_statements_outlive_rollbacks(

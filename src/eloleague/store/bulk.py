@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table
 
 from eloleague.store.held import HeldWrites
-from eloleague.store.pipeline import Pipeline, usable
+from eloleague.store.pipeline import Pipeline, sent_together, usable
 
 CHUNK = 50_000
 FEW_ROWS = 100  # PostgreSQL: up to this many rows are inserted with executemany, not COPY
@@ -335,28 +335,20 @@ def run_together(conn: Connection, statements: Sequence[tuple[str, Sequence[Any]
         return [run(conn, sql, params) for sql, params in statements]
     driver = conn.connection.driver_connection
     units = _joined(statements)
+    marked = [(sql.replace("?", "%s"), params) for sql, params, _ in units]
     held = conn.info.get(_HELD)
     cursors: list[Any] = []
     try:
         if held is not None and held.pipe is not None:
-            answered = held.with_these(
-                [(sql.replace("?", "%s"), params) for sql, params, _ in units]
-            )
+            answered = held.with_these(marked)
         elif held is None and usable(driver):
-            pipe = Pipeline(driver)
-            try:
-                for sql, params, _ in units:
-                    pipe.send(sql.replace("?", "%s"), params)
-            except BaseException:
-                pipe.abandon()
-                raise
-            answered = pipe.finish()
+            answered = sent_together(driver, marked)
         else:  # psycopg's own pipeline (nested in the one held open, if any)
             with driver.pipeline():  # type: ignore[union-attr]
-                for sql, params, _ in units:
+                for sql, params in marked:
                     cur = driver.cursor()  # type: ignore[union-attr]
                     cursors.append(cur)
-                    cur.execute(sql.replace("?", "%s"), params)
+                    cur.execute(sql, params)
             answered = cursors
         found: list[Any] = []
         for result, (sql, _, reads) in zip(answered, units, strict=True):
@@ -551,9 +543,10 @@ def run_generic(
     planned generically, the plans put back as configured (:data:`PLANS_AS_CONFIGURED`) in the
     same round trip; the rows of ``first``, then of each read, in order. The reads declared
     joinable (:func:`one_row`, :func:`many_rows`) are sent last, as one statement with the
-    setting put back: each statement less is about 45 µs of this process's time in psycopg's
-    pipeline and the server's start and end of a statement (docs/benchmarks.md, "Live
-    results"). ``reads`` must be reads only, whose order does not matter."""
+    setting put back: each statement less is the server's start and end of a statement and
+    this process's work for it (about 45 µs through psycopg's pipeline, before
+    :mod:`eloleague.store.pipeline`; docs/benchmarks.md, "Live results"). ``reads`` must be
+    reads only, whose order does not matter."""
     last = sorted(range(len(reads)), key=lambda n: _joinable(reads[n][0]))
     done = run_together(conn, [first, *(reads[n] for n in last), PLANS_AS_CONFIGURED])
     found: list[Any] = [None] * len(reads)

@@ -208,6 +208,19 @@ class Pipeline:
         return found
 
 
+def sent_together(driver: Any, statements: Sequence[tuple[str, Sequence[Any]]]) -> list[Result]:
+    """``statements`` (``(sql with %s marks, parameters)``) in one round trip on ``driver``
+    (:func:`usable`), pipeline mode left whatever happens; their results, in order."""
+    pipe = Pipeline(driver)
+    try:
+        for sql, params in statements:
+            pipe.send(sql, params)
+    except BaseException:
+        pipe.abandon()
+        raise
+    return pipe.finish()
+
+
 def _flush(pgconn: Any) -> None:
     """Send libpq's whole output buffer. While the socket takes no more, what the server
     answers meanwhile is read into libpq's buffer (libpq's advice: a server blocked writing
