@@ -16,6 +16,7 @@ import pytest
 
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import live as live_module
 from eloleague.store import tail as live_tail
 from eloleague.store.accounts import token_holder_read
 from eloleague.store.bulk import hold_for_commit, kept_ahead, read_ahead, run, run_together
@@ -204,6 +205,36 @@ def test_an_appended_game_takes_two_round_trips_to_postgresql(
             "JOIN import_batches b ON b.id = g.batch_id WHERE g.ext_id = 'x9'"
         ).one()
     assert tuple(batch) == ("post", "h9", 1, None)
+
+
+@pytest.mark.pg
+def test_an_appended_game_is_sent_to_postgresql_before_it_is_rated(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Held for the commit, the batch, the game and its players are still sent as soon as they
+    are made (``store.bulk.start_held``): the server stores them while this process rates the
+    game, and the commit's round trip waits on less. Held until the next write (the ledger,
+    made after the rating), they would reach the server after it."""
+    league = _league(pg_server.new_database())
+    league.import_games([_duel("x0", Participant("P0"), Participant("P2"))], source="warm")
+    sent = _count_statements(monkeypatch)
+    rate = live_module.try_replay
+
+    def rated(*args: Any, **kwargs: Any) -> Any:
+        sent.append("rated")
+        return rate(*args, **kwargs)
+
+    monkeypatch.setattr(live_module, "try_replay", rated)
+    trips = _count_round_trips(monkeypatch)
+    report = league.import_games([_duel("x1", Participant("P1"), Participant("P3"))], source="p")
+    assert report.added == 1 and len(trips) == 2, trips
+    games = [n for n, s in enumerate(sent) if "INSERT INTO games " in s]
+    ledger = [n for n, s in enumerate(sent) if "INSERT INTO ledger " in s]
+    assert len(games) == len(ledger) == 1 and sent.count("rated") == 1, sent
+    assert games[0] < sent.index("rated") < ledger[0], sent
+    monkeypatch.undo()
+    assert_is_a_fresh_replay(league)
 
 
 @pytest.mark.pg

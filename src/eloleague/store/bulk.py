@@ -736,6 +736,17 @@ def hold_for_commit(conn: Connection) -> None:
         conn.info[_HELD] = _Held(conn.connection.driver_connection)
 
 
+def start_held(conn: Connection) -> None:
+    """Let the server start now on the writes held for the commit (:func:`hold_for_commit`): the
+    run of joined writes begun is sent without waiting for anything, instead of when the next
+    write cannot join it. For a writer about to compute a while (a post's rating) before its
+    next write: the server stores the games meanwhile, and the commit's round trip waits on less
+    (docs/league.md, "Live results"). Nothing held: nothing."""
+    held = conn.info.get(_HELD)
+    if held is not None and held.pipe is not None:
+        held.writes.flush()
+
+
 def send_held(conn: Connection, *, commit: bool = False) -> None:
     """Send the statements :func:`hold_for_commit` holds and wait for their answers (one round
     trip), with ``COMMIT`` after them when ``commit``; their error raises. Nothing held: nothing

@@ -40,6 +40,7 @@ from eloleague.store.bulk import (
     read_ahead,
     run,
     stamp_param,
+    start_held,
     to_stamp,
 )
 from eloleague.store.bulk import to_date as day_of
@@ -503,6 +504,7 @@ def apply(
                 stored = insert_games(
                     conn, league_id, to_insert, ids, early.batch_id, row_ids=early.game_ids
                 )
+                start_held(conn)  # the server stores them while this process rates them
                 fresh = early.with_new(ids[name] for name in new_names)
                 appended = live.append(conn, league_id, rules, end, stored, ids, fresh)
             else:  # on PostgreSQL the batch, the games and the players' pools in one round trip
