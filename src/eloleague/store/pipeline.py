@@ -152,10 +152,22 @@ class Pipeline:
     def _make_room(self) -> None:
         """Deallocate the statements used least recently beyond :data:`PREPARED_MAX` (after
         the statements queued before, which may use them). Forgotten at once: if the pipeline
-        fails before, one stays on the server unused."""
+        fails before, one stays on the server unused.
+
+        With libpq 17 or later, by the protocol's own message (``Close``), as the statement was
+        prepared (``Parse``): a pooler that keeps prepared statements across its server
+        connections (PgBouncer 1.21 and later in transaction mode, ``max_prepared_statements``)
+        follows those messages, and renames the statements on the server, where an SQL
+        ``DEALLOCATE`` of the client's name would fail."""
+        from psycopg import pq
+
+        by_message = pq.version() >= 170000
         while self._prepared and len(self._prepared) + len(self._pending) > PREPARED_MAX:
             _, name = self._prepared.popitem(last=False)
-            self._pgconn.send_query_params(b"DEALLOCATE " + name, None)
+            if by_message:
+                self._pgconn.send_close_prepared(name)
+            else:  # pragma: no cover - libpq before 17 (psycopg's binary wheels bring a later)
+                self._pgconn.send_query_params(b"DEALLOCATE " + name, None)
             self._commands.append(("ignore", None))
 
     def finish(self) -> list[Result]:
