@@ -389,15 +389,40 @@ def _commit(trans: RootTransaction) -> None:
 
 @contextmanager
 def read(engine: Engine) -> Iterator[Connection]:
-    """A read transaction (a consistent snapshot)."""
+    """A read transaction: every statement of it sees the database as it was at one moment.
+
+    SQLite's transactions are so. PostgreSQL's default isolation (``READ COMMITTED``) takes a new
+    snapshot for each statement: a write committed between two reads (a live post while a page
+    reads a league's games, then their sides) would be seen by one and not the other. A read
+    runs at ``REPEATABLE READ`` there (where a transaction that only reads is never refused), and
+    its connection goes back to the pool at the server's default, as the writes expect it
+    (:func:`~eloleague.store.pipeline.usable`)."""
     try:
-        with engine.connect() as conn, conn.begin():
+        with engine.connect() as conn, _one_snapshot(conn), conn.begin():
             try:
                 yield conn
             finally:
                 after_commit.drop(conn)  # a read stores nothing: nothing to learn from it
     except OperationalError as exc:
         raise _busy_or_raise(exc) from None
+
+
+@contextmanager
+def _one_snapshot(conn: Connection) -> Iterator[None]:
+    """On PostgreSQL, the transaction begun within runs at ``REPEATABLE READ`` (psycopg begins it
+    so: no statement more); the connection's isolation is left unset again after it."""
+    if is_sqlite(conn):
+        yield
+        return
+    from psycopg import IsolationLevel
+
+    driver = conn.connection.driver_connection
+    driver.isolation_level = IsolationLevel.REPEATABLE_READ  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        if not driver.closed:  # type: ignore[union-attr]
+            driver.isolation_level = None  # type: ignore[union-attr]
 
 
 def _busy_or_raise(exc: OperationalError | sqlite3.OperationalError) -> Exception:

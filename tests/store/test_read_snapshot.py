@@ -1,0 +1,77 @@
+"""A read (``store.db.read``: a page, an export, a replay) sees the league as it was at one moment,
+whatever is committed while it runs: SQLite's read transactions do; on PostgreSQL the read runs at
+``REPEATABLE READ``, where the default (``READ COMMITTED``) took a new snapshot for each statement.
+A live post committed between a read's statements (the games' sides read, then the games) was
+seen by one and not the other: a game without sides, a player without a name."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import games as games_module
+from eloleague.store import pipeline
+from eloleague.store.bulk import fetch_all
+from eloleague.store.db import read, write
+from tests.pg.server import PgServer, pg_server  # noqa: F401  (fixture)
+
+DAY = dt.date(2025, 3, 1)
+
+
+def _duel(gid: str, a: str, b: str) -> GameRecord:
+    return GameRecord(
+        DAY,
+        (Side((Participant(a),), "decisive_victory"), Side((Participant(b),), "defeat")),
+        id=gid,
+    )
+
+
+def test_a_post_committed_during_a_read_is_not_half_seen(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game and a new player committed between the read of the games' sides and the read of
+    the games themselves: the read answers the league as it was before the post (on PostgreSQL,
+    before this fix, the game was found without its sides and the read failed); the next read
+    sees the post whole."""
+    league = League.create(db_url, "Snapshot", "bataille-empire")
+    league.import_games([_duel("g1", "Anna", "Bruno")], source="first")
+    read_rows = fetch_all  # what store.games reads with
+    posted: list[Any] = []
+
+    def then_a_post(*args: Any, **kwargs: Any) -> Any:
+        rows = read_rows(*args, **kwargs)
+        if not posted:  # the post commits on another connection, between two of the read's reads
+            posted.append(league.import_games([_duel("g2", "Anna", "Newcomer")], source="live"))
+        return rows
+
+    monkeypatch.setattr(games_module, "fetch_all", then_a_post)
+    seen = league.games()
+    monkeypatch.undo()
+    assert posted and posted[0].added == 1
+    assert [g.id for g in seen] == ["g1"]
+    assert [g.id for g in league.games()] == ["g1", "g2"]
+    assert [p.name for p in league.games()[1].participants] == ["Anna", "Newcomer"]
+
+
+@pytest.mark.pg
+def test_a_read_leaves_its_connection_as_the_writes_drive_it(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
+    """After a read at ``REPEATABLE READ``, the pooled connection is back at the server's default
+    isolation: a write on it is driven through the store's own pipeline
+    (``store.pipeline.usable``), as before any read."""
+    league = League.create(pg_server.new_database(), "Snapshot", "bataille-empire")
+    league.import_games([_duel("g1", "Anna", "Bruno")], source="first")
+    with read(league.engine) as conn:
+        driver: Any = conn.connection.driver_connection
+        assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "repeatable read"
+    with write(league.engine) as conn:
+        same = conn.connection.driver_connection is driver  # the same pooled connection
+        assert same
+        assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "read committed"
+    assert driver.isolation_level is None
+    assert pipeline.usable(driver)
