@@ -75,3 +75,31 @@ def test_a_read_leaves_its_connection_as_the_writes_drive_it(
         assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "read committed"
     assert driver.isolation_level is None
     assert pipeline.usable(driver)
+
+
+@pytest.mark.pg
+def test_a_connection_that_cannot_be_set_back_is_not_lent_again(
+    pg_server: PgServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """If the connection refuses to be set back after a read (the server cut it), it leaves the
+    pool: a write lent it at ``REPEATABLE READ`` would read from a snapshot taken before the
+    league's lock was had."""
+    import psycopg
+
+    league = League.create(pg_server.new_database(), "Snapshot", "bataille-empire")
+    level: Any = psycopg.Connection.isolation_level  # the property
+
+    def refuse_unset(self: Any, value: Any) -> None:
+        if value is None:
+            raise psycopg.OperationalError("the connection is gone")
+        level.fset(self, value)
+
+    monkeypatch.setattr(psycopg.Connection, "isolation_level", property(level.fget, refuse_unset))
+    with read(league.engine) as conn:
+        first: Any = conn.connection.driver_connection
+    monkeypatch.undo()
+    assert first.closed
+    with write(league.engine) as conn:
+        assert conn.connection.driver_connection is not first
+        assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "read committed"

@@ -9,6 +9,7 @@ instead of failing half-way. :func:`write` opens such a transaction.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -421,8 +422,13 @@ def _one_snapshot(conn: Connection) -> Iterator[None]:
     try:
         yield
     finally:
-        if not driver.closed:  # type: ignore[union-attr]
+        try:
             driver.isolation_level = None  # type: ignore[union-attr]
+        except Exception:  # a connection the server cut: the read's own error is the one to
+            # raise (a 503 for the site); the connection is never lent again at that level (a
+            # write beginning at REPEATABLE READ would read from before the lock was had)
+            with contextlib.suppress(Exception):
+                conn.invalidate()
 
 
 def _busy_or_raise(exc: OperationalError | sqlite3.OperationalError) -> Exception:
