@@ -2,7 +2,9 @@
 whatever is committed while it runs: SQLite's read transactions do; on PostgreSQL the read runs at
 ``REPEATABLE READ``, where the default (``READ COMMITTED``) took a new snapshot for each statement.
 A live post committed between a read's statements (the games' sides read, then the games) was
-seen by one and not the other: a game without sides, a player without a name."""
+seen by one and not the other: a game without sides, a player without a name. A write, the other
+way round, runs at ``READ COMMITTED`` whatever the database's default: after the league's lock,
+its reads must see what the writer before it committed."""
 
 from __future__ import annotations
 
@@ -103,3 +105,33 @@ def test_a_connection_that_cannot_be_set_back_is_not_lent_again(
     with write(league.engine) as conn:
         assert conn.connection.driver_connection is not first
         assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "read committed"
+
+
+@pytest.mark.pg
+def test_a_write_reads_at_read_committed_whatever_the_database_s_default(
+    pg_server: PgServer,  # noqa: F811
+) -> None:
+    """A database whose transactions default to ``REPEATABLE READ`` (a DBA's
+    ``default_transaction_isolation``): a write still begins at ``READ COMMITTED``, since its
+    first statement takes the league's lock, and at the stricter level every read after it would
+    see the league as it was before the lock was had (without the games of the writer it waited
+    for). Reads keep their own level."""
+    import psycopg
+
+    url = pg_server.new_database()
+    base, name = url.replace("postgresql+psycopg://", "postgresql://").rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:
+        admin.execute(
+            f"ALTER DATABASE \"{name}\" SET default_transaction_isolation = 'repeatable read'"
+        )
+    league = League.create(url, "Snapshot", "bataille-empire")
+    seen: list[Any] = []
+
+    def look(conn: Any) -> None:  # in the import's transaction, once the lock is had
+        seen.append(conn.exec_driver_sql("SHOW transaction_isolation").scalar())
+
+    league.import_games([_duel("g1", "Anna", "Bruno")], source="first", guard=look)
+    league.import_games([_duel("g2", "Anna", "Bruno")], source="live", guard=look)
+    assert seen == ["read committed", "read committed"]
+    with read(league.engine) as conn:
+        assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "repeatable read"

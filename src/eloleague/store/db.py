@@ -250,7 +250,9 @@ def write(
     if wait is not None:
         options[_WAIT] = wait
     try:
-        with engine.connect() as raw:
+        # PostgreSQL: READ COMMITTED, whatever the server's default: a write takes the league's
+        # lock first, and its reads must see what the writer it waited for committed
+        with engine.connect() as raw, _at_level(raw, "READ_COMMITTED"):
             conn = raw.execution_options(**options)
             after_commit.drop(conn)
             try:
@@ -395,11 +397,10 @@ def read(engine: Engine) -> Iterator[Connection]:
     SQLite's transactions are so. PostgreSQL's default isolation (``READ COMMITTED``) takes a new
     snapshot for each statement: a write committed between two reads (a live post while a page
     reads a league's games, then their sides) would be seen by one and not the other. A read
-    runs at ``REPEATABLE READ`` there (where a transaction that only reads is never refused), and
-    its connection goes back to the pool at the server's default, as the writes expect it
-    (:func:`~eloleague.store.pipeline.usable`)."""
+    runs at ``REPEATABLE READ`` there (where a transaction that only reads is never refused); the
+    writes run at ``READ COMMITTED`` (:func:`write`)."""
     try:
-        with engine.connect() as conn, _one_snapshot(conn), conn.begin():
+        with engine.connect() as conn, _at_level(conn, "REPEATABLE_READ"), conn.begin():
             try:
                 yield conn
             finally:
@@ -409,23 +410,25 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 
 @contextmanager
-def _one_snapshot(conn: Connection) -> Iterator[None]:
-    """On PostgreSQL, the transaction begun within runs at ``REPEATABLE READ`` (psycopg begins it
-    so: no statement more); the connection's isolation is left unset again after it."""
+def _at_level(conn: Connection, level: str) -> Iterator[None]:
+    """On PostgreSQL, the transaction begun within runs at ``level`` (the name of a
+    :class:`psycopg.IsolationLevel`; psycopg begins it so: no statement more), whatever the
+    server's default (``default_transaction_isolation``); the connection's level is unset again
+    after it."""
     if is_sqlite(conn):
         yield
         return
     from psycopg import IsolationLevel
 
     driver = conn.connection.driver_connection
-    driver.isolation_level = IsolationLevel.REPEATABLE_READ  # type: ignore[union-attr]
+    driver.isolation_level = IsolationLevel[level]  # type: ignore[union-attr]
     try:
         yield
     finally:
         try:
             driver.isolation_level = None  # type: ignore[union-attr]
-        except Exception:  # a connection the server cut: the read's own error is the one to
-            # raise (a 503 for the site); the connection is never lent again at that level (a
+        except Exception:  # a connection the server cut: the transaction's own error is the one
+            # to raise (a 503 for the site); the connection is never lent again at that level (a
             # write beginning at REPEATABLE READ would read from before the lock was had)
             with contextlib.suppress(Exception):
                 conn.invalidate()

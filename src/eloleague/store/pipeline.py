@@ -37,22 +37,24 @@ _MARK = re.compile(r"%(.)")
 
 def usable(driver: Any) -> bool:
     """Whether the psycopg connection ``driver`` may be driven directly: psycopg 3's libpq
-    wrapper with pipeline mode, UTF-8, a transaction psycopg would begin with a plain
-    ``BEGIN``, no pipeline of psycopg's open, and psycopg preparing no statement itself
+    wrapper with pipeline mode, UTF-8, a transaction psycopg would begin as :class:`Pipeline`
+    does (``READ COMMITTED``, or the server's default where no level is set: the store's
+    writes set it, :func:`eloleague.store.db.write`), no pipeline of psycopg's open, and psycopg
+    preparing no statement itself
     (``prepare_threshold`` ``None``, as :func:`eloleague.store.db.connect` sets it): psycopg
     deallocates every prepared statement of the session (``DEALLOCATE ALL``) on a rollback once
     it has prepared one of its own, and would take this module's with them."""
     pgconn = getattr(driver, "pgconn", None)
     if pgconn is None or not hasattr(pgconn, "enter_pipeline_mode"):
         return False
-    from psycopg import pq
+    from psycopg import IsolationLevel, pq
 
     return (
         pgconn.pipeline_status == pq.PipelineStatus.OFF
         and pgconn.nonblocking == 1
         and not driver.autocommit
         and driver.prepare_threshold is None
-        and driver.isolation_level is None
+        and driver.isolation_level in (None, IsolationLevel.READ_COMMITTED)
         and driver.read_only is None
         and driver.deferrable is None
         and driver.info.encoding == "utf-8"
@@ -89,8 +91,11 @@ _NAMES = itertools.count()
 
 class Pipeline:
     """Statements queued on one connection's pipeline (:meth:`send`), then sent and answered in
-    one round trip (:meth:`finish`). The transaction is begun first when it has not been (as
-    psycopg would). Not for a connection psycopg is using meanwhile (:func:`usable`)."""
+    one round trip (:meth:`finish`). The transaction is begun first when it has not been, at
+    ``READ COMMITTED`` whatever the server's default (``default_transaction_isolation``): a
+    write's first statement takes the league's lock, and at a stricter level the reads after it
+    would see the league as it was before the lock was had, without the games of the writer it
+    waited for. Not for a connection psycopg is using meanwhile (:func:`usable`)."""
 
     __slots__ = ("_commands", "_driver", "_pending", "_pgconn", "_prepared", "_statements")
 
@@ -108,7 +113,7 @@ class Pipeline:
         self._statements = 0
         pgconn.enter_pipeline_mode()
         if pgconn.transaction_status == pq.TransactionStatus.IDLE:
-            pgconn.send_query_params(b"BEGIN", None)
+            pgconn.send_query_params(b"BEGIN ISOLATION LEVEL READ COMMITTED", None)
             self._commands.append(("ignore", None))
 
     def send(self, sql: str, params: Sequence[Any] = ()) -> int:
