@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+import psycopg
 import pytest
 
 from eloleague.league import League
@@ -63,8 +64,8 @@ def test_a_post_committed_during_a_read_is_not_half_seen(
 def test_a_read_leaves_its_connection_as_the_writes_drive_it(
     pg_server: PgServer,  # noqa: F811
 ) -> None:
-    """After a read at ``REPEATABLE READ``, the pooled connection is back at the server's default
-    isolation: a write on it is driven through the store's own pipeline
+    """After a read at ``REPEATABLE READ``, the pooled connection is back at ``READ COMMITTED``,
+    the level of writes: a write on it is driven through the store's own pipeline
     (``store.pipeline.usable``), as before any read."""
     league = League.create(pg_server.new_database(), "Snapshot", "bataille-empire")
     league.import_games([_duel("g1", "Anna", "Bruno")], source="first")
@@ -75,7 +76,7 @@ def test_a_read_leaves_its_connection_as_the_writes_drive_it(
         same = conn.connection.driver_connection is driver  # the same pooled connection
         assert same
         assert conn.exec_driver_sql("SHOW transaction_isolation").scalar() == "read committed"
-    assert driver.isolation_level is None
+    assert driver.isolation_level == psycopg.IsolationLevel.READ_COMMITTED
     assert pipeline.usable(driver)
 
 
@@ -87,19 +88,18 @@ def test_a_connection_that_cannot_be_set_back_is_not_lent_again(
     """If the connection refuses to be set back after a read (the server cut it), it leaves the
     pool: a write lent it at ``REPEATABLE READ`` would read from a snapshot taken before the
     league's lock was had."""
-    import psycopg
-
     league = League.create(pg_server.new_database(), "Snapshot", "bataille-empire")
     level: Any = psycopg.Connection.isolation_level  # the property
 
     def refuse_unset(self: Any, value: Any) -> None:
-        if value is None:
+        if level.fget(self) == psycopg.IsolationLevel.REPEATABLE_READ:  # a read's, set back
             raise psycopg.OperationalError("the connection is gone")
         level.fset(self, value)
 
     monkeypatch.setattr(psycopg.Connection, "isolation_level", property(level.fget, refuse_unset))
     with read(league.engine) as conn:
         first: Any = conn.connection.driver_connection
+        assert first.isolation_level == psycopg.IsolationLevel.REPEATABLE_READ
     monkeypatch.undo()
     assert first.closed
     with write(league.engine) as conn:
@@ -116,8 +116,6 @@ def test_a_write_reads_at_read_committed_whatever_the_database_s_default(
     first statement takes the league's lock, and at the stricter level every read after it would
     see the league as it was before the lock was had (without the games of the writer it waited
     for). Reads keep their own level."""
-    import psycopg
-
     url = pg_server.new_database()
     base, name = url.replace("postgresql+psycopg://", "postgresql://").rsplit("/", 1)
     with psycopg.connect(f"{base}/postgres", autocommit=True) as admin:

@@ -103,7 +103,23 @@ def connect(url: str | None = None, *, timeout: float = BUSY_TIMEOUT_SECONDS) ->
     _ping_when_idle(engine)
     _held_statements_first(engine)
     _statements_prepared_by_the_store(engine)
+    _writes_read_committed(engine)
     return engine
+
+
+def _writes_read_committed(engine: Engine) -> None:
+    """Each connection begins its transactions at ``READ COMMITTED``, whatever the server's
+    default (``default_transaction_isolation``, which a DBA may set stricter): a write takes the
+    league's lock first, and its reads must see what the writer it waited for committed; at
+    ``REPEATABLE READ`` they would see the league as it was before the lock was had, and rate
+    from stale pools (a second migrator would run the migration again). psycopg begins them so
+    (``BEGIN ISOLATION LEVEL``: no statement more). A read sets its own level (:func:`read`)."""
+
+    @event.listens_for(engine, "connect")
+    def _read_committed(dbapi_conn: Any, _record: Any) -> None:
+        from psycopg import IsolationLevel
+
+        dbapi_conn.isolation_level = IsolationLevel.READ_COMMITTED
 
 
 def _statements_prepared_by_the_store(engine: Engine) -> None:
@@ -250,9 +266,7 @@ def write(
     if wait is not None:
         options[_WAIT] = wait
     try:
-        # PostgreSQL: READ COMMITTED, whatever the server's default: a write takes the league's
-        # lock first, and its reads must see what the writer it waited for committed
-        with engine.connect() as raw, _at_level(raw, "READ_COMMITTED"):
+        with engine.connect() as raw:  # PostgreSQL: at READ COMMITTED (_writes_read_committed)
             conn = raw.execution_options(**options)
             after_commit.drop(conn)
             try:
@@ -398,9 +412,9 @@ def read(engine: Engine) -> Iterator[Connection]:
     snapshot for each statement: a write committed between two reads (a live post while a page
     reads a league's games, then their sides) would be seen by one and not the other. A read
     runs at ``REPEATABLE READ`` there (where a transaction that only reads is never refused); the
-    writes run at ``READ COMMITTED`` (:func:`write`)."""
+    writes at ``READ COMMITTED`` (:func:`_writes_read_committed`)."""
     try:
-        with engine.connect() as conn, _at_level(conn, "REPEATABLE_READ"), conn.begin():
+        with engine.connect() as conn, _one_snapshot(conn), conn.begin():
             try:
                 yield conn
             finally:
@@ -410,25 +424,24 @@ def read(engine: Engine) -> Iterator[Connection]:
 
 
 @contextmanager
-def _at_level(conn: Connection, level: str) -> Iterator[None]:
-    """On PostgreSQL, the transaction begun within runs at ``level`` (the name of a
-    :class:`psycopg.IsolationLevel`; psycopg begins it so: no statement more), whatever the
-    server's default (``default_transaction_isolation``); the connection's level is unset again
-    after it."""
+def _one_snapshot(conn: Connection) -> Iterator[None]:
+    """On PostgreSQL, the transaction begun within runs at ``REPEATABLE READ`` (psycopg begins it
+    so: no statement more); the connection is back at ``READ COMMITTED`` after it
+    (:func:`_writes_read_committed`)."""
     if is_sqlite(conn):
         yield
         return
     from psycopg import IsolationLevel
 
     driver = conn.connection.driver_connection
-    driver.isolation_level = IsolationLevel[level]  # type: ignore[union-attr]
+    driver.isolation_level = IsolationLevel.REPEATABLE_READ  # type: ignore[union-attr]
     try:
         yield
     finally:
         try:
-            driver.isolation_level = None  # type: ignore[union-attr]
-        except Exception:  # a connection the server cut: the transaction's own error is the one
-            # to raise (a 503 for the site); the connection is never lent again at that level (a
+            driver.isolation_level = IsolationLevel.READ_COMMITTED  # type: ignore[union-attr]
+        except Exception:  # a connection the server cut: the read's own error is the one to
+            # raise (a 503 for the site); the connection is never lent again at that level (a
             # write beginning at REPEATABLE READ would read from before the lock was had)
             with contextlib.suppress(Exception):
                 conn.invalidate()

@@ -38,12 +38,11 @@ _MARK = re.compile(r"%(.)")
 def usable(driver: Any) -> bool:
     """Whether the psycopg connection ``driver`` may be driven directly: psycopg 3's libpq
     wrapper with pipeline mode, UTF-8, a transaction psycopg would begin as :class:`Pipeline`
-    does (``READ COMMITTED``, or the server's default where no level is set: the store's
-    writes set it, :func:`eloleague.store.db.write`), no pipeline of psycopg's open, and psycopg
-    preparing no statement itself
-    (``prepare_threshold`` ``None``, as :func:`eloleague.store.db.connect` sets it): psycopg
-    deallocates every prepared statement of the session (``DEALLOCATE ALL``) on a rollback once
-    it has prepared one of its own, and would take this module's with them."""
+    does (at ``READ COMMITTED``, the level :func:`eloleague.store.db.connect` gives its
+    connections, or at none set), no pipeline of psycopg's open, and psycopg preparing no
+    statement itself (``prepare_threshold`` ``None``, as :func:`eloleague.store.db.connect` sets
+    it): psycopg deallocates every prepared statement of the session (``DEALLOCATE ALL``) on a
+    rollback once it has prepared one of its own, and would take this module's with them."""
     pgconn = getattr(driver, "pgconn", None)
     if pgconn is None or not hasattr(pgconn, "enter_pipeline_mode"):
         return False
