@@ -193,11 +193,30 @@ def test_past_its_bound_the_statement_used_least_recently_is_deallocated(
     conn: psycopg.Connection[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Posts of many sizes make many shapes of statements: the connection keeps the most
-    recently used prepared, the others deallocated, each still answered."""
+    recently used prepared, the others deallocated, each still answered. They are deallocated by
+    the protocol's ``Close`` message, as they were prepared, not by an SQL ``DEALLOCATE`` of the
+    store's names, which a pooler renaming prepared statements (PgBouncer 1.21+) cannot follow."""
     monkeypatch.setattr(pipeline_module, "PREPARED_MAX", 2)
+    sent: list[tuple[str, Any]] = []
+
+    class Recorded:  # libpq's connection, each call noted, then made
+        def __init__(self, pgconn: Any) -> None:
+            self._pgconn = pgconn
+
+        def __getattr__(self, name: str) -> Any:
+            found = getattr(self._pgconn, name)
+            if not name.startswith("send_"):
+                return found
+
+            def call(*args: Any, **kwargs: Any) -> Any:
+                sent.append((name, args[0] if args else None))
+                return found(*args, **kwargs)
+
+            return call
 
     def answers(*texts: str) -> list[Any]:
         pipe = Pipeline(conn)
+        pipe._pgconn = Recorded(pipe._pgconn)  # the spy
         for text in texts:
             pipe.send(text)
         return [result.fetchall() for result in pipe.finish()]
@@ -219,4 +238,7 @@ def test_past_its_bound_the_statement_used_least_recently_is_deallocated(
     assert answers("SELECT 'd'") == [[("d",)]]
     assert answers("SELECT 'e'") == [[("e",)]]  # room made again: the bound holds
     assert sorted(prepared()) == ["SELECT 'd'", "SELECT 'e'"]
+    closed = [what for how, what in sent if how == "send_close_prepared"]
+    assert len(closed) == 5 and all(name.startswith(b"eloleague_") for name in closed), sent
+    assert not [what for how, what in sent if b"DEALLOCATE" in (what or b"")], sent
     conn.rollback()

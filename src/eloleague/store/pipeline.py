@@ -91,10 +91,9 @@ _NAMES = itertools.count()
 class Pipeline:
     """Statements queued on one connection's pipeline (:meth:`send`), then sent and answered in
     one round trip (:meth:`finish`). The transaction is begun first when it has not been, at
-    ``READ COMMITTED`` whatever the server's default (``default_transaction_isolation``): a
-    write's first statement takes the league's lock, and at a stricter level the reads after it
-    would see the league as it was before the lock was had, without the games of the writer it
-    waited for. Not for a connection psycopg is using meanwhile (:func:`usable`)."""
+    ``READ COMMITTED`` whatever the server's default, as psycopg begins the store's (why:
+    :func:`eloleague.store.db._writes_read_committed`). Not for a connection psycopg is using
+    meanwhile (:func:`usable`)."""
 
     __slots__ = ("_commands", "_driver", "_pending", "_pgconn", "_prepared", "_statements")
 
