@@ -64,6 +64,35 @@ class LookAlike(Problem):
     name: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class StoredConflict(Problem):
+    """A game whose id the league holds with other content: an import refuses it unless it
+    replaces stored games (``update``). The message says what; how to replace it depends on
+    where the user is (``--update`` on the command line, ``?update=true`` for the API), and each
+    shell adds it (:func:`with_remedy`). ``game``: the game's id."""
+
+    game: str = ""
+
+
+def with_remedy(error: InputError, remedy: str, source: str | None = None) -> InputError:
+    """``error`` with ``remedy`` (how to replace a stored game, in the words of the shell the
+    user is in) after the message of each of its :class:`StoredConflict` problems, which then
+    become plain problems (a shell's words are final); ``source``: where its problems are, if
+    not the error's own place (the API's "request" instead of the import's label)."""
+    from eloleague.i18n import Text
+
+    problems = [
+        Problem(
+            p.location,
+            Text.in_domain("messages", "{problem}; {remedy}", problem=p.message, remedy=remedy),
+        )
+        if isinstance(p, StoredConflict)
+        else p
+        for p in error.problems
+    ]
+    return InputError(problems, error.source if source is None else source)
+
+
 class EloleagueError(Exception):
     """Base of every error meant for the user: its text is printed as is, without a traceback."""
 
@@ -116,3 +145,15 @@ class UnavailableError(BusyError):
     def __init__(self, message: str, detail: str = "") -> None:
         super().__init__(message)
         self.detail = detail
+
+
+class LeagueExists(EloleagueError):
+    """A league of that name is in the database already (``name``): each shell says how to name
+    another (the command line's ``--league``, the site's form)."""
+
+    def __init__(self, message: str, name: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+    def __reduce__(self) -> tuple[type[LeagueExists], tuple[str, str]]:
+        return (type(self), (self.args[0], self.name))

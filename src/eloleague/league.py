@@ -39,7 +39,7 @@ from eloleague.engine import (
 )
 from eloleague.engine.seasons import season_end
 from eloleague.engine.validate import unrated_reason
-from eloleague.errors import EloleagueError, InputError, LookAlike, Problem
+from eloleague.errors import EloleagueError, InputError, LeagueExists, LookAlike, Problem
 from eloleague.i18n import Text
 from eloleague.io.games import (
     duplicate_ids,
@@ -352,12 +352,8 @@ class League:
                         source=initial_source,
                     )
         except IntegrityError:
-            raise EloleagueError(
-                msg(
-                    "a league named {name!r} already exists in this database: open it, or "
-                    "choose another name with --league",
-                    name=name,
-                )
+            raise LeagueExists(
+                msg("a league named {name!r} already exists in this database", name=name), name
             ) from None
         return league
 

@@ -291,6 +291,48 @@ def test_import_problems_of_several_files_are_in_the_user_s_language(tmp_path: P
     assert League.open(str(path)).games() == []
 
 
+def _side(player: str, outcome: str) -> dict[str, object]:
+    return {"players": [player], "outcome": outcome}
+
+
+def test_a_changed_game_and_a_taken_name_are_refused_with_the_command_line_s_way_out(
+    tmp_path: Path,
+) -> None:
+    """The library says what is wrong; the command line says which of its options fixes it."""
+    path = tmp_path / "club.db"
+    db = ["--db", str(path)]
+    assert run_cli("init", "--rules", "adlg", "--league", "Club", *db).returncode == 0
+    taken = run_cli("--lang", "fr", "init", "--rules", "adlg", "--league", "Club", *db)
+    assert taken.returncode == 2
+    assert taken.stderr.strip().endswith(
+        "une ligue nommée «\u202fClub\u202f» existe déjà dans cette base\u202f: ouvrez-la, "
+        "ou choisissez un autre nom avec --league"
+    )
+    game = {"id": "m1", "date": "2026-01-10"}
+    first = write_lines(
+        tmp_path / "first.jsonl",
+        [{**game, "sides": [_side("Ann", "victory"), _side("Bob", "defeat")]}],
+    )
+    assert run_cli("import", str(first), *db).returncode == 0
+    changed = write_lines(
+        tmp_path / "changed.jsonl",
+        [{**game, "sides": [_side("Ann", "defeat"), _side("Bob", "victory")]}],
+    )
+    for lang, place, words in (
+        ("en", "changed.jsonl: line 1: game", "; use --update to replace it"),
+        (
+            "fr",
+            "changed.jsonl\u202f: ligne 1\u202f: la partie",
+            "\u202f; utilisez --update pour la remplacer",
+        ),
+    ):
+        refused = run_cli("--lang", lang, "import", str(changed), *db)
+        assert refused.returncode == 2, refused.stderr
+        assert refused.stderr.startswith(place) and refused.stderr.strip().endswith(words)
+    replaced = run_cli("import", str(changed), "--update", *db)
+    assert replaced.returncode == 0 and "replaced 1" in replaced.stdout
+
+
 def test_backup_copies_a_database_of_several_leagues_without_choosing_one(
     cli: Run, tmp_path: Path
 ) -> None:

@@ -23,9 +23,10 @@ import httpx
 import pytest
 
 from eloleague import accounts
-from eloleague.errors import EloleagueError
+from eloleague.errors import EloleagueError, InputError
 from eloleague.io import parse_jsonl
 from eloleague.league import League
+from eloleague.records import replace
 from tests.store.helpers import (
     assert_equals_full_replay,
     ranking_csv,
@@ -208,6 +209,15 @@ def test_correcting_a_game_without_id_keeps_its_number_and_equals_a_full_replay(
     assert league.correct_game("#5", records[0]).changed is False
     with pytest.raises(EloleagueError):
         league.correct_game("#9999", records[0])
+    # The id another stored game has is refused, saying so (no import's option is involved).
+    with pytest.raises(InputError) as caught:
+        league.correct_game("#5", replace(records[0], id="typo-1"))
+    assert str(caught.value).endswith(
+        'the id "typo-1" is another game\'s (dated '
+        f"{lines[-1]['date']}): keep the corrected game's own id, or give it one no other game has"
+    )
+    assert league.explain("#5").game.id == "#5"  # still without an id of its own
+    assert_equals_full_replay(league)
 
 
 def test_killing_the_server_during_corrections_of_games_without_id_loses_none(

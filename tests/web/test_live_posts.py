@@ -496,3 +496,47 @@ def test_a_post_past_a_seasons_end_gives_the_seasons_adjustments_apart(
     status, answer, _ = _post(client, json.dumps(_game(3)).encode(), site.officer_token, lean=True)
     assert status == 201 and len(answer["rating_changes"]) == 2
     assert {c["adjustment"] for c in answer["rating_changes"]} == {0}
+
+
+def test_a_game_stored_with_other_content_is_refused_in_the_poster_s_words(
+    client: TestClient, site: Site
+) -> None:
+    """Same id, other content: a 422 located in the request (not under the import's label)
+    that names the API's way to replace it, `?update=true`, not the command line's option; alike
+    on either path, for a referee's post and for the dry run; then `?update=true` replaces it."""
+    game = _game(190)
+    assert _post(client, json.dumps(game).encode(), site.officer_token, lean=True)[0] == 201
+    changed = {**game, "sides": [game["sides"][0], {"players": ["Lean 999"], "outcome": "draw"}]}
+    body = json.dumps(changed).encode()
+    remedy = "pour la remplacer, un responsable du classement la renvoie avec `?update=true`"
+    answers = [_post(client, body, site.officer_token, lean=lean)[:2] for lean in (True, False)]
+    answers.append(_post(client, body, site.referee_token, lean=True)[:2])
+    preview = client.post(
+        URL + "/preview",
+        content=body,
+        headers={"Authorization": f"Bearer {site.officer_token}", "Accept-Language": "fr"},
+    )
+    answers.append((preview.status_code, preview.json()))
+    for status, answer in answers:
+        assert status == 422, answer
+        (problem,) = answer["error"]["problems"]
+        assert problem["location"] == "requête\u202f: ligne 1", answer
+        assert problem["message"].startswith("la partie «\u202flean-190\u202f» est déjà"), answer
+        assert problem["message"].endswith("\u202f; " + remedy) and "--update" not in str(answer)
+    english = client.post(
+        URL,
+        content=body,
+        headers={"Authorization": f"Bearer {site.officer_token}", "Accept-Language": "en"},
+    ).json()["error"]["problems"]
+    assert english == [
+        {
+            "location": "request: line 1",
+            "message": 'game "lean-190" is already in the league with different content '
+            "(dated 2026-04-01); to replace it, an officer posts it again with `?update=true`",
+        }
+    ]
+    status, answer, _ = _post(client, body, site.officer_token, lean=True, query="?update=true")
+    assert (status, answer["replaced"]) == (201, 1)
+    league = League.open(str(site.db), BE)
+    assert league.explain("lean-190").game.sides[1].players[0].name == "Lean 999"
+    assert_is_a_fresh_replay(league)

@@ -291,3 +291,41 @@ def test_an_officer_maps_a_new_name_to_the_player_it_looks_like(site: Site) -> N
     league = League.open(str(site.db), BE)
     assert spelled not in league.players() and league.aliases() == {spelled: known}
     assert league.explain("map-1").game.sides[0].players[0].name == known
+
+
+def test_an_uploaded_game_stored_with_other_content_names_the_site_s_way_to_replace_it(
+    site: Site,
+) -> None:
+    """The upload page cannot replace a stored game: its refusal says how the site does it (the
+    game's page), not the command line's `--update`; nothing is stored."""
+    client = make_client(site)
+    token = _login(client, "Claire")
+    game = {**GAME, "id": "conflict-1"}
+    sent = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("first.jsonl", json.dumps(game).encode(), "text/plain")},
+    )
+    upload = re.search(r"/uploads/(\d+)/confirm", sent.text)
+    assert upload
+    client.post(f"/leagues/{BE}/uploads/{upload.group(1)}/confirm", data={"csrf_token": token})
+    changed = {
+        **game,
+        "sides": [GAME["sides"][0], {"players": ["Other Flux"], "outcome": "defeat"}],
+    }
+    refused = client.post(
+        f"/leagues/{BE}/upload",
+        data={"csrf_token": token},
+        files={"sheet": ("changed.jsonl", json.dumps(changed).encode(), "text/plain")},
+    )
+    assert refused.status_code == 422
+    text = re.sub(r"[ \n]+", " ", re.sub(r"<[^>]+>", " ", refused.text))
+    assert "la partie «\u202fconflict-1\u202f» est déjà dans la ligue" in text, text
+    # French typography in the heading and before each problem, as in the messages
+    assert "Le fichier n’a pas été accepté\u202f: changed.jsonl" in text, text
+    assert "changed.jsonl\u202f: ligne 1</span>\u202f: la partie" in refused.text
+    assert (
+        "pour la remplacer, un responsable du classement corrige la partie depuis sa page" in text
+    )
+    assert "--update" not in refused.text and "update=true" not in refused.text
+    assert "Other Flux" not in League.open(str(site.db), BE).players()

@@ -87,6 +87,7 @@ def test_the_api_creates_a_league_from_a_published_list(client: TestClient, site
     ]
     again = client.post("/api/v1/leagues", content=json.dumps(body).encode(), headers=auth)
     assert again.status_code in (400, 409, 422) and "already exists" in again.text
+    assert "--league" not in again.text  # the command line's option means nothing here
     referee = {"Authorization": f"Bearer {site.referee_token}"}
     other = {**body, "name": "Autre"}
     refused = client.post("/api/v1/leagues", content=json.dumps(other).encode(), headers=referee)

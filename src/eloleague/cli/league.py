@@ -259,10 +259,20 @@ def init(
     The rule set is stored as its text: a later change of the preset never rewrites the league's
     history (use [bold]eloleague change-rules[/] to change it explicitly).
     """
+    from eloleague.errors import EloleagueError, LeagueExists
     from eloleague.league import League
 
     name = league or Path(rules).stem
-    created = League.create(db, name, rules, user=_who(), initial=initial)
+    try:
+        created = League.create(db, name, rules, user=_who(), initial=initial)
+    except LeagueExists as exc:  # the command line's way to name another
+        raise EloleagueError(
+            Text.in_domain(
+                DOMAIN,
+                "{problem}: open it, or choose another name with --league",
+                problem=exc.message,
+            )
+        ) from None
     print(
         _t(
             'league "{name}" created with rule set {rules}',
@@ -313,7 +323,7 @@ def import_(
     Names that look like an existing player are reported as warnings: --map "SPELLING=PLAYER"
     imports them under the registered player, and the spelling becomes an alias of that player.
     """
-    from eloleague.errors import InputError, Problem, in_source
+    from eloleague.errors import InputError, Problem, in_source, with_remedy
     from eloleague.io.games import read_games
     from eloleague.records import GameRecord
 
@@ -333,9 +343,16 @@ def import_(
     lang = pick_language()
     for path, _ in read:
         with _progress(lg):
-            report = lg.import_file(
-                path, dry_run=dry_run, update=update, user=user or _who(), names=names
-            )
+            try:
+                report = lg.import_file(
+                    path, dry_run=dry_run, update=update, user=user or _who(), names=names
+                )
+            except (
+                InputError
+            ) as exc:  # a stored game with other content: the option that replaces it
+                raise with_remedy(
+                    exc, Text.in_domain(DOMAIN, "use --update to replace it")
+                ) from None
         print(render(report.summary(), lang, DOMAIN))
         if report.already_imported is not None and not report.changed:
             print(

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import Connection, and_, func, select
 
 from eloleague.engine import Unrated
-from eloleague.errors import InputError, Problem
+from eloleague.errors import InputError, Problem, StoredConflict
 from eloleague.i18n import Text
 from eloleague.records import GameRecord, PoolKey, PoolState, replace
 from eloleague.rules.model import RuleSet
@@ -159,14 +159,15 @@ def plan(
             out.replaced.append((g, h, old))
         else:
             out.conflicts.append(
-                Problem(
+                StoredConflict(
                     g.origin,
                     msg(
                         'game "{id}" is already in the league with different content '
-                        "(dated {date}); use --update to replace it",
+                        "(dated {date})",
                         id=g.id,
                         date=old.date.isoformat(),
                     ),
+                    g.id,
                 )
             )
     return out
@@ -197,8 +198,8 @@ def correction(
                     Problem(
                         record.origin,
                         msg(
-                            'game "{id}" is already in the league with different content '
-                            "(dated {date}); use --update to replace it",
+                            'the id "{id}" is another game\'s (dated {date}): keep the '
+                            "corrected game's own id, or give it one no other game has",
                             id=record.id,
                             date=other.date.isoformat(),
                         ),

@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from eloleague.accounts import TokenChanged, User, known_officer, remember_officer
-from eloleague.errors import Problem
+from eloleague.errors import InputError, Problem
 from eloleague.i18n import Text
 from eloleague.league import ImportReport, League, Queued, WriterTurn, write_now
 from eloleague.web import uploads, views
@@ -70,22 +70,26 @@ def answer_post(
     """The answer to a post of results to the league ``found``: an officer's games are imported
     at once (``201``, or ``200`` when every game was there already; a retry of a stored post gets
     the answer the post got), a referee's are held for an officer's review (``202``). Raises what
-    the visitor sees as an error (:func:`eloleague.web.errors.as_web_error`)."""
-    if not user.is_officer:
-        records = uploads.games_from_body(found, body)
-        lang = page_lang(request)
-        report = uploads.preview(found, records, "api", body, user.name)
-        upload_id = found.hold_upload(user.id, "api.jsonl", as_jsonl(body))
-        return JSONResponse(
-            {
-                "status": "pending_review",
-                "upload": upload_id,
-                "preview": uploads.report_dict(found, report, lang),
-            },
-            status_code=202,
-        )
-    queued, finish = officer_post(request, found, user, body, guard)
-    return finish(queued.result())
+    the visitor sees as an error (:func:`eloleague.web.errors.as_web_error`; a refused import
+    in the poster's words, :func:`~eloleague.web.uploads.in_api_words`)."""
+    try:
+        if not user.is_officer:
+            records = uploads.games_from_body(found, body)
+            lang = page_lang(request)
+            report = uploads.preview(found, records, "api", body, user.name)
+            upload_id = found.hold_upload(user.id, "api.jsonl", as_jsonl(body))
+            return JSONResponse(
+                {
+                    "status": "pending_review",
+                    "upload": upload_id,
+                    "preview": uploads.report_dict(found, report, lang),
+                },
+                status_code=202,
+            )
+        queued, finish = officer_post(request, found, user, body, guard)
+        return finish(queued.result())
+    except InputError as exc:
+        raise uploads.in_api_words(exc) from None
 
 
 def officer_post(
@@ -207,6 +211,8 @@ class GamePosts:
         except ClientDisconnect:  # gone before its body came: nobody to answer
             return
         except Exception as exc:  # every error in the site's one shape, never a traceback
+            if isinstance(exc, InputError):  # (a post written by the loop, or its thread)
+                exc = uploads.in_api_words(exc)
             response = respond(request, as_web_error(exc))
         await response(scope, receive, send)
 

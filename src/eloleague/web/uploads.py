@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import Any
 
-from eloleague.errors import EloleagueError, InputError, Problem
+from eloleague.errors import EloleagueError, InputError, Problem, with_remedy
 from eloleague.i18n import Text
 from eloleague.io import parse_jsonl
 from eloleague.io.json_errors import json_problem
@@ -78,6 +78,19 @@ def csv_text(content: bytes, source: str) -> str:
 
 REQUEST = Text.in_domain("messages", "request")
 """A posted body, where its problems are: "request: line 2", « requête : ligne 2 »."""
+
+API_REMEDY = Text.in_domain("web", "to replace it, an officer posts it again with `?update=true`")
+"""How a poster replaces a stored game that has other content (the API's ``update`` flag)."""
+
+SITE_REMEDY = Text.in_domain("web", "to replace it, an officer corrects the game on its page")
+"""How the site replaces a stored game that has other content (an upload never does)."""
+
+
+def in_api_words(error: InputError) -> InputError:
+    """A refused post as its poster reads it: every problem located in the request (not under
+    the import's label, ``api``), a stored game with other content followed by the API's way to
+    replace it (:func:`~eloleague.errors.with_remedy`)."""
+    return with_remedy(error, API_REMEDY, REQUEST)
 
 
 def games_from_body(league: League, body: bytes, source: str | None = None) -> list[GameRecord]:
@@ -151,14 +164,17 @@ def confirm(
     item, content = league.pending_upload(upload_id)
     places: list[EventPlace] = []
     records, _ = read_upload(league, item.filename, content, events=places)
-    return league.confirm_upload(
-        upload_id,
-        records,
-        content_hash=_digest(content),
-        user=user,
-        names=names,
-        event_places=places,
-    )
+    try:
+        return league.confirm_upload(
+            upload_id,
+            records,
+            content_hash=_digest(content),
+            user=user,
+            names=names,
+            event_places=places,
+        )
+    except InputError as exc:  # a game stored meanwhile with other content
+        raise with_remedy(exc, SITE_REMEDY) from None
 
 
 def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, Any]:
@@ -215,8 +231,11 @@ def correct(
 def previewed_body(url: str, league: str, body: bytes, user: str, lang: str) -> dict[str, Any]:
     """The API's dry run of posted games: the report as the API answers it."""
     found = _opened(url, league)
-    records = games_from_body(found, body)
-    return report_dict(found, preview(found, records, "api", body, user), lang)
+    try:
+        records = games_from_body(found, body)
+        return report_dict(found, preview(found, records, "api", body, user), lang)
+    except InputError as exc:
+        raise in_api_words(exc) from None
 
 
 def previewed_file(
@@ -225,7 +244,10 @@ def previewed_file(
     """The dry run of an uploaded file (the preview page's report)."""
     found = _opened(url, league)
     records, warnings = read_upload(found, filename, content, lang)
-    report = preview(found, records, safe_name(filename), content, user, warnings)
+    try:
+        report = preview(found, records, safe_name(filename), content, user, warnings)
+    except InputError as exc:
+        raise with_remedy(exc, SITE_REMEDY) from None
     return report_dict(found, report, lang)
 
 
