@@ -51,7 +51,7 @@ def games_body(size: int) -> bytes:
     while total < size:
         game = {
             "id": f"heavy-{n}",
-            "date": "2030-01-05",
+            "date": "2026-01-05",
             "event": f"Heavy {n // 100}",
             "sides": [
                 {"players": [f"Heavy {n}"], "outcome": "defeat"},

@@ -42,10 +42,12 @@ from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LeagueExists, LookAlike, Problem
 from eloleague.i18n import Text
 from eloleague.io.games import (
+    by_line,
     duplicate_ids,
     read_games,
     rule_problems,
     told_apart,
+    unplayed,
     validate_games,
 )
 from eloleague.io.limits import ID_MAX, NAME_MAX, ROUND_MAX, game_number, storable, text_problem
@@ -256,6 +258,12 @@ def _rules_source(rules: str | Path) -> tuple[str, str]:
     return preset_text(str(rules)), f"preset {rules}"
 
 
+def utc_today() -> dt.date:
+    """Today's date in UTC (the date games are checked against: :func:`~eloleague.io.games.
+    unplayed`)."""
+    return dt.datetime.now(dt.UTC).date()
+
+
 class League:
     """One league of a database: its rule set, players, events, games and derived ratings."""
 
@@ -273,6 +281,8 @@ class League:
         self.write_wait: float | None = None
         # What reads computed, by question, with the league's revision they were computed at.
         self._kept: dict[Hashable, tuple[int, object]] = {}
+        # The date of today (UTC): games dated after tomorrow are refused (io.games.unplayed).
+        self.today: Callable[[], dt.date] = utc_today
 
     def __repr__(self) -> str:
         return f"League({self.name!r}, rules={self.rules.name!r})"
@@ -711,9 +721,10 @@ class League:
         lang: str | None = None,
         events: list[EventPlace] | None = None,
     ) -> tuple[list[GameRecord], list[Problem]]:
-        """Read and check a games file against the league's rules: its games, and the file's
-        warnings (a workbook's: names that look like a registered player's, located by sheet,
-        row and column, in ``lang`` or the workbook's language). Raises :class:`InputError`.
+        """Read and check a games file against the league's rules (and its date: no game dated
+        after tomorrow): its games, and the file's warnings (a workbook's: names that look like
+        a registered player's, located by sheet, row and column, in ``lang`` or the workbook's
+        language). Raises :class:`InputError`.
         """
 
         def registered() -> Iterator[str]:  # read from the database only for a workbook
@@ -729,6 +740,7 @@ class League:
                 warnings=warnings,
                 known_players=registered(),
                 events=sheets,
+                today=self.today(),
             )
         if events is not None:  # a workbook's event sheet: its place and referee
             events.extend(from_sheets(sheets))
@@ -796,6 +808,14 @@ class League:
             _checked=_checked,
         ).result()
 
+    def _refusals(self, records: Sequence[GameRecord], *, checked: bool = False) -> list[Problem]:
+        """Every problem that refuses ``records``, line after line: the rules' checks (only the
+        ids used twice, when a reader checked the rest: validate_games finds those too, a
+        workbook's reader does not), and each game dated after tomorrow (:func:`~eloleague.io.
+        games.unplayed`, by :attr:`today`)."""
+        found = duplicate_ids(records) if checked else validate_games(self.rules, records)
+        return by_line([*found, *unplayed(records, self.today())])
+
     def import_later(
         self,
         games_in: Sequence[GameRecord],
@@ -818,8 +838,7 @@ class League:
         needs no wait (docs/league.md, "Live results")."""
         records, mapping = _mapped(games_in, names)
         _checked = _checked and not mapping  # a mapped name may now meet itself in a game
-        # validate_games finds ids used twice; a workbook (_checked by its reader) is checked here
-        problems = duplicate_ids(records) if _checked else validate_games(self.rules, records)
+        problems = self._refusals(records, checked=_checked)
         if problems:
             raise InputError(problems, source)
 
@@ -983,7 +1002,7 @@ class League:
         imported, in one transaction: a crash leaves it waiting and the league unchanged.
         ``names`` maps spellings to registered players, as in :meth:`import_games`."""
         records, mapping = _mapped(records, names)
-        problems = validate_games(self.rules, records)
+        problems = self._refusals(records)
         if problems:
             raise InputError(problems, f"upload {upload_id}")
         with self._writing() as conn:
@@ -1497,7 +1516,7 @@ class League:
         :class:`EloleagueError` when ``game_id`` names no game.
         """
         source = f"correction of {game_id}"
-        problems = validate_games(self.rules, [record])
+        problems = self._refusals([record])
         if problems:
             raise InputError(problems, source)
         with self._writing() as conn:

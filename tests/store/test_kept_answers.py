@@ -50,7 +50,7 @@ def test_every_write_elsewhere_renews_the_kept_ranking(db_url: str, tmp_path: Pa
 
     before = _revision(kept)
     writer.import_file(
-        write_lines(tmp_path / "one.jsonl", [_game(1, "Zoé Neuve", "Yann Neuf", "2031-01-02")]),
+        write_lines(tmp_path / "one.jsonl", [_game(1, "Zoé Neuve", "Yann Neuf", "2026-01-02")]),
         dry_run=True,
     )
     assert _revision(kept) == before  # a dry run writes nothing
@@ -58,11 +58,11 @@ def test_every_write_elsewhere_renews_the_kept_ranking(db_url: str, tmp_path: Pa
 
     steps: list[Callable[[], object]] = [
         lambda: writer.import_file(
-            write_lines(tmp_path / "a.jsonl", [_game(2, "Zoé Neuve", "Yann Neuf", "2031-01-03")])
+            write_lines(tmp_path / "a.jsonl", [_game(2, "Zoé Neuve", "Yann Neuf", "2026-01-03")])
         ),
         lambda: writer.rename_player("Zoé Neuve", "Zoé Nouvelle"),
         lambda: writer.delete_game("kept-2"),
-        lambda: writer.close_season(dt.date(2031, 12, 31), today=dt.date(2032, 1, 1)),
+        lambda: writer.close_season(dt.date(2026, 12, 31), today=dt.date(2027, 1, 1)),
     ]
     for step in steps:
         seen = _revision(kept)

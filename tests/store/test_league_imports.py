@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from eloleague.errors import InputError, StoredConflict
-from eloleague.league import League
+from eloleague.io import parse_jsonl
+from eloleague.league import League, utc_today
+from eloleague.records import GameRecord, replace
 from tests.store.helpers import (
     assert_equals_full_replay,
     ranking_csv,
@@ -16,6 +21,13 @@ from tests.store.helpers import (
     replay_file,
     write_lines,
 )
+
+
+def record(obj: dict[str, Any]) -> GameRecord:
+    """One game of the interchange format as a record."""
+    records, problems = parse_jsonl(json.dumps(obj).encode())
+    assert not problems
+    return records[0]
 
 
 @pytest.fixture
@@ -173,3 +185,41 @@ def test_python_callers_get_the_same_validation(db_url: str) -> None:
         league.import_games(games, source="api")
     assert "api: line 1" in str(caught.value)
     assert league.games() == []
+
+
+def test_a_game_dated_after_tomorrow_is_refused_and_nothing_stored(
+    adlg: League, tmp_path: Path
+) -> None:
+    """A date ahead is a typing error: a league that took it would stand at that date (every
+    live game after it a back-dated one). Tomorrow passes (east of Greenwich it is today)."""
+    before, games = ranking_csv(adlg), len(adlg.games())
+    played = read_lines(replay_file("adlg"))[0]
+    adlg.today = lambda: dt.date(2026, 3, 1)
+    ahead = [
+        {**played, "id": "ahead-1", "date": "2026-03-03"},  # line 1: the day after tomorrow
+        {**played, "id": "ahead-2", "date": "2026-03-02", "sides": []},  # line 2: no sides
+        {**played, "id": "ahead-3", "date": "2062-03-01"},  # line 3: 2062 for 2026
+    ]
+    path = write_lines(tmp_path / "ahead.jsonl", ahead)
+    with pytest.raises(InputError) as caught:
+        adlg.import_file(path)
+    assert str(caught.value).splitlines() == [  # with the rules' problems, line after line
+        f"{path}: line 1: dated 2026-03-03, a day that has not come yet (today is 2026-03-01)",
+        f"{path}: line 2: a game needs at least two sides, this one has 0",
+        f"{path}: line 3: dated 2062-03-01, a day that has not come yet (today is 2026-03-01)",
+    ]
+    assert (ranking_csv(adlg), len(adlg.games())) == (before, games)
+    tomorrow = adlg.import_games(
+        [replace(record(played), id="ahead-4", date=dt.date(2026, 3, 2))], source="live"
+    )
+    assert tomorrow.added == 1
+    with pytest.raises(InputError, match="a day that has not come yet"):  # a correction too
+        adlg.correct_game(
+            "ahead-4", replace(record(played), id="ahead-4", date=dt.date(2027, 1, 1))
+        )
+    assert adlg.explain("ahead-4").game.date == dt.date(2026, 3, 2)
+    adlg.today = utc_today  # the league's own clock: the UTC date
+    far = replace(record(played), id="ahead-5", date=utc_today() + dt.timedelta(days=2))
+    with pytest.raises(InputError, match="a day that has not come yet"):
+        adlg.import_games([far], source="live")
+    assert_equals_full_replay(adlg)

@@ -18,7 +18,7 @@ def _posted(client: TestClient, site: Site) -> None:
     games = [
         {
             "id": "jd1",
-            "date": "2030-01-05",
+            "date": "2026-01-05",
             "sides": [
                 {
                     "players": [jean("FR-71", "Cercle de Lyon", "Rhône")],

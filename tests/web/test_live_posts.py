@@ -5,6 +5,7 @@ FastAPI's route, and both give the same answers: success, retry, referee, every 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import sqlite3
 import threading
@@ -540,3 +541,25 @@ def test_a_game_stored_with_other_content_is_refused_in_the_poster_s_words(
     league = League.open(str(site.db), BE)
     assert league.explain("lean-190").game.sides[1].players[0].name == "Lean 999"
     assert_is_a_fresh_replay(league)
+
+
+def test_a_game_dated_ahead_is_refused_on_either_path(client: TestClient, site: Site) -> None:
+    """A game server whose clock (or code) dates a game years ahead gets a 422 saying so, with
+    the other problems of the post, line after line; nothing is stored."""
+    from eloleague.league import utc_today
+
+    today = utc_today()
+    ahead = {**_game(200), "date": (today + dt.timedelta(days=400)).isoformat()}
+    wrong = {**_game(202), "sides": [{"players": ["Solo"], "outcome": "draw"}]}
+    body = (json.dumps(ahead) + "\n" + json.dumps(wrong)).encode()
+    for lean in (True, False):
+        status, answer, _ = _post(client, body, site.officer_token, lean=lean)
+        assert status == 422, answer
+        first, second = answer["error"]["problems"]
+        assert first == {
+            "location": "requête\u202f: ligne 1",
+            "message": f"datée du {ahead['date']}, un jour qui n’est pas encore venu "
+            f"(nous sommes le {today.isoformat()})",
+        }
+        assert second["location"] == "requête\u202f: ligne 2"
+    assert "Lean 200" not in League.open(str(site.db), BE).players()

@@ -418,15 +418,15 @@ def test_an_uploaded_workbook_warns_of_a_look_alike_name_at_its_cell(
     known = league.players()[0]
     typo = known[:-1] + ("x" if known[-1] != "x" else "y")
     game = GameRecord(
-        dt.date(2030, 5, 1),
+        dt.date(2026, 5, 1),
         (
             Side((Participant(typo),), "defeat"),
             Side((Participant("Zoé Nouvelle"),), "decisive_victory"),
         ),
-        event="Tournoi 2030",
+        event="Tournoi 2026",
         round=1,
     )
-    data = to_bytes(filled_workbook(league.rules, [game], "en", "Tournoi 2030", []))
+    data = to_bytes(filled_workbook(league.rules, [game], "en", "Tournoi 2026", []))
     _login(client)
     page = client.get(f"/leagues/{BE}/upload")
     got = client.post(

@@ -334,7 +334,7 @@ def import_(
     read: list[tuple[Path, list[GameRecord]]] = []
     for path in files:
         try:
-            read.append((path, read_games(path, lg.rules)))
+            read.append((path, read_games(path, lg.rules, today=lg.today())))
         except InputError as exc:
             problems.extend(in_source(exc.source, p) for p in exc.problems)
     if problems:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,27 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
         for message in check_game(rules, game):
             problems.append(Problem(game.origin, message))
     return problems + duplicate_ids(games)
+
+
+def unplayed(games: Sequence[GameRecord], today: dt.date) -> list[Problem]:
+    """A problem for each game dated after tomorrow: a league stores games once they are
+    played. A date ahead is a typing error (2062 for 2026), and a league would stand at that
+    date from then on: its seasons closed up to it, every game of today a back-dated one.
+    Tomorrow is allowed: ``today`` is the UTC date, and a game ending now east of Greenwich is
+    dated a day ahead of it. (``eloleague rate`` replays any dates: it stores nothing.)"""
+    latest = today + dt.timedelta(days=1)
+    return [
+        Problem(
+            game.origin,
+            Text.of(
+                "dated {date}, a day that has not come yet (today is {today})",
+                date=game.date.isoformat(),
+                today=today.isoformat(),
+            ),
+        )
+        for game in games
+        if game.date > latest
+    ]
 
 
 def told_apart(games: Sequence[GameRecord]) -> list[GameRecord]:
@@ -115,8 +137,10 @@ def read_games(
     warnings: list[Problem] | None = None,
     known_players: Iterable[str] = (),
     events: list[Any] | None = None,
+    today: dt.date | None = None,
 ) -> list[GameRecord]:
-    """Read a games file and check it against ``rules``.
+    """Read a games file and check it against ``rules`` (and, given ``today``, for a league
+    that would store them, that no game is dated after tomorrow: :func:`unplayed`).
 
     Formats: ``.jsonl``, ``.csv`` (the long format, or the referee workbook's layout saved as CSV,
     told apart by the header) and ``.xlsx`` (the referee workbook, docs/sheets.md). Raises
@@ -156,6 +180,8 @@ def read_games(
         games, problems, found = reader(data, rules, lang, known_players, events=events)
         if warnings is not None:
             warnings.extend(found)
+        if today is not None:
+            problems = [*problems, *unplayed(games, today)]
         if problems:
             raise InputError(problems, str(path))
         return told_apart(games)
@@ -176,17 +202,23 @@ def read_games(
             ],
             str(path),
         )
-    return checked_games(rules, games, problems, str(path))
+    return checked_games(rules, games, problems, str(path), today)
 
 
 def checked_games(
-    rules: RuleSet, games: Sequence[GameRecord], problems: Sequence[Problem], source: str
+    rules: RuleSet,
+    games: Sequence[GameRecord],
+    problems: Sequence[Problem],
+    source: str,
+    today: dt.date | None = None,
 ) -> list[GameRecord]:
     """A JSON Lines or CSV reader's games (``problems``: what the reader found) checked against
     ``rules``, namesakes told apart by their ids: :class:`InputError` with every problem, line
-    after line (:func:`by_line`), when there is any."""
+    after line (:func:`by_line`), when there is any. ``today``: for a league that would store
+    them, games dated after tomorrow are refused too (:func:`unplayed`)."""
     records = told_apart(games)
-    found = by_line([*problems, *validate_games(rules, records)])
+    ahead = unplayed(records, today) if today is not None else []
+    found = by_line([*problems, *validate_games(rules, records), *ahead])
     if found:
         raise InputError(found, source)
     return records

@@ -130,7 +130,7 @@ def games_from_body(league: League, body: bytes, source: str | None = None) -> l
     records, problems = parse_jsonl(text)
     from eloleague.io.games import checked_games
 
-    return checked_games(league.rules, records, problems, source)
+    return checked_games(league.rules, records, problems, source, league.today())
 
 
 def preview(
