@@ -544,3 +544,13 @@ def test_a_dry_run_past_a_seasons_end_shows_the_seasons_adjustments_apart(
     cli("import", first, *db)
     second = str(write_lines(tmp_path / "second.jsonl", later[1:2]))
     assert "Ajustement" not in cli("--lang", "fr", "import", second, "--dry-run", *db).stdout
+
+
+def test_a_database_that_cannot_be_reached_is_said_so_with_the_driver_s_words() -> None:
+    """The command line tells the operator what failed and where (not the site's "send the
+    request again in a moment": a wrong port or name is not cured by waiting)."""
+    done = run_cli("--lang", "fr", "ranking", "--db", "postgresql://nobody@127.0.0.1:1/club")
+    assert done.returncode == 2
+    first, *rest = done.stderr.splitlines()
+    assert first == "la base de données est injoignable\u202f; rien n’a été modifié"
+    assert "127.0.0.1" in "\n".join(rest) and "Traceback" not in done.stderr

@@ -97,7 +97,10 @@ def guarded(run: Callable[[], object]) -> None:
     except InputError as exc:
         fail(exc.render(pick_language()))
     except UnavailableError as exc:  # the operator needs the driver's words (host, port)
-        fail(render(exc.message, pick_language()) + (f"\n{exc.detail}" if exc.detail else ""))
+        # Not the site's "send the request again in a moment": a wrong address or database
+        # name is not cured by waiting, and the driver's words below say which it is.
+        said = Text.of("the database cannot be reached; nothing was changed")
+        fail(render(said, pick_language()) + (f"\n{exc.detail}" if exc.detail else ""))
     except EloleagueError as exc:
         fail(render(exc.message, pick_language()))
     except OSError as exc:  # a file that cannot be read or written: say which, and why
