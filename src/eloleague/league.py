@@ -1004,10 +1004,10 @@ class League:
         records, mapping = _mapped(records, names)
         problems = self._refusals(records)
         if problems:
-            raise InputError(problems, f"upload {upload_id}")
+            raise InputError(problems, msg("upload {upload}", upload=upload_id))
         with self._writing() as conn:
             if mapping:
-                self._map_names(conn, mapping, f"upload {upload_id}")
+                self._map_names(conn, mapping, msg("upload {upload}", upload=upload_id))
             item, _ = self._upload(conn, upload_id)
             if item.status != pending.PENDING:
                 raise EloleagueError(
@@ -1515,7 +1515,7 @@ class League:
         date the old or the new version touches. Raises :class:`InputError` on a bad game and
         :class:`EloleagueError` when ``game_id`` names no game.
         """
-        source = f"correction of {game_id}"
+        source = msg("correction of {game}", game=game_id)  # translated where it is shown
         problems = self._refusals([record])
         if problems:
             raise InputError(problems, source)

@@ -116,6 +116,8 @@ def test_officer_posts_results_and_the_ranking_changes(client: TestClient, site:
         headers=_bearer(site.officer_token),
     )
     assert corrected.status_code == 200, corrected.text
+    # the correction's own label in the reader's language, as the rest of the summary
+    assert corrected.json()["summary"].startswith("correction de web-1\u202f: 0 partie ajoutée")
     row = client.get(f"/api/v1/leagues/{BE}", params={"q": "Nouvelle"}).json()["rows"][0]
     assert row["rating"] < 1000
 
