@@ -1116,7 +1116,10 @@ class League:
         if rules is not None:
             problems = validate_games(rule_set, records)
             if problems:
-                raise InputError(problems, f"league {self.name} under {rule_set.name}")
+                raise InputError(
+                    problems,
+                    msg("league {league} under {rules}", league=self.name, rules=rule_set.name),
+                )
         return replay(rule_set, records, initial=start or None, as_of=when)
 
     def ranking_page(
@@ -1772,7 +1775,10 @@ class League:
             except InputError as exc:  # the published ratings must name the new rules' pools
                 problems += exc.problems
             if problems:
-                raise InputError(problems, f"league {self.name} under {new_rules.name}")
+                raise InputError(
+                    problems,
+                    msg("league {league} under {rules}", league=self.name, rules=new_rules.name),
+                )
             set_rules(conn, self.id, text, source)
             old = self.rules.name
             before = read_ratings(conn, self.id, names)

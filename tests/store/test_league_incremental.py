@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from eloleague.errors import EloleagueError
+from eloleague.errors import EloleagueError, InputError
 from eloleague.league import League
 from eloleague.store import checkpoints
 from eloleague.store.tables import checkpoints as checkpoint_table
@@ -83,6 +83,9 @@ def test_merge_rename_and_rule_change_equal_rate_of_the_corrected_file(
     with pytest.raises(EloleagueError, match="merge"):
         league.rename_player("Marie Dupont", "Anne P039")
 
+    with pytest.raises(InputError) as refused:  # adlg has no graded victories: refused
+        league.change_rules("adlg")
+    assert refused.value.render("fr").startswith(f"ligue {league.name} sous adlg\u202f: ")
     league.change_rules("bataille-empire-en")
     fixed = [
         {
