@@ -347,12 +347,10 @@ def import_(
                 report = lg.import_file(
                     path, dry_run=dry_run, update=update, user=user or _who(), names=names
                 )
-            except (
-                InputError
-            ) as exc:  # a stored game with other content: the option that replaces it
-                raise with_remedy(
-                    exc, Text.in_domain(DOMAIN, "use --update to replace it")
-                ) from None
+            except InputError as exc:
+                # a stored game with other content: the option that replaces it
+                remedy = Text.in_domain(DOMAIN, "use --update to replace it")
+                raise with_remedy(exc, remedy) from None
         print(render(report.summary(), lang, DOMAIN))
         if report.already_imported is not None and not report.changed:
             print(
