@@ -223,3 +223,37 @@ def test_a_game_dated_after_tomorrow_is_refused_and_nothing_stored(
     with pytest.raises(InputError, match="a day that has not come yet"):
         adlg.import_games([far], source="live")
     assert_equals_full_replay(adlg)
+
+
+def test_an_answer_kept_for_retries_is_forgotten_after_a_day(
+    adlg: League, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The answer of an API post is kept for its retries (``posted_answer``) for a day, then
+    forgotten when a later post keeps its own (every answer kept does here; one in
+    ``FORGET_EVERY`` in a server): kept for good, they grew the database as fast as the games.
+    A retry of the older post adds nothing all the same (its games are there)."""
+    from sqlalchemy import update
+
+    from eloleague.store import imports
+    from eloleague.store.imports import KEPT_FOR
+    from eloleague.store.tables import import_batches
+
+    monkeypatch.setattr(imports, "FORGET_EVERY", 1)
+
+    played = read_lines(replay_file("adlg"))[-1]
+    first = replace(record(played), id="kept-1")
+    assert adlg.import_games([first], source="api", content_hash="h1", answer=lambda r: "A1").added
+    assert adlg.posted_answer("h1") == "A1"
+    aged = dt.datetime.now(dt.UTC) - KEPT_FOR - dt.timedelta(minutes=1)
+    with adlg.engine.begin() as conn:  # the first post, a day and a minute ago
+        conn.execute(
+            update(import_batches)
+            .where(import_batches.c.content_hash == "h1")
+            .values(created_at=aged)
+        )
+    second = replace(record(played), id="kept-2")
+    adlg.import_games([second], source="api", content_hash="h2", answer=lambda r: "A2")
+    assert (adlg.posted_answer("h1"), adlg.posted_answer("h2")) == (None, "A2")
+    again = adlg.import_games([first], source="api", content_hash="h1", answer=lambda r: "A1'")
+    assert (again.added, again.unchanged) == (0, 1)
+    assert_equals_full_replay(adlg)

@@ -14,6 +14,7 @@ from the checkpoint it resumes from: usually none but its own, see :mod:`~elolea
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -321,12 +322,40 @@ def _stored_by_hash(conn: Connection, league_id: int, hashes: Sequence[str]) -> 
     return out
 
 
+KEPT_FOR = dt.timedelta(days=1)
+"""How long the answer to an API post is kept for its retries. A retry of a lost answer comes
+within seconds, or the next day from a game server that was down overnight; kept for good,
+the answers of an online game's posts would grow the database as fast as its games (about
+600 bytes a single-game post, 250 KB a post of 1,000 games). A retry of an older post still
+adds nothing: it is answered as a post of games already there (``200``, counted unchanged)."""
+
+
+FORGET_EVERY = 64
+"""One answer kept in this many (in a process) also forgets the league's answers past
+:data:`KEPT_FOR`: the statement cost a single-game post 0.013–0.017 ms on SQLite, 2 %, when
+every post made it (docs/benchmarks.md, "Live results")."""
+
+_kept = itertools.count()
+
+
 def keep_answer(conn: Connection, league_id: int, digest: str, answer: str) -> None:
-    """Keep ``answer`` with the batch the post of digest ``digest`` made (its retries get it)."""
+    """Keep ``answer`` with the batch the post of digest ``digest`` made (its retries get it);
+    every :data:`FORGET_EVERY` answers, forget the league's older than :data:`KEPT_FOR` too (by
+    their batch's time, found through the index of the batches that hold one), in the same
+    transaction."""
     run(
         conn,
         "UPDATE import_batches SET answer = ? WHERE league_id = ? AND content_hash = ?",
         (answer, league_id, digest),
+    )
+    if next(_kept) % FORGET_EVERY:
+        return
+    cutoff = dt.datetime.now(dt.UTC) - KEPT_FOR
+    run(
+        conn,
+        "UPDATE import_batches SET answer = NULL WHERE league_id = ? AND answer IS NOT NULL "
+        "AND created_at < ?",
+        (league_id, stamp_param(conn)(cutoff)),
     )
 
 

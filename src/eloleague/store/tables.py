@@ -128,9 +128,18 @@ import_batches = Table(
     Column("replaced", Integer, nullable=False, default=0),
     Column("unchanged", Integer, nullable=False, default=0),
     # What the API answered the post that made this batch (JSON): a retry of the same post gets
-    # it again (docs/web.md, "Posting results from a game server").
+    # it again (docs/web.md, "Posting results from a game server"), for a day
+    # (store/imports.py, KEPT_FOR).
     Column("answer", Text, nullable=True),
     Index("ix_import_batches_league_hash", "league_id", "content_hash"),
+    # The answers kept, by age: those past their day are found without reading every batch.
+    Index(
+        "ix_import_batches_answered",
+        "league_id",
+        "created_at",
+        sqlite_where=text("answer IS NOT NULL"),
+        postgresql_where=text("answer IS NOT NULL"),
+    ),
 )
 
 journal = Table(
