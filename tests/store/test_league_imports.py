@@ -219,7 +219,7 @@ def test_a_game_dated_after_tomorrow_is_refused_and_nothing_stored(
         )
     assert adlg.explain("ahead-4").game.date == dt.date(2026, 3, 2)
     adlg.today = utc_today  # the league's own clock: the UTC date
-    far = replace(record(played), id="ahead-5", date=utc_today() + dt.timedelta(days=2))
+    far = replace(record(played), id="ahead-5", date=utc_today() + dt.timedelta(days=3))
     with pytest.raises(InputError, match="a day that has not come yet"):
         adlg.import_games([far], source="live")
     assert_equals_full_replay(adlg)
