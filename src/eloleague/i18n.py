@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from importlib import resources
 
@@ -101,6 +101,36 @@ def percent(share: float, lang: str, decimals: int = 1) -> str:
     return f"{text}{NARROW_NBSP}%" if lang == "fr" else f"{text} %"
 
 
+_DE_BEFORE_VALUE = re.compile(r"\b([dD])e \{(\w+)\}")
+_VOWELS = frozenset("aeiouàâäéèêëîïôöùûüœæAEIOUÀÂÄÉÈÊËÎÏÔÖÙÛÜŒÆ")
+
+
+def elided(template: str, values: Mapping[str, object]) -> str:
+    """A French ``template`` with ``de {x}`` written ``d’{x}`` where the value of ``x`` is a word
+    beginning with a vowel: "Feuille de résultats d’Arène", "Historique d’Éric" ("de Hugo",
+    "de Yann", "de 12" stay). A lone letter stays too: "Victoire décisive de A" is a referee
+    workbook's label, read back as written."""
+
+    def one(found: re.Match[str]) -> str:
+        value = str(values.get(found.group(2), ""))
+        if len(value) > 1 and value[0] in _VOWELS:
+            return f"{found.group(1)}’{{{found.group(2)}}}"
+        return found.group(0)
+
+    return _DE_BEFORE_VALUE.sub(one, template)
+
+
+class French(str):
+    """A message of a French catalogue: filled in by ``format``, it elides ``de`` before a
+    value that begins with a vowel (:func:`elided`), wherever it is formatted (:func:`render`,
+    the site's templates, the sheets)."""
+
+    __slots__ = ()
+
+    def format(self, /, *args: object, **kwargs: object) -> str:
+        return str.format(elided(self, kwargs) if kwargs else str(self), *args, **kwargs)
+
+
 def _domain_catalogues(lang: str, domain: str) -> Iterator[Catalog]:
     """The catalogues of ``domain`` in ``lang`` (none in English, the source language). A domain
     may be split into parts kept by different people: ``messages.po``, ``messages-*.po``."""
@@ -124,7 +154,7 @@ def _catalogue(lang: str, domain: str) -> dict[str, str]:
         for m in catalog:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
                 text = str(m.string)
-                table[m.id] = french_typography(text) if lang == "fr" else text
+                table[m.id] = French(french_typography(text)) if lang == "fr" else text
     return table
 
 
@@ -137,7 +167,7 @@ def _plurals(lang: str, domain: str) -> dict[str, tuple[str, ...]]:
             if isinstance(m.id, tuple | list) and m.string and all(m.string) and not m.fuzzy:
                 forms = tuple(str(f) for f in m.string)
                 table[str(m.id[0])] = tuple(
-                    french_typography(f) if lang == "fr" else f for f in forms
+                    French(french_typography(f)) if lang == "fr" else f for f in forms
                 )
     return table
 

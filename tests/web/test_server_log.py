@@ -66,7 +66,7 @@ def test_eloleagues_own_lines_are_said_in_the_officers_language() -> None:
     # A message of the store's own domain, and a line nobody translates (left as written).
     copying = msg("copying the SQLite log of {path} failed: {reason}", path="a.db", reason="full")
     assert _line(french, logging.WARNING, copying).endswith(
-        f"la copie du journal SQLite de a.db a échoué{NNBSP}: full"
+        f"la copie du journal SQLite d’a.db a échoué{NNBSP}: full"  # "de" elided before a vowel
     )
     assert _line(french, logging.INFO, "Loaded %d rows", 3) == f"INFO{NNBSP}:       Loaded 3 rows"
     access = AccessLineFormatter(
