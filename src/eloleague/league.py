@@ -264,6 +264,16 @@ def utc_today() -> dt.date:
     return dt.datetime.now(dt.UTC).date()
 
 
+def utc_now() -> dt.datetime:
+    """The time now, in UTC (what the journal's entries of imports are stamped with)."""
+    return dt.datetime.now(dt.UTC)
+
+
+def _players_changed(report: ImportReport) -> int:
+    """How many players' ratings an import (or a correction) changed, for the journal."""
+    return len({c.key.player for c in report.rating_changes})
+
+
 class League:
     """One league of a database: its rule set, players, events, games and derived ratings."""
 
@@ -283,6 +293,8 @@ class League:
         self._kept: dict[Hashable, tuple[int, object]] = {}
         # The date of today (UTC): games dated after tomorrow are refused (io.games.unplayed).
         self.today: Callable[[], dt.date] = utc_today
+        # The time now (UTC): an import's journal entry, and the run it joins, go by it.
+        self.now: Callable[[], dt.datetime] = utc_now
 
     def __repr__(self) -> str:
         return f"League({self.name!r}, rules={self.rules.name!r})"
@@ -653,7 +665,7 @@ class League:
             if spelling not in index:
                 add_alias(conn, self.id, spelling, index[target])
 
-    def _note_import(
+    def _note_change(
         self,
         conn: Connection,
         report: ImportReport,
@@ -668,8 +680,26 @@ class League:
                 action,
                 user,
                 games=report.added + report.replaced,
-                players=len({c.key.player for c in report.rating_changes}),
+                players=_players_changed(report),
                 **detail,
+            )
+
+    def _note_import(
+        self, conn: Connection, report: ImportReport, user: str | None, source: str
+    ) -> None:
+        """Note an import that changed something: in the run of the user's imports from the
+        source this hour when it replaced nothing (a game server's posts: docs/league.md,
+        "The journal")."""
+        if report.changed and not report.dry_run:
+            store_journal.note_import(
+                conn,
+                self.id,
+                user,
+                source,
+                added=report.added,
+                replaced=report.replaced,
+                players=_players_changed(report),
+                at=self.now(),
             )
 
     def journal(self, limit: int = 100) -> list[store_journal.JournalEntry]:
@@ -873,15 +903,7 @@ class League:
             return report
 
         def notes(conn: Connection, report: ImportReport) -> None:
-            self._note_import(
-                conn,
-                report,
-                "import",
-                user,
-                source=source,
-                added=report.added,
-                replaced=report.replaced,
-            )
+            self._note_import(conn, report, user, source)
             if answer is not None and content_hash is not None and report.changed:
                 imports.keep_answer(conn, self.id, content_hash, answer(report))
 
@@ -1027,15 +1049,7 @@ class League:
             )
             set_places(conn, self.id, event_places)
             pending.set_status(conn, upload_id, pending.IMPORTED)
-            self._note_import(
-                conn,
-                report,
-                "import",
-                user,
-                source=item.filename,
-                added=report.added,
-                replaced=report.replaced,
-            )
+            self._note_import(conn, report, user, item.filename)
         return report
 
     def reject_upload(self, upload_id: int) -> None:
@@ -1544,7 +1558,7 @@ class League:
                 progress=self.progress,
                 replacing=pk,
             )
-            self._note_import(conn, report, "correct", user, game=game_id)
+            self._note_change(conn, report, "correct", user, game=game_id)
             return report
 
     def delete_game(self, game_id: str, *, user: str | None = None) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import datetime as dt
 import io
 import json
 import shlex
@@ -363,6 +364,29 @@ def test_log_shows_who_changed_what(
     assert "game g5 deleted" in lines[0] and "adlg.jsonl" in lines[1] and "created" in lines[2]
     french = cli("--lang", "fr", "log", "-n", "1", *db).stdout
     assert "partie g5 supprimée" in french and "adlg.jsonl" not in french
+
+
+def test_log_shows_a_run_of_imports_as_one_line(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Imports of one source by one user within a UTC hour are one entry, a run
+    (docs/league.md, "The journal"); its players are its imports' added up, so not shown."""
+    monkeypatch.setenv("ELOLEAGUE_USER", "Claire")
+    clock = iter(dt.datetime(2026, 11, 28, 9, m, tzinfo=dt.UTC) for m in (12, 40, 59))
+    monkeypatch.setattr("eloleague.league.utc_now", lambda: next(clock))
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    lines = read_lines(REPLAY / "adlg.jsonl")
+    for n, part in enumerate((lines[:30], lines[30:50])):  # the same file name, twice
+        (tmp_path / str(n)).mkdir()
+        cli("import", str(write_lines(tmp_path / str(n) / "results.jsonl", part)), *db)
+    shown = cli("log", *db).stdout
+    (run,) = [line for line in shown.splitlines() if "results.jsonl" in line]
+    assert "2026-11-28 09:40 UTC" in run and "50 games added, 0 replaced" in run
+    assert "(2 imports since 09:12 UTC)" in run
+    assert [cell.strip() for cell in run.split("│")][-3:-1] == ["50", "—"]  # games, players
+    french = cli("--lang", "fr", "log", "-n", "1", *db).stdout
+    assert "50 parties ajoutées, 0 remplacée (2 imports depuis 09:12 UTC)" in french
 
 
 def test_import_maps_a_misspelt_name_to_the_registered_player(cli: Run, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import pytest
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import render
 from eloleague.league import League
+from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.messages import DOMAIN
 from tests.store.helpers import read_lines, replay_file, write_lines
 
@@ -62,3 +63,69 @@ def test_every_change_is_in_the_journal_with_who_and_how_much(db_url: str, tmp_p
     assert said[6][2] == "season ending 2024-12-31 reopened"
     assert _said(league, "fr")[5][2] == "saison se terminant le 2024-12-31 close"
     assert b in league.players()
+
+
+def _duel(gid: str, a: str, b: str, outcome: str = "decisive_victory") -> GameRecord:
+    loser = "defeat" if outcome != "draw" else "draw"
+    return GameRecord(
+        date=dt.date(2026, 11, 2),
+        sides=(Side((Participant(a),), outcome), Side((Participant(b),), loser)),
+        id=gid,
+    )
+
+
+def test_a_game_servers_posts_are_one_entry_an_hour(db_url: str) -> None:
+    """A game server's posts (one user, one source, replacing nothing) within a UTC hour are one
+    entry, a run: an officer's other changes are not buried under them (docs/league.md, "The
+    journal"). Whatever is not such an import keeps an entry of its own."""
+    league = League.create(db_url, "live", "bataille-empire", user="Claire")
+    clock = [dt.datetime(2026, 11, 28, 14, 2, 30, tzinfo=dt.UTC)]
+    league.now = lambda: clock[0]
+
+    def post(
+        *games: GameRecord,
+        user: str = "server",
+        source: str = "api",
+        dry_run: bool = False,
+        update: bool = False,
+    ) -> None:
+        clock[0] += dt.timedelta(minutes=3)
+        league.import_games(list(games), source=source, user=user, dry_run=dry_run, update=update)
+
+    post(_duel("g1", "Ana", "Bob"))
+    post(_duel("g2", "Ana", "Chloé"), _duel("g3", "Bob", "Dan"))
+    post(_duel("g4", "Ana", "Bob"), dry_run=True)  # changes nothing: not in the run
+    with pytest.raises(InputError):  # refused: stores nothing, not even in the run
+        post(_duel("g5", "Ana", "Ana"))
+    post(_duel("g1", "Ana", "Bob"))  # already there: nothing changed
+    post(_duel("g6", "Eve", "Bob"), user="other server")  # another user: a run of its own
+    post(_duel("g7", "Eve", "Bob"), source="results.jsonl")  # another source
+    post(_duel("g1", "Ana", "Bob", "draw"), update=True)  # replaces a game: an entry of its own
+    post(_duel("g8", "Chloé", "Dan"))  # the server's run again (this hour's)
+    last_of_hour = clock[0]
+    clock[0] = dt.datetime(2026, 11, 28, 15, 0, 1, tzinfo=dt.UTC)
+    league.import_games([_duel("g9", "Ana", "Dan")], source="api", user="server")  # a new hour
+
+    entries = league.journal()
+    assert [(e.action, e.user, e.changes, e.games) for e in entries] == [
+        ("import", "server", 1, 1),  # 15:00, the next hour's run
+        ("import", "server", 1, 1),  # the replacement
+        ("import", "server", 1, 1),  # results.jsonl
+        ("import", "other server", 1, 1),
+        ("import", "server", 3, 4),  # g1, then g2 and g3, then g8: three imports, four games
+        ("create", "Claire", 1, 0),
+    ]
+    run, alone = entries[4], entries[1]
+    first = dt.datetime(2026, 11, 28, 14, 5, 30, tzinfo=dt.UTC)
+    assert (run.first_at, run.at) == (first, last_of_hour)
+    assert run.detail == {"source": "api", "added": 4, "replaced": 0}
+    assert run.players == 2 + 4 + 2  # each import's players, added up
+    assert render(run.text(), "en", DOMAIN) == (
+        "api: 4 games added, 0 replaced (3 imports since 14:05 UTC)"
+    )
+    assert render(run.text(), "fr", DOMAIN) == (
+        "api\u202f: 4 parties ajoutées, 0 remplacée (3 imports depuis 14:05 UTC)"
+    )
+    assert alone.detail == {"source": "api", "added": 0, "replaced": 1} and alone.first_at is None
+    assert render(alone.text(), "en", DOMAIN) == "api: 0 games added, 1 replaced"
+    assert entries[0].first_at is None and entries[0].at.hour == 15

@@ -138,12 +138,22 @@ def test_a_retried_post_gets_the_same_answer_and_adds_nothing(db_url: str) -> No
     again = post(client, body, token)
     assert (again.status_code, again.json()) == (201, first.json())
     assert stored_ids(league) == {f"live-{n}": 1 for n in range(3)}
-    assert [e.action for e in league.journal()].count("import") == 1
+    assert [(e.action, e.changes) for e in league.journal()] == [("import", 1), ("create", 1)]
     # The same games in another post: nothing added either, and said so.
     other = post(client, body[:2], token)
     assert other.status_code == 200 and other.json()["unchanged"] == 2
     assert stored_ids(league) == {f"live-{n}": 1 for n in range(3)}
     assert_equals_full_replay(league)
+    # A new game: the same run of the journal as the first post (docs/league.md, "The journal")
+    assert post(client, [game(3)], token).status_code == 201
+    entries = client.get(
+        f"/api/v1/leagues/{LEAGUE}/journal", headers={"Authorization": f"Bearer {token}"}
+    ).json()["entries"]
+    imports = [e for e in entries if e["action"] == "import"]
+    assert sum(e["changes"] for e in imports) == 2 and sum(e["games"] for e in imports) == 4
+    if len(imports) == 1:  # (two when the UTC hour turned between the posts)
+        assert imports[0]["first_at"] is not None  # the site speaks French first
+        assert "4 parties ajoutées, 0 remplacée (2 imports depuis " in imports[0]["text"]
 
 
 @pytest.fixture
@@ -248,6 +258,11 @@ def test_eight_clients_at_once_lose_and_double_nothing(
     league = League.open(url, LEAGUE)
     assert stored_ids(league) == {f"live-{n}": 1 for n in range(per_client * clients)}
     assert_equals_full_replay(league)
+    # In the journal, one run of the posts that added games (two if the UTC hour turned), made
+    # by the workers' processes in turn (docs/league.md, "The journal").
+    runs = [e for e in league.journal() if e.action == "import"]
+    assert sum(e.changes for e in runs) == sum(e.games for e in runs) == per_client * clients
+    assert len(runs) <= 2 and all(e.user == "Server" for e in runs)
 
 
 @pytest.mark.pg

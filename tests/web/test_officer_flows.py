@@ -216,9 +216,9 @@ def test_closing_a_season_applies_inactivity(site: Site) -> None:
         params={"limit": "1"},
         headers={"Authorization": f"Bearer {site.officer_token}"},
     ).json()["entries"]
-    assert [(j["action"], j["user"], j["players"]) for j in journal] == [
-        ("close", "Claire", len(planned))
-    ]
+    assert [
+        (j["action"], j["user"], j["players"], j["changes"], j["first_at"]) for j in journal
+    ] == [("close", "Claire", len(planned), 1, None)]
     admin = client.get("/admin").text
     assert f"saison se terminant le {end} close" in admin and "Rouvrir" in admin
     reopened = client.post(f"/leagues/{BE}/seasons/reopen", data={"csrf_token": token, "end": end})

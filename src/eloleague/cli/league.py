@@ -1229,7 +1229,8 @@ def log(
             entry.user or "",
             render(entry.text(), lang, DOMAIN),
             str(entry.games),
-            str(entry.players),
+            # a run's players are its imports' added up: not how many players (league.md)
+            str(entry.players) if entry.changes == 1 else "—",
         )
     _console().print(table)
 

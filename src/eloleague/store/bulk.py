@@ -966,7 +966,7 @@ def _analysed_rows(conn: Connection) -> int | None:
 
 
 # The tables whose size follows the ledger's (they are analysed when it doubles). The others grow
-# with something else, an import batch and a journal entry per post for instance: statistics
+# with something else, an import batch per post for instance: statistics
 # taken when they held a row would make SQLite scan them (it did: the post's answer was kept by a
 # scan of every earlier post), and without statistics it uses their indexes.
 LEAGUE_SIZED = ("ledger", "games", "side_players", "players", "player_aliases", "ratings", "events")

@@ -491,7 +491,7 @@ def unavailable_text() -> str:
 
 # The newest migration in store/migrations/versions (a test holds it equal to Alembic's head): a
 # database already at it opens without importing Alembic, which costs every command a second.
-HEAD = "0016"  # the answers kept for retries, by age (0016_kept_answers_by_age.py)
+HEAD = "0017"  # the journal's runs (0017_journal_runs.py)
 
 
 def _alembic_config() -> Config:

@@ -8,8 +8,8 @@ revision. While one write holds the lock, the others queue; the next to get the 
 queued write with it (up to :data:`MOST_WRITES` writes, :data:`MOST_GAMES` games) and runs them
 one after the other in one transaction, each in its own savepoint: a write that fails (a game
 that conflicts with a stored one) is undone alone and its caller gets its error, the others
-commit. Each write keeps its own import batch, journal entry and answer, exactly as if it had
-been alone; only the transaction is shared. A caller returns when the transaction that holds its
+commit. Each write keeps its own import batch, journal entry (or its place in a run of the
+journal) and answer, exactly as if it had been alone; only the transaction is shared. A caller returns when the transaction that holds its
 write has committed (or failed): an answer is never given for a write that could still be lost.
 
 Writes of one kind may go further and be applied as one (:class:`Together`: the imports of a

@@ -153,7 +153,13 @@ journal = Table(
     Column("detail", Text, nullable=False, default="{}"),
     Column("games", Integer, nullable=False, default=0),
     Column("players", Integer, nullable=False, default=0),
+    # A run (store/journal.py): how many changes the entry counts, when the first was made (``at``
+    # is the last's), and what its changes share (NULL: an entry of one change)
+    Column("changes", Integer, nullable=False, default=1, server_default="1"),
+    Column("first_at", DateTime(timezone=True), nullable=True),
+    Column("run_key", String(64), nullable=True),
     Index("ix_journal_league", "league_id", "id"),
+    Index("uq_journal_run", "league_id", "run_key", unique=True),
 )
 
 games = Table(

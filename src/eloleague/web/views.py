@@ -240,7 +240,8 @@ def adjustments(league: League, entries: Sequence[LedgerEntry]) -> list[Context]
 
 def journal(league: League, lang: str, limit: int = 100) -> list[Context]:
     """The league's newest changes: when, who, what (an action, its details, the words in
-    ``lang``), how many games and players' ratings each changed."""
+    ``lang``), how many games and players' ratings each changed; a run of imports (docs/league.md,
+    "The journal") says how many it counts and when the first was made."""
     return [
         {
             "at": e.at.isoformat(timespec="seconds"),
@@ -250,6 +251,8 @@ def journal(league: League, lang: str, limit: int = 100) -> list[Context]:
             "text": translate(e.text(), lang),
             "games": e.games,
             "players": e.players,
+            "changes": e.changes,
+            "first_at": None if e.first_at is None else e.first_at.isoformat(timespec="seconds"),
         }
         for e in league.journal(limit)
     ]
