@@ -110,6 +110,14 @@ def test_officer_posts_results_and_the_ranking_changes(client: TestClient, site:
             {**GOOD["sides"][1], "outcome": "marginal_victory"},
         ],
     }
+    for two in ([fixed, fixed], [fixed, {**fixed, "id": "web-2"}]):  # a correction is one game
+        refused = client.put(
+            f"/api/v1/leagues/{BE}/games/web-1",
+            content=json.dumps(two),
+            headers={**_bearer(site.officer_token), "Accept-Language": "en"},
+        )
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"]["message"] == "give exactly one game (found 2)"
     corrected = client.put(
         f"/api/v1/leagues/{BE}/games/web-1",
         content=json.dumps(fixed),

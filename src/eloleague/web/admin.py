@@ -389,7 +389,7 @@ def edit(request: Request, league: str, game: str, user: Officer, form: Form) ->
     views.require_game(found, game)  # a correction never creates a game: 404
     line = str(form.get("line", "")).strip()
     try:
-        records = uploads.games_from_body(found, line.encode(), source=game)
+        records = uploads.games_from_body(found, line.encode(), source=game, one=True)
         uploads.correct(found, game, records, user.name)
     except (InputError, EloleagueError) as exc:
         return render_page(

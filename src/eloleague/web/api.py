@@ -359,7 +359,7 @@ def correct(
 ) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     views.require_game(found, game)  # a correction never creates a game: 404
-    records = uploads.games_from_body(found, body, source=game)
+    records = uploads.games_from_body(found, body, source=game, one=True)
     report = uploads.correct(found, game, records, user.name)
     return uploads.report_dict(found, report, page_lang(request))
 

@@ -93,9 +93,13 @@ def in_api_words(error: InputError) -> InputError:
     return with_remedy(error, API_REMEDY, REQUEST)
 
 
-def games_from_body(league: League, body: bytes, source: str | None = None) -> list[GameRecord]:
+def games_from_body(
+    league: League, body: bytes, source: str | None = None, *, one: bool = False
+) -> list[GameRecord]:
     """Games posted to the API: JSON Lines, or a JSON array of games, or one game object.
-    ``source`` names the body in the problems' places (default: "request", « requête »)."""
+    ``source`` names the body in the problems' places (default: "request", « requête »).
+    ``one``: the body must hold one game (a correction): more is refused as such before the
+    games are checked (two copies of the game are not "an id used twice")."""
     source = REQUEST if source is None else source
     text = body.strip()
     if text.startswith(b"{") and b"\n" in text:  # one game, pretty-printed over several lines
@@ -128,6 +132,8 @@ def games_from_body(league: League, body: bytes, source: str | None = None) -> l
     if not text:
         raise InputError([Problem("", Text.of("no games in the request"))], source)
     records, problems = parse_jsonl(text)
+    if one and len(records) > 1:  # (none: the problems say why)
+        exactly_one(records)
     from eloleague.io.games import checked_games
 
     return checked_games(league.rules, records, problems, source, league.today())
@@ -219,9 +225,14 @@ def correct(
 ) -> ImportReport:
     """Replace the game ``game_id`` with the one corrected game in ``records``, in one
     transaction (:meth:`League.correct_game`)."""
+    exactly_one(records)
+    return league.correct_game(game_id, records[0], user=user)
+
+
+def exactly_one(records: Sequence[GameRecord]) -> None:
+    """Refuses a correction that does not hold exactly one game."""
     if len(records) != 1:
         raise EloleagueError(Text.of("give exactly one game (found {n})", n=len(records)))
-    return league.correct_game(game_id, records[0], user=user)
 
 
 # Heavy work, run in the server's helper process (web/offload.py): module-level functions whose
