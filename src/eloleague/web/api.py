@@ -37,7 +37,8 @@ _GAMES_BODY: dict[str, Any] = {
         "required": True,
         "description": "Games in the interchange format (docs/formats.md): JSON Lines, or a JSON "
         "array of game objects. A game may say which side is at home (`home`: 0 or 1) and that "
-        "the site is neutral (`neutral`: true), for rule sets with a home advantage.",
+        "the site is neutral (`neutral`: true), for rule sets with a home advantage. The body "
+        "may be sent compressed, with `Content-Encoding: gzip` (any other coding: 415).",
         "content": {
             "application/x-ndjson": {"schema": {"type": "string"}},
             "application/json": {
@@ -140,7 +141,8 @@ _MEANINGS = {
     401: "No valid API token (Authorization: Bearer <token>).",
     403: "The token's account may not do this (officers only).",
     404: "No such league, player, game or event.",
-    413: "The body is larger than the site's upload limit.",
+    413: "The body is larger than the site's upload limit (decompressed, when sent gzipped).",
+    415: "The body is in a Content-Encoding the site does not read (it reads gzip).",
     422: "The request or its games are not valid: every problem, located.",
     503: (
         "Nothing was done: another write held the league too long (code busy) or the database "
@@ -152,7 +154,9 @@ _MEANINGS = {
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers an operation gives (one shape: :class:`ErrorOut`), for its OpenAPI;
-    every operation may answer 503 (its database restarting, or, for a write, a busy league)."""
+    every operation may answer 503 (its database restarting, or, for a write, a busy league),
+    one that takes a body (413) also 415 (web/bodies.py)."""
+    codes = (*codes, 415) if 413 in codes else codes
     return {code: {"model": ErrorOut, "description": _MEANINGS[code]} for code in (*codes, 503)}
 
 
@@ -294,7 +298,7 @@ class OddsIn(BaseModel):
 
 @router.post(
     "/leagues/{league}/predict",
-    responses=_errors(400, 404, 422),
+    responses=_errors(400, 404, 413, 422),
     summary="Odds of a game: each player's P, K and the change under every result",
 )
 def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from eloleague.league import copy_log_in_background, engine_for
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
+from eloleague.web.bodies import RequestBodies
 from eloleague.web.headers import SecurityHeaders
 from eloleague.web.live_posts import GamePosts
 from eloleague.web.offload import Offload
@@ -65,6 +66,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in app.state.routers:
         app.include_router(router)
     app.add_middleware(GamePosts)  # inside the header layers, outside the session's
+    app.add_middleware(RequestBodies)  # what GamePosts and the routes read: bounded, decompressed
     app.add_middleware(VaryByVisitor)
     app.add_middleware(SecurityHeaders)
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)

@@ -126,6 +126,9 @@ def as_web_error(exc: Exception) -> WebError:
     if isinstance(exc, RequestValidationError):
         problems = [_request_problem(e) for e in exc.errors()]
         return WebError(422, "invalid_request", Text.of("the request is not valid"), problems)
+    if isinstance(exc, StarletteHTTPException) and isinstance(exc.__cause__, WebError):
+        # what reading the body met (web/bodies.py), which FastAPI gives as its own 400
+        return exc.__cause__
     if isinstance(exc, StarletteHTTPException):
         codes = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}
         messages = {

@@ -23,7 +23,7 @@ from eloleague.web.security import bearer_user, require_user, session_user
 router = APIRouter(prefix="/api/v1", tags=["tools"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 413, 422)
+    code: {"model": ErrorOut} for code in (400, 401, 403, 404, 413, 415, 422)
 }
 
 
