@@ -3,14 +3,20 @@ tests that write; accounts and tokens; the app in-process and a real Uvicorn ser
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import socket
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 from fastapi import FastAPI
@@ -137,3 +143,37 @@ def live(site: Site) -> Iterator[LiveServer]:
     """A real server on a private database."""
     with LiveServer(site) as server:
         yield server
+
+
+@contextlib.contextmanager
+def serving(
+    db: str, *options: str, secret: str = "served-" + "s" * 40
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``eloleague serve --db DB OPTIONS`` in its own process (and session: its workers are
+    stopped with it) on a free loopback port, once it answers; (base URL, process)."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eloleague", "serve", "--db", db, "--port", str(port), *options],
+        env={**os.environ, "ELOLEAGUE_SECRET": secret},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/api/v1/leagues", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise RuntimeError("the server did not start")
+            time.sleep(0.1)
+        yield base, proc
+    finally:
+        # The whole group: killing Uvicorn's supervisor alone leaves its workers running.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=20)

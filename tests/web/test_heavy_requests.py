@@ -5,9 +5,6 @@ name is only a label, whatever the browser sends."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -15,7 +12,7 @@ from pathlib import Path
 import httpx
 from fastapi.testclient import TestClient
 
-from tests.web.conftest import BE, Site, free_port
+from tests.web.conftest import BE, Site, serving
 from tests.web.test_writes import _csrf, _login
 
 GAME = {
@@ -89,23 +86,7 @@ def test_a_5_mb_upload_does_not_hold_up_the_ranking(site: Site, tmp_path: Path) 
     read, checked and replayed each) one after the other while another reads the ranking: the
     reads' 95th percentile stays within 50 ms of the same reads on an idle server (before the
     fix, each read waited for the whole dry run: seconds)."""
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "eloleague", "serve", "--db", str(site.db), "--port", str(port)],
-        env={**os.environ, "ELOLEAGUE_SECRET": "h" * 40},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"{base}/api/v1/leagues", timeout=2)
-                break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+    with serving(str(site.db), secret="h" * 40) as (base, _):
         idle = _read_ranking(base, 60)
 
         body = _big_body(4_900_000)
@@ -131,9 +112,6 @@ def test_a_5_mb_upload_does_not_hold_up_the_ranking(site: Site, tmp_path: Path) 
         busy = _read_ranking(base, 60)
         reading.set()
         uploader.join()
-    finally:
-        server.kill()
-        server.wait()
     assert answers and all(status == 200 for status, _ in answers), answers
     # The uploads were heavy: the reads ran while one was under way.
     assert sum(took for _, took in answers) > sum(busy) / 2

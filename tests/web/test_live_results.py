@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import json
 import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -31,7 +29,7 @@ from eloleague.store import db as store_db
 from eloleague.web import Settings, create_app, live_posts, views
 from tests.pg.server import PgServer, db_url, pg_server  # noqa: F401 - fixtures
 from tests.store.helpers import assert_equals_full_replay
-from tests.web.conftest import free_port
+from tests.web.conftest import serving
 
 if TYPE_CHECKING:
     import psycopg
@@ -164,46 +162,9 @@ def server(
     """``eloleague serve`` in its own process (``--workers``: the parameter, else 1); (base
     URL, token, process, database URL)."""
     _, token = setup(db_url)
-    port = free_port()
     workers = str(getattr(request, "param", 1))
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "eloleague",
-            "serve",
-            "--db",
-            db_url,
-            "--port",
-            str(port),
-            "--workers",
-            workers,
-        ],
-        env={**os.environ, "ELOLEAGUE_SECRET": "live-" + "k" * 40},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # its workers (--workers 2) are stopped with it
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            if httpx.get(base + "/api/v1/leagues", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if time.monotonic() > deadline or proc.poll() is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            raise RuntimeError("the server did not start")
-        time.sleep(0.1)
-    try:
+    with serving(db_url, "--workers", workers, secret="live-" + "k" * 40) as (base, proc):
         yield base, token, proc, db_url
-    finally:
-        # The whole group: killing Uvicorn's supervisor alone leaves its workers running.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=20)
 
 
 def test_games_answered_201_survive_a_kill_9(

@@ -8,11 +8,6 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -23,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from eloleague.league import League
 from eloleague.web import Settings, create_app
-from tests.web.conftest import BE, Site, free_port
+from tests.web.conftest import BE, Site, serving
 
 GAMES = f"/api/v1/leagues/{BE}/games"
 
@@ -153,29 +148,8 @@ def test_every_route_bounds_its_body(site: Site) -> None:
 
 @pytest.fixture
 def served(site: Site) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "eloleague", "serve", "--db", str(site.db), "--port", str(port)],
-        env={**os.environ, "ELOLEAGUE_SECRET": "gz-" + "k" * 40},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/api/v1/leagues", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise
-            time.sleep(0.1)
+    with serving(str(site.db)) as (base, _):
         yield base
-    finally:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=20)
 
 
 def test_a_game_server_posts_a_thousand_games_compressed(served: str, site: Site) -> None:
