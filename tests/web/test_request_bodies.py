@@ -113,6 +113,46 @@ def test_another_coding_is_refused_with_415(client: TestClient, site: Site, codi
     )
 
 
+def test_a_request_without_a_body_goes_on_whatever_its_coding(
+    client: TestClient, site: Site
+) -> None:
+    """Nothing to decode: a request that says a coding and sends no body is answered as the
+    same request without the header (a post without games: "no games in the request")."""
+    plain = send(client, GAMES, b"", site.officer_token)
+    assert plain.status_code == 422, plain.text
+    for coding in ("gzip", "br"):
+        got = send(client, GAMES, b"", site.officer_token, **{"Content-Encoding": coding})
+        assert (got.status_code, got.json()) == (plain.status_code, plain.json())
+        listed = client.get("/api/v1/leagues", headers={"Content-Encoding": coding})
+        assert listed.status_code == 200
+
+
+async def _messages(reader: Any, count: int) -> list[Any]:
+    return [await reader() for _ in range(count)]
+
+
+def test_after_the_body_the_route_hears_the_client_leave() -> None:
+    """Once the body's end is handed on, what the server receives next (the client leaving) is
+    handed on as it comes, as a response listening for it expects (not the body's end again)."""
+    import asyncio
+
+    from eloleague.web.bodies import _Gunzip
+
+    sent = iter(
+        [
+            {"type": "http.request", "body": gzip.compress(b"[1, 2]"), "more_body": False},
+            {"type": "http.disconnect"},
+        ]
+    )
+
+    async def receive() -> Any:
+        return next(sent)
+
+    got = asyncio.run(_messages(_Gunzip(receive, 1000), 3))
+    assert [m.get("body") for m in got[:2]] == [b"[1, 2]", b""]
+    assert got[1]["more_body"] is False and got[2] == {"type": "http.disconnect"}
+
+
 def test_the_upload_limit_counts_the_decompressed_bytes(site: Site) -> None:
     app = create_app(Settings(db=str(site.db), secret="s" * 40, max_upload_bytes=100_000))
     client = TestClient(app, raise_server_exceptions=False)

@@ -59,7 +59,7 @@ class RequestBodies:
             return
         dropped = (b"content-encoding", b"content-length")
         headers = [(name, value) for name, value in scope["headers"] if name not in dropped]
-        reader = _Gunzip(receive, limit) if coding in GZIP else _Refused(coding)
+        reader = _Gunzip(receive, limit) if coding in GZIP else _Refused(receive, coding)
         await self.app({**scope, "headers": headers}, reader, send)
 
 
@@ -101,8 +101,12 @@ class _Gunzip:
         self._size = 0
         self._stream = zlib.decompressobj(16 + zlib.MAX_WBITS)  # the gzip format
         self._more = True  # the client has more to send
+        self._sent = False  # some compressed bytes came
+        self._done = False  # the body's end was handed on
 
     async def __call__(self) -> Message:
+        if self._done:  # what comes next (a disconnect), as it comes
+            return await self._receive()
         stream = self._stream
         while True:
             if stream.unconsumed_tail:
@@ -115,10 +119,12 @@ class _Gunzip:
                 body = message.get("body", b"")
                 if stream.eof and body:
                     raise _not_gzip(Text.of("something follows its gzip data"))
+                self._sent = self._sent or bool(body)
                 piece = self._decompress(body) if body else b""
-            elif not stream.eof:
+            elif not stream.eof and self._sent:  # (no body at all: nothing to decompress)
                 raise _not_gzip(Text.of("it ends before its gzip data does"))
             else:
+                self._done = True
                 return {"type": "http.request", "body": b"", "more_body": False}
             if stream.unused_data:
                 raise _not_gzip(Text.of("something follows its gzip data"))
@@ -144,18 +150,23 @@ def _not_gzip(why: Text) -> WebError:
 
 
 class _Refused:
-    """``receive`` of a body in a coding the site does not read: ``415`` when it is read."""
+    """``receive`` of a body in a coding the site does not read: ``415`` when some of it is
+    read (a request without a body goes on: there is nothing to decode)."""
 
-    def __init__(self, coding: str) -> None:
+    def __init__(self, receive: Receive, coding: str) -> None:
+        self._receive = receive
         self._coding = coding
 
     async def __call__(self) -> Message:
-        raise WebError(
-            415,
-            "unsupported_encoding",
-            Text.of(
-                "the body is encoded as {coding}, which the site does not read: send it as "
-                "it is, or compressed with gzip (`Content-Encoding: gzip`)",
-                coding=self._coding,
-            ),
-        )
+        message = await self._receive()
+        if message.get("body"):
+            raise WebError(
+                415,
+                "unsupported_encoding",
+                Text.of(
+                    "the body is encoded as {coding}, which the site does not read: send it "
+                    "as it is, or compressed with gzip (`Content-Encoding: gzip`)",
+                    coding=self._coding,
+                ),
+            )
+        return message
