@@ -3,6 +3,8 @@ tests that write; accounts and tokens; the app in-process and a real Uvicorn ser
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import os
 import signal
@@ -12,9 +14,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import httpx
 import pytest
@@ -177,3 +180,13 @@ def serving(
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=20)
+
+
+T = TypeVar("T")
+
+
+def in_a_loop_of_its_own(work: Coroutine[Any, Any, T]) -> T:
+    """``work`` run by an event loop of a thread of its own (the suite's browser tests may leave
+    one set in this thread, where ``asyncio.run`` refuses to start another)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, work).result()

@@ -6,7 +6,6 @@ kill -9 of the server. The server runs in its own process, on SQLite and Postgre
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
 import os
 import signal
@@ -16,7 +15,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Coroutine, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import httpx2
@@ -29,7 +28,7 @@ from eloleague.store import db as store_db
 from eloleague.web import Settings, create_app, live_posts, views
 from tests.pg.server import PgServer, db_url, pg_server  # noqa: F401 - fixtures
 from tests.store.helpers import assert_equals_full_replay
-from tests.web.conftest import serving
+from tests.web.conftest import in_a_loop_of_its_own, serving
 
 if TYPE_CHECKING:
     import psycopg
@@ -267,7 +266,7 @@ def test_postgresql_posts_of_a_moment_are_written_by_one_thread(
             many = await asyncio.gather(*(one(n) for n in range(1, 9)))
             return first, list(many), await one(8)
 
-    first, many, again = _in_a_loop_of_its_own(posts())
+    first, many, again = in_a_loop_of_its_own(posts())
     assert first.status_code == 201
     assert [(r.status_code, r.json()["added"]) for r in many] == [(201, 1)] * 8
     for n, answer in enumerate(many, start=1):  # each its own game's players, none of another
@@ -280,19 +279,9 @@ def test_postgresql_posts_of_a_moment_are_written_by_one_thread(
     assert_equals_full_replay(league)
 
     accounts.revoke_tokens(engine_for(url), "Server")  # as from another process
-    refused = _in_a_loop_of_its_own(_post_once(app, game(9), token))
+    refused = in_a_loop_of_its_own(_post_once(app, game(9), token))
     assert refused.status_code == 401
     assert stored_ids(league) == {f"live-{n}": 1 for n in range(9)}
-
-
-T = TypeVar("T")
-
-
-def _in_a_loop_of_its_own(work: Coroutine[Any, Any, T]) -> T:
-    """``work`` run by an event loop of a thread of its own (the suite's browser tests may leave
-    one set in this thread)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, work).result()
 
 
 async def _post_once(app: Any, body: object, token: str) -> httpx.Response:

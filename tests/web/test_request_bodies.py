@@ -18,7 +18,8 @@ from fastapi.testclient import TestClient
 
 from eloleague.league import League
 from eloleague.web import Settings, create_app
-from tests.web.conftest import BE, Site, serving
+from eloleague.web.bodies import _Gunzip
+from tests.web.conftest import BE, Site, in_a_loop_of_its_own, serving
 
 GAMES = f"/api/v1/leagues/{BE}/games"
 
@@ -134,10 +135,6 @@ async def _messages(reader: Any, count: int) -> list[Any]:
 def test_after_the_body_the_route_hears_the_client_leave() -> None:
     """Once the body's end is handed on, what the server receives next (the client leaving) is
     handed on as it comes, as a response listening for it expects (not the body's end again)."""
-    import asyncio
-
-    from eloleague.web.bodies import _Gunzip
-
     sent = iter(
         [
             {"type": "http.request", "body": gzip.compress(b"[1, 2]"), "more_body": False},
@@ -148,7 +145,7 @@ def test_after_the_body_the_route_hears_the_client_leave() -> None:
     async def receive() -> Any:
         return next(sent)
 
-    got = asyncio.run(_messages(_Gunzip(receive, 1000), 3))
+    got = in_a_loop_of_its_own(_messages(_Gunzip(receive, 1000), 3))
     assert [m.get("body") for m in got[:2]] == [b"[1, 2]", b""]
     assert got[1]["more_body"] is False and got[2] == {"type": "http.disconnect"}
 
