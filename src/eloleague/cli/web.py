@@ -97,6 +97,15 @@ def serve(
             "results API saves about 0.1 ms of CPU a request without it.",
         ),
     ] = True,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed "
+            "(addresses or networks, comma-separated; * for any; default: "
+            "$FORWARDED_ALLOW_IPS, else 127.0.0.1).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the ranking site and the JSON API of the database's leagues.
 
@@ -109,7 +118,15 @@ def serve(
 
     use_language(lang)  # the command's errors too (shown by eloleague.cli.main)
     League.names(db)  # the database exists (a mistyped --db is an error, not an empty site)
-    run(db, host, port, workers, default_lang=lang, access_log=access_log)
+    run(
+        db,
+        host,
+        port,
+        workers,
+        default_lang=lang,
+        access_log=access_log,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
 
 
 @user_app.command("add")

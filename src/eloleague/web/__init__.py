@@ -29,12 +29,17 @@ def serve(
     workers: int = 1,
     default_lang: str | None = None,
     access_log: bool = True,
+    forwarded_allow_ips: str | None = None,
 ) -> None:
     """Serve the site of the database ``db`` with Uvicorn until interrupted, in ``workers``
     processes (docs/web.md, "Several workers"). ``default_lang``: the site's language for
     visitors who ask for none (:attr:`Settings.default_lang`; else ``ELOLEAGUE_SITE_LANG``, else
     French). ``access_log``: Uvicorn's line per request (about 0.1 ms of CPU each:
-    docs/benchmarks.md, "Live results"). The server's log is in the officer's language
+    docs/benchmarks.md, "Live results"). ``forwarded_allow_ips``: the reverse proxies whose
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed (comma-separated addresses or
+    networks, ``*`` for any; default: ``$FORWARDED_ALLOW_IPS``, else 127.0.0.1), so that the
+    sign-in limit counts a visitor's wrong passwords by her own address, not the proxy's
+    (docs/web.md, "Behind a reverse proxy"). The server's log is in the officer's language
     (:mod:`eloleague.web.server_log`)."""
     import os
     import socket
@@ -73,7 +78,8 @@ def serve(
             port=port,
             log_level="info",
             log_config=log_config(pick_language()),
-            proxy_headers=False,
+            proxy_headers=True,  # from forwarded_allow_ips only (Uvicorn's default: 127.0.0.1)
+            forwarded_allow_ips=forwarded_allow_ips,
             access_log=access_log,
         )
         return
@@ -93,7 +99,8 @@ def serve(
         port=port,
         log_level="info",
         log_config=log_config(pick_language()),
-        proxy_headers=False,
+        proxy_headers=True,  # from forwarded_allow_ips only (Uvicorn's default: 127.0.0.1)
+        forwarded_allow_ips=forwarded_allow_ips,
         access_log=access_log,
     )
 
