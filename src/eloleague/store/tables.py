@@ -193,6 +193,15 @@ games = Table(
         postgresql_where=text("ext_id IS NULL"),
     ),
     Index("ix_games_event", "event_id"),
+    # The latest game that has an event (the ranking's trends count from that event's start):
+    # without it, a league whose games have no events (an online game's) was read whole.
+    Index(
+        "ix_games_league_event_date",
+        "league_id",
+        "date",
+        sqlite_where=text("event_id IS NOT NULL"),
+        postgresql_where=text("event_id IS NOT NULL"),
+    ),
 )
 
 # One row per participant, with the result of the participant's side (repeated for each player of a
