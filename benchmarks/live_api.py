@@ -754,6 +754,15 @@ def main() -> None:
         f"{dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}",
         flush=True,
     )
+    try:
+        measure(args)
+    finally:  # each measurement's copy of the league (half a gigabyte each on a million games)
+        for copy in DATA.glob("run-*"):
+            copy.unlink(missing_ok=True)
+
+
+def measure(args: argparse.Namespace) -> None:
+    """Every measurement ``args`` asks for (see the module), each on a copy of the league."""
     db = build_sqlite(args.players, args.games)
     day = last_day(args.games)
     n, wall, lat = floor(args.players, Poster(args.players, day, "f"), args.posts * 5, args.seconds)
