@@ -18,13 +18,13 @@ from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from eloleague.league import copy_log_in_background, engine_for
+from eloleague.league import copy_log_in_background, engine_for, utc_now
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
 from eloleague.web.bodies import RequestBodies
 from eloleague.web.headers import SecurityHeaders
 from eloleague.web.live_posts import GamePosts
 from eloleague.web.offload import Offload
-from eloleague.web.security import SignInThrottle, utc_now
+from eloleague.web.security import SignInThrottle
 from eloleague.web.settings import Settings
 
 

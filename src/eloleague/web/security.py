@@ -46,11 +46,6 @@ TOUCH_EVERY = dt.timedelta(seconds=60)  # a session's activity is written at mos
 Clock = Callable[[], dt.datetime]
 
 
-def utc_now() -> dt.datetime:
-    """The current time (the app's default clock; tests give the app another one)."""
-    return dt.datetime.now(dt.UTC)
-
-
 def _now(request: Request) -> dt.datetime:
     clock: Clock = request.app.state.clock
     return clock()
