@@ -6,6 +6,7 @@ kill -9 of the server. The server runs in its own process, on SQLite and Postgre
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import os
 import signal
@@ -123,7 +124,14 @@ class hold_the_league:
         self.conn.close()
 
 
-def test_a_retried_post_gets_the_same_answer_and_adds_nothing(db_url: str) -> None:  # noqa: F811
+def test_a_retried_post_gets_the_same_answer_and_adds_nothing(
+    db_url: str,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The leagues the app opens stamp the journal with this clock: the two posts below are in
+    # one UTC hour, whenever the test runs (docs/league.md, "The journal").
+    ticks = iter(dt.datetime(2026, 3, 1, 18, m, tzinfo=dt.UTC) for m in range(10, 60))
+    monkeypatch.setattr("eloleague.league.utc_now", lambda: next(ticks))
     league, token = setup(db_url)
     client = TestClient(
         create_app(Settings(db=db_url, secret="s" * 40)), raise_server_exceptions=False
@@ -146,11 +154,11 @@ def test_a_retried_post_gets_the_same_answer_and_adds_nothing(db_url: str) -> No
     entries = client.get(
         f"/api/v1/leagues/{LEAGUE}/journal", headers={"Authorization": f"Bearer {token}"}
     ).json()["entries"]
-    imports = [e for e in entries if e["action"] == "import"]
-    assert sum(e["changes"] for e in imports) == 2 and sum(e["games"] for e in imports) == 4
-    if len(imports) == 1:  # (two when the UTC hour turned between the posts)
-        assert imports[0]["first_at"] is not None  # the site speaks French first
-        assert "4 parties ajoutées, 0 remplacée (2 imports depuis " in imports[0]["text"]
+    (run,) = [e for e in entries if e["action"] == "import"]
+    assert (run["changes"], run["games"], run["detail"]["added"]) == (2, 4, 4)
+    assert run["first_at"] == "2026-03-01T18:10:00+00:00" < run["at"]
+    # the site speaks French first
+    assert run["text"] == "api\u202f: 4 parties ajoutées, 0 remplacée (2 imports depuis 18:10 UTC)"
 
 
 @pytest.fixture
