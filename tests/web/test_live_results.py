@@ -128,14 +128,15 @@ def test_a_retried_post_gets_the_same_answer_and_adds_nothing(
     db_url: str,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The leagues the app opens stamp the journal with this clock: the two posts below are in
-    # one UTC hour, whenever the test runs (docs/league.md, "The journal").
-    ticks = iter(dt.datetime(2026, 3, 1, 18, m, tzinfo=dt.UTC) for m in range(10, 60))
-    monkeypatch.setattr("eloleague.league.utc_now", lambda: next(ticks))
     league, token = setup(db_url)
     client = TestClient(
         create_app(Settings(db=db_url, secret="s" * 40)), raise_server_exceptions=False
     )
+    # The leagues the app opens from now on stamp the journal with this clock (the app's own,
+    # for sessions, was taken above): the posts below are in one UTC hour whenever the test runs
+    # (docs/league.md, "The journal").
+    ticks = iter(dt.datetime(2026, 3, 1, 18, m, tzinfo=dt.UTC) for m in range(10, 60))
+    monkeypatch.setattr("eloleague.league.utc_now", lambda: next(ticks))
     body = [game(n) for n in range(3)]
     first = post(client, body, token)
     assert first.status_code == 201
