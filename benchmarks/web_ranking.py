@@ -1,4 +1,5 @@
-"""Web benchmark: the ranking page and the ranking API under load (docs/benchmarks.md, "Web site").
+"""Web benchmark: the ranking page and the ranking API under load, a player's page and a game's
+odds (docs/benchmarks.md, "Web site").
 
     .venv/bin/python benchmarks/web_ranking.py [--players 10000] [--games 1000000]
         [--requests 2000] [--seconds 60] [--concurrency 4]
@@ -105,20 +106,33 @@ def wait_up(base: str, deadline: float) -> None:
     raise SystemExit("the server did not start")
 
 
-def sequential(client: httpx.Client, url: str, count: int, until: float) -> list[float]:
+Request = str | tuple[str, dict[str, object]]
+"""A URL to get, or a URL and the JSON body to post to it."""
+
+
+def send(client: httpx.Client, what: Request) -> httpx.Response:
+    if isinstance(what, str):
+        return client.get(what)
+    url, body = what
+    return client.post(url, json=body)
+
+
+def sequential(client: httpx.Client, url: Request, count: int, until: float) -> list[float]:
     out = []
     for _ in range(count):
         if time.monotonic() > until:
             break
         t = time.perf_counter()
-        got = client.get(url)
+        got = send(client, url)
         out.append(time.perf_counter() - t)
         if got.status_code != 200:
             raise SystemExit(f"{url}: HTTP {got.status_code}")
     return out
 
 
-def concurrent(base: str, url: str, count: int, workers: int, until: float) -> tuple[int, float]:
+def concurrent(
+    base: str, url: Request, count: int, workers: int, until: float
+) -> tuple[int, float]:
     done = [0]
     lock = threading.Lock()
 
@@ -129,7 +143,7 @@ def concurrent(base: str, url: str, count: int, workers: int, until: float) -> t
                     if done[0] >= count:
                         return
                     done[0] += 1
-                if client.get(url).status_code != 200:
+                if send(client, url).status_code != 200:
                     raise SystemExit(f"{url}: error")
 
     t = time.perf_counter()
@@ -174,7 +188,7 @@ def main() -> None:
         wait_up(base, time.monotonic() + 60)
         league = quote(LEAGUE)
         some = "Joueur 00042"
-        urls = {
+        urls: dict[str, Request] = {
             "ranking page (first page, 50 rows)": f"/leagues/{league}",
             "ranking API (first page, 50 rows)": f"/api/v1/leagues/{league}/ranking",
             "ranking page 100 (rows 4951-5000)": f"/leagues/{league}?page=100",
@@ -182,6 +196,10 @@ def main() -> None:
             "player API (200 games, history)": f"/api/v1/leagues/{league}/players/{quote(some)}",
             "player page (200 games, chart, head-to-head)": f"/leagues/{league}/players/"
             + quote(some),
+            "odds of a game (predict, two players)": (
+                f"/api/v1/leagues/{league}/predict",
+                {"sides": [[some], ["Joueur 00043"]]},
+            ),
         }
         print(
             f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
@@ -196,7 +214,7 @@ def main() -> None:
         print("| --- | --- | --- | --- | --- |")
         with httpx.Client(base_url=base, timeout=30) as client:
             for name, url in urls.items():
-                client.get(url)  # warm up
+                send(client, url)  # warm up
                 times = sequential(client, url, args.requests, time.monotonic() + args.seconds)
                 median = statistics.median(times) * 1000
                 p95 = statistics.quantiles(times, n=20)[-1] * 1000

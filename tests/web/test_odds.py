@@ -228,3 +228,42 @@ def test_a_malformed_body_is_told_in_the_readers_language(
         )
         assert got.status_code == 422 and got.json()["error"]["code"] == "invalid_request"
         assert got.json()["error"]["problems"] == [{"location": location, "message": message}]
+
+
+def test_a_prediction_reads_its_players_pools_alone(
+    club: tuple[TestClient, League], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The odds read the named players' pools, not the league's (League.pools_of), and are the
+    odds the league's whole pools give, an alias included; a name the league does not know
+    still gets the close names of the whole league."""
+    web, league = club
+    more = [
+        {"id": f"m{i}", "date": "2025-02-01",
+         "sides": [{"players": [a], "outcome": "win"}, {"players": [b], "outcome": "loss"}]}
+        for i, (a, b) in enumerate([("Chloé", "Dan"), ("Dan", "Ana"), ("Ben", "Chloé")])
+    ]  # fmt: skip
+    source = tmp_path / "more.jsonl"
+    source.write_text("".join(json.dumps(g) + "\n" for g in more), "utf-8")
+    league.import_file(source)
+    league.rename_player("Ben", "Benoît")
+    pools = league.current_pools()
+    mine, aliases = league.pools_of(["Ana", "Ben", "Nobody"])
+    assert {key.player for key in mine} == {"Ana", "Benoît"}
+    assert mine == {k: v for k, v in pools.items() if k.player in ("Ana", "Benoît")}
+    assert aliases == {"Ben": "Benoît"}
+    whole = League.current_pools
+
+    def every_pool(self: League) -> dict[Any, Any]:
+        raise AssertionError("the whole league's pools were read")
+
+    monkeypatch.setattr(League, "current_pools", every_pool)
+    got = web.post(PREDICT, json={"sides": [["Ana"], ["Ben"]], "home": 2})
+    assert got.status_code == 200, got.text
+    body = got.json()
+    want = predict(league.rules, pools, [[Participant("Ana")], [Participant("Benoît")]], home=1)
+    assert [p["player"] for p in body["players"]] == ["Ana", "Benoît"]
+    assert [p["expected"] for p in body["players"]] == [p.expected for p in want.players]
+    assert _deltas(body) == [{c.scenario: c.delta for c in p.changes} for p in want.players]
+    monkeypatch.setattr(League, "current_pools", whole)
+    typo = web.post(PREDICT, json={"sides": [["Ana"], ["Chloe"]]})
+    assert typo.status_code == 400 and "Chloé" in typo.json()["error"]["message"]

@@ -328,11 +328,16 @@ def rating_rows(
 
 
 def read_ratings(
-    conn: Connection, league_id: int, names: Mapping[int, str], player_id: int | None = None
+    conn: Connection,
+    league_id: int,
+    names: Mapping[int, str],
+    player_id: int | None = None,
+    *,
+    of_names: bool = False,
 ) -> dict[PoolKey, PoolState]:
     """The current ratings, in order of first appearance (of one player's pools only, with
-    ``player_id``)."""
-    wanted = None if player_id is None else [player_id]
+    ``player_id``; with ``of_names``, those of the players ``names`` holds only)."""
+    wanted = list(names) if of_names else None if player_id is None else [player_id]
     return {
         PoolKey(names[pid], mode, role): PoolState(rating, games, extra)
         for pid, mode, role, rating, games, extra in rating_rows(conn, league_id, wanted)

@@ -23,7 +23,7 @@ from eloleague.engine.standings import competition_ranks
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
-from eloleague.records import GameRecord, Participant
+from eloleague.records import GameRecord, Participant, PoolKey, PoolState, normalise_name
 from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
 from eloleague.store.reports import STARTING
@@ -679,6 +679,27 @@ def venue_of(home: str | int | None) -> int | None:
         ) from None
 
 
+FEW_PLAYERS = 64
+"""The most players whose pools :func:`_pools_named` reads alone (more than any game has)."""
+
+
+def _pools_named(
+    league: League, names: Sequence[str]
+) -> tuple[dict[PoolKey, PoolState], dict[str, str]]:
+    """The pools and aliases a prediction between the players ``names`` needs: theirs alone
+    (:meth:`League.pools_of`: a matchmaker asks for odds all day, and reading every pool made a
+    prediction cost what the league's size costs), or the whole league's when a name is not
+    one of its players (its error suggests the close names among all of them) or there are
+    more names than any game has players."""
+    if len(names) <= FEW_PLAYERS:
+        spelled = [normalise_name(n) for n in names]
+        pools, aliases = league.pools_of(spelled)
+        known = {key.player for key in pools}
+        if all(aliases.get(n, n) in known for n in spelled):
+            return pools, aliases
+    return league.current_pools(), league.aliases()
+
+
 def odds(
     league: League,
     sides: list[list[str]],
@@ -702,10 +723,9 @@ def odds(
                 "odds are given for two-sided games; for free-for-all games use eloleague predict"
             ),
         )
-    pools = league.current_pools()
+    pools, aliases = _pools_named(league, [n for side in sides for n in side])
     known = known_players(pools)
     try:
-        aliases = league.aliases()
         resolved = [[resolve_player(n, known, aliases=aliases) for n in side] for side in sides]
         found = predict(
             rules,
