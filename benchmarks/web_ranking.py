@@ -1,5 +1,5 @@
-"""Web benchmark: the ranking page and the ranking API under load, a player's page and a game's
-odds (docs/benchmarks.md, "Web site").
+"""Web benchmark: the ranking page and the ranking API under load, a player's page, the events'
+page, the leagues' summaries and a game's odds (docs/benchmarks.md, "Web site").
 
     .venv/bin/python benchmarks/web_ranking.py [--players 10000] [--games 1000000]
         [--requests 2000] [--seconds 60] [--concurrency 4]
@@ -196,6 +196,8 @@ def main() -> None:
             "player API (200 games, history)": f"/api/v1/leagues/{league}/players/{quote(some)}",
             "player page (200 games, chart, head-to-head)": f"/leagues/{league}/players/"
             + quote(some),
+            "events page (5,000 events, newest first)": f"/leagues/{league}/events",
+            "leagues API (each league's top and latest event)": "/api/v1/leagues",
             "odds of a game (predict, two players)": (
                 f"/api/v1/leagues/{league}/predict",
                 {"sides": [[some], ["Joueur 00043"]]},

@@ -6,13 +6,16 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
 from markupsafe import escape
 
+from eloleague.league import League
 from eloleague.rules import load_rules
+from eloleague.web import Settings, create_app, views
 from tests.web.conftest import BE, DIPLO, Site, app_of, make_client
 
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -244,3 +247,22 @@ def test_a_team_game_on_the_player_page_names_partners_and_opponents(site: Site)
     )
     page = make_client(site).get("/leagues/Cartes/players/Ana", params={"lang": "fr"}).text
     assert " · avec Bea<" in page and "contre Cy, Dan<" in page
+
+
+def test_a_database_of_one_league_opens_on_its_ranking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one league, the home page sends the visitor to its ranking at once, without the
+    summaries a home page of several leagues shows (their latest events cost a read each)."""
+    db = tmp_path / "one.db"
+    League.create(str(db), "Ligue d'Île-de-France", "bataille-empire")
+    client = TestClient(create_app(Settings(db=str(db), secret="test-secret-" + "x" * 32)))
+
+    def summaries(*_: object) -> None:
+        raise AssertionError("the home page's summaries were computed")
+
+    monkeypatch.setattr(views, "leagues", summaries)
+    home = client.get("/", follow_redirects=False)
+    assert home.status_code == 303
+    assert home.headers["location"] == "/leagues/" + quote("Ligue d'Île-de-France", safe="")
+    assert client.get(home.headers["location"]).status_code == 200

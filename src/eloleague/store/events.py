@@ -20,51 +20,71 @@ def event_summaries(
     offset: int = 0,
 ) -> list[EventSummary]:
     """The events that hold games, with their first and last date, games and players, oldest
-    first, then by name (``newest_first``: the reverse), ``limit`` of them from ``offset``. The
-    players are counted for those events only (a page of a long history)."""
-    first_day = func.min(games.c.date)
-    order = (first_day.desc(), events.c.name.desc()) if newest_first else (first_day, events.c.name)
-    query = (
+    first, then by name (``newest_first``: the reverse), ``limit`` of them from ``offset``.
+
+    Each event's first day is one seek of ``ix_games_event`` (its games by date); the last day,
+    the games and the players are counted for the events listed only (a page of a long history,
+    the home page's latest event). Grouping every game of the league by event cost the home page
+    260 ms on a million games (docs/benchmarks.md, "Web site")."""
+    first_day = (
+        select(func.min(games.c.date)).where(games.c.event_id == events.c.id).scalar_subquery()
+    )
+    listed = (
         select(
             events.c.id,
             events.c.name,
-            first_day,
-            func.max(games.c.date),
-            func.count(),
+            first_day.label("first"),
             events.c.place,
             events.c.referee,
         )
-        .select_from(events.join(games, games.c.event_id == events.c.id))
         .where(events.c.league_id == league_id)
-        .group_by(events.c.id, events.c.name, events.c.place, events.c.referee)
-        .order_by(*order)
-        .offset(offset)
+        .subquery()
     )
+    order = (
+        (listed.c.first.desc(), listed.c.name.desc())
+        if newest_first
+        else (listed.c.first, listed.c.name)
+    )
+    query = select(listed).where(listed.c.first.is_not(None)).order_by(*order).offset(offset)
     if limit is not None:
         query = query.limit(limit)
     rows = conn.execute(query).all()
-    players: dict[int, int] = {}
-    if rows:
-        counted = (
-            select(games.c.event_id, func.count(func.distinct(side_players.c.player_id)))
-            .select_from(games.join(side_players, side_players.c.game_id == games.c.id))
-            .where(games.c.event_id.in_([r[0] for r in rows]))
+    if not rows:
+        return []
+    ids = [r[0] for r in rows]
+    spans = {
+        eid: (last, count)
+        for eid, last, count in conn.execute(
+            select(games.c.event_id, func.max(games.c.date), func.count())
+            .where(games.c.event_id.in_(ids))
             .group_by(games.c.event_id)
         )
-        players = {eid: n for eid, n in conn.execute(counted)}
+    }
+    counted = (
+        select(games.c.event_id, func.count(func.distinct(side_players.c.player_id)))
+        .select_from(games.join(side_players, side_players.c.game_id == games.c.id))
+        .where(games.c.event_id.in_(ids))
+        .group_by(games.c.event_id)
+    )
+    players = {eid: n for eid, n in conn.execute(counted)}
     return [
         EventSummary(
-            name, to_date(first), to_date(last), count, players.get(eid, 0), place, referee
+            name,
+            to_date(first),
+            to_date(spans[eid][0]),
+            spans[eid][1],
+            players.get(eid, 0),
+            place,
+            referee,
         )
-        for eid, name, first, last, count, place, referee in rows
+        for eid, name, first, place, referee in rows
     ]
 
 
 def event_count(conn: Connection, league_id: int) -> int:
-    """How many of the league's events hold at least one game."""
-    query = select(func.count(func.distinct(games.c.event_id))).where(
-        and_(games.c.league_id == league_id, games.c.event_id.is_not(None))
-    )
+    """How many of the league's events hold at least one game (a seek of each event's games)."""
+    held = select(games.c.id).where(games.c.event_id == events.c.id).exists()
+    query = select(func.count()).select_from(events).where(events.c.league_id == league_id, held)
     return int(conn.execute(query).scalar() or 0)
 
 

@@ -192,7 +192,15 @@ games = Table(
         sqlite_where=text("ext_id IS NULL"),
         postgresql_where=text("ext_id IS NULL"),
     ),
-    Index("ix_games_event", "event_id"),
+    # An event's games by date (its first and last day by a seek: store/events.py); a game of no
+    # event (an online game's) has no entry.
+    Index(
+        "ix_games_event",
+        "event_id",
+        "date",
+        sqlite_where=text("event_id IS NOT NULL"),
+        postgresql_where=text("event_id IS NOT NULL"),
+    ),
     # The latest game that has an event (the ranking's trends count from that event's start):
     # without it, a league whose games have no events (an online game's) was read whole.
     Index(

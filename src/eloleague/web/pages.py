@@ -268,11 +268,11 @@ def journal_args(request: Request) -> dict[str, int]:
 
 @router.get("/", include_in_schema=False)
 def home(request: Request) -> Response:
-    context = views.leagues(request.app.state.engine, page_lang(request))
-    if len(context["leagues"]) == 1:
-        name = context["leagues"][0]["name"]
-        return RedirectResponse(f"/leagues/{quote(name, safe='')}", status_code=303)
-    return render_page(request, "home.html", context)
+    engine = request.app.state.engine
+    rows = League.rows(engine)
+    if len(rows) == 1:  # the league's own page, without the home page's summaries
+        return RedirectResponse(f"/leagues/{quote(rows[0][1], safe='')}", status_code=303)
+    return render_page(request, "home.html", views.leagues(engine, page_lang(request)))
 
 
 @router.get("/leagues/{league}", include_in_schema=False)
