@@ -21,6 +21,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from eloleague.league import copy_log_in_background, engine_for, utc_now
 from eloleague.web import admin, api, errors, pages, tools_api, tools_pages
 from eloleague.web.bodies import RequestBodies
+from eloleague.web.compression import CompressedReads
 from eloleague.web.headers import SecurityHeaders
 from eloleague.web.live_posts import GamePosts
 from eloleague.web.offload import Offload
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestBodies)  # what GamePosts and the routes read: bounded, decompressed
     app.add_middleware(VaryByVisitor)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(CompressedReads)  # outermost: what it compresses has every header
     app.add_api_route("/api/v1/docs", _swagger_ui, include_in_schema=False)
     errors.install(app)
     return app
