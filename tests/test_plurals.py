@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from eloleague.accounts import signed_out_text
-from eloleague.i18n import Text, ngettext, plural_form, render
+from eloleague.i18n import Text, grouped, ngettext, plural_form, render
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.journal import JournalEntry
@@ -149,3 +149,68 @@ def test_rules_check_counts_outcomes_and_titles_in_both_languages() -> None:
     assert french.returncode == 0 and "échelle 400, 0 résultat, 0 titre)" in french.stdout
     english = run_cli("--lang", "en", "rules", "check", str(presets / "adlg.toml"))
     assert english.returncode == 0 and "scale 500, 3 outcomes, 10 titles)" in english.stdout
+
+
+def test_large_counts_have_their_thousands_apart_in_each_language() -> None:
+    """From 10,000 a count's thousands are set apart: by a comma in English, by a narrow
+    no-break space in French; four digits stay whole."""
+    assert [grouped(n, "en") for n in (9999, 10000, 1234567, -48512)] == [
+        "9999",
+        "10,000",
+        "1,234,567",
+        "-48,512",
+    ]
+    assert grouped(48512, "fr") == "48\u202f512" and grouped(1000, "fr") == "1000"
+    run = JournalEntry(
+        dt.datetime(2026, 1, 1, 15),
+        "srv",
+        "import",
+        {"source": "api", "added": 48512, "replaced": 0},
+        games=48512,
+        changes=12000,
+        first_at=dt.datetime(2026, 1, 1, 14, tzinfo=dt.UTC),
+    )
+    assert render(run.text(), "en", "league") == (
+        "api: 48,512 games added, 0 replaced (12,000 imports since 14:00 UTC)"
+    )
+    assert render(run.text(), "fr", "league") == (
+        "api\u202f: 48\u202f512 parties ajoutées, 0 remplacée (12\u202f000 imports depuis 14:00 UTC)"
+    )
+    added = Text.plural("{count} game added", "{count} games added", 25000)
+    assert str(added) == "25,000 games added"  # the message as a plain string: English
+    kept = pickle.loads(pickle.dumps(added))  # as a process hands it to another
+    assert render(kept, "fr", "league") == "25\u202f000 parties ajoutées"
+
+
+def test_the_pages_set_a_large_leagues_thousands_apart(tmp_path: Path) -> None:
+    """A league of 10,000 players: its ranking says 10,000 rows (10 000 lignes), a player's rank
+    is out of 10,000, the home page's link counts them so too."""
+    db = tmp_path / "big.db"
+    league = League.create(str(db), "Grande", "bataille-empire")
+    games = [
+        GameRecord(
+            dt.date(2026, 3, 1),
+            (
+                Side((Participant(f"Joueur {2 * n:05}"),), "decisive_victory"),
+                Side((Participant(f"Joueur {2 * n + 1:05}"),), "defeat"),
+            ),
+            id=f"g{n}",
+        )
+        for n in range(5000)
+    ]
+    league.import_games(games, source="season")
+    League.create(str(db), "Vide", "adlg")  # two leagues: the home page lists them
+    client = make_client(Site(db, "", ""))
+
+    def text(url: str, lang: str) -> str:  # (ASCII spaces only: not the narrow no-break one)
+        return re.sub(r"[ \t\r\n]+", " ", client.get(url, params={"lang": lang}).text)
+
+    assert "10\u202f000 lignes" in text("/leagues/Grande", "fr")
+    assert "10,000 rows" in text("/leagues/Grande", "en")
+    assert "sur 10\u202f000" in text("/leagues/Grande/players/Joueur 00001", "fr")
+    assert "of 10,000" in text("/leagues/Grande/players/Joueur 00001", "en")
+    assert "Tout le classement (10\u202f000 lignes)" in text("/", "fr")
+    for lang, players in (("fr", "10\u202f000"), ("en", "10,000")):
+        log = run_cli("log", "--db", str(db), "--league", "Grande", env={"ELOLEAGUE_LANG": lang})
+        assert log.returncode == 0, log.stderr
+        assert f" {players} │\n" in log.stdout, log.stdout  # the journal's players column

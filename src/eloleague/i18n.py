@@ -63,6 +63,31 @@ def french_typography(text: str) -> str:
     return "".join(parts)
 
 
+GROUPED_FROM = 10_000
+"""The smallest count written with its thousands apart (``1000`` stays whole in either language,
+as French typography allows for four digits and English style guides too)."""
+
+
+def grouped(count: int, lang: str) -> str:
+    """A count as ``lang`` writes it: from :data:`GROUPED_FROM`, its thousands apart, by a comma
+    in English (``48,512``) and a narrow no-break space in French (``48 512``)."""
+    if abs(count) < GROUPED_FROM:
+        return str(count)
+    text = f"{count:,}"
+    return text.replace(",", NARROW_NBSP) if lang == "fr" else text
+
+
+class Count(int):
+    """The count of a plural message (:meth:`Text.plural`): an ``int`` (it picks the form),
+    written as :func:`grouped` writes it in English where the message is used as a string;
+    :func:`render` writes it in the reader's language."""
+
+    __slots__ = ()
+
+    def __format__(self, spec: str) -> str:
+        return grouped(int(self), "en") if not spec else format(int(self), spec)
+
+
 def colon(lang: str) -> str:
     """The separator after a label or a place (``line 3: ...``): ``"\u202f: "`` in French."""
     return f"{NARROW_NBSP}: " if lang == "fr" else ": "
@@ -260,7 +285,7 @@ class Text(str):
         template as ``{count}``): ``Text.plural("{count} place", "{count} places", n)``."""
         template = singular if plural_form("en", count) == 0 else plural
         # The forms travel with the values (a pickled Text keeps its template and values only).
-        return cls(template, {"count": count, **params, PLURAL: (singular, plural)})
+        return cls(template, {"count": Count(count), **params, PLURAL: (singular, plural)})
 
     @classmethod
     def plural_in_domain(
@@ -289,6 +314,7 @@ def render(message: str, lang: str, domain: str = "messages") -> str:
         if isinstance(forms, tuple):
             singular, plural = forms
             count = int(message.params["count"])  # type: ignore[call-overload]
+            params["count"] = grouped(count, lang)
             return ngettext(lang, own, singular, plural, count).format(**params)
         return translator(lang, own)(message.template).format(**params)
     return message

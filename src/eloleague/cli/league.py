@@ -22,7 +22,7 @@ import typer
 
 from eloleague.cli import app
 from eloleague.cli.help import Typer
-from eloleague.i18n import Text, number, pick_language, render
+from eloleague.i18n import Text, grouped, number, pick_language, render
 from eloleague.i18n import colon as i18n_colon
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
@@ -874,8 +874,15 @@ def events_(
         table.add_column(col)
     for col in (_t("Games"), _t("Players")):
         table.add_column(col, justify="right")  # numbers, as in every other table
+    lang = pick_language()
     for e in found:
-        table.add_row(e.name, e.first.isoformat(), e.last.isoformat(), str(e.games), str(e.players))
+        table.add_row(
+            e.name,
+            e.first.isoformat(),
+            e.last.isoformat(),
+            grouped(e.games, lang),
+            grouped(e.players, lang),
+        )
     _console().print(table)
 
 
@@ -1228,9 +1235,9 @@ def log(
             entry.at.strftime("%Y-%m-%d %H:%M UTC"),
             entry.user or "",
             render(entry.text(), lang, DOMAIN),
-            str(entry.games),
+            grouped(entry.games, lang),
             # a run's players are its imports' added up: not how many players (league.md)
-            str(entry.players) if entry.changes == 1 else "—",
+            grouped(entry.players, lang) if entry.changes == 1 else "—",
         )
     _console().print(table)
 

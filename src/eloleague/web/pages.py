@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from eloleague.engine import GLOBAL_ROLE, Standing
 from eloleague.engine.methods import ranked
 from eloleague.errors import EloleagueError, Problem
-from eloleague.i18n import Text, count_of, ngettext, numbers_in, translator
+from eloleague.i18n import Text, count_of, grouped, ngettext, numbers_in, translator
 from eloleague.io.limits import NAME_MAX, storable
 from eloleague.io.published import ListPage, list_pdf
 from eloleague.io.sheets.exports import ranking_workbook
@@ -67,6 +67,8 @@ def templates() -> Environment:
     env.filters["signed"] = pass_context(lambda ctx, v: in_lang(ctx, signed(v)))
     env.filters["r"] = pass_context(lambda ctx, v: in_lang(ctx, readable(v)))
     env.filters["n"] = pass_context(lambda ctx, v: "" if v is None else in_lang(ctx, _shown(v)))
+    # a count, its thousands apart from 10,000 (48,512; in French 48 512)
+    env.filters["grouped"] = pass_context(lambda ctx, v: grouped(v, ctx.get("lang", "en")))
     env.filters["named"] = pass_context(
         lambda ctx, name: (ctx.get("labels") or {}).get(name, name) if name else name
     )
