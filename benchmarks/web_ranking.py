@@ -86,6 +86,7 @@ def build(players: int, games: int) -> Path:
     league.engine.dispose()
     print(f"imported in {time.perf_counter() - t:.0f} s", flush=True)
     partial.rename(db)
+    delete_sqlite_files(partial)  # what was left beside it (the writers' turn file)
     return db
 
 
