@@ -232,8 +232,8 @@ def predict_cmd(
                     Text.of("give two players, or the sides with --team A,B --team C,D")
                 )
             sides = [[Participant(n)] for n in names]
-        result = src.replay()
-        known = known_players(result.pools)
+        pools, as_of = src.ratings()
+        known = known_players(pools)
         sides = [
             [
                 Participant(
@@ -245,10 +245,10 @@ def predict_cmd(
         ]
         pred = predict(
             rule_set,
-            result.pools,
+            pools,
             sides,
             mode=mode,
-            date=result.as_of or dt.date.today(),
+            date=as_of or dt.date.today(),
             home=home_index,
             neutral=neutral,
         )
@@ -374,9 +374,9 @@ def balance_cmd(
                 raise ToolError(
                     Text.of("--sizes takes whole numbers separated by commas, e.g. 3,3")
                 ) from None
-        result = src.replay()
+        pools, _ = src.ratings()
         ratings = player_ratings(
-            src.rules, result.pools, players, mode=mode, allow_new=new, aliases=src.aliases
+            src.rules, pools, players, mode=mode, allow_new=new, aliases=src.aliases
         )
         known = list(ratings)
         groups_t = [

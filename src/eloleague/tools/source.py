@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from eloleague.batch import read_initial
 from eloleague.engine import ReplayResult, replay
@@ -24,6 +25,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.tools.players import ToolError
 
 Replayer = Callable[[RuleSet | None, dt.date | None], ReplayResult]
+Standing = Callable[[], tuple[Mapping[PoolKey, PoolState], dt.date | None]]
 
 
 def default_db() -> str:
@@ -42,12 +44,23 @@ class Source:
     replayer: Replayer | None = field(default=None, compare=False)
     aliases: Mapping[str, str] = field(default_factory=dict)
     """Earlier spellings of renamed or merged players, and the names they now go by."""
+    standing: Standing | None = field(default=None, compare=False)
+    """A league's ratings as they stand and their day, read rather than replayed."""
 
     def replay(self, rules: RuleSet | None = None, as_of: dt.date | None = None) -> ReplayResult:
         """The history replayed under ``rules`` (default: the league's own)."""
         if self.replayer is not None:
             return self.replayer(rules, as_of)
         return replay(rules or self.rules, self.games, initial=self.initial, as_of=as_of)
+
+    def ratings(self) -> tuple[Mapping[PoolKey, PoolState], dt.date | None]:
+        """The current pools and the day they stand at: a league's stored ratings (what a full
+        replay of its games gives, read in milliseconds where the replay of a million games
+        takes seconds: a prediction or a balance needs no more), the files' replayed."""
+        if self.standing is not None:
+            return self.standing()
+        result = self.replay()
+        return result.pools, result.as_of
 
 
 def from_files(games: Path | None, rules: str | Path | None, initial: Path | None = None) -> Source:
@@ -83,15 +96,46 @@ def from_league(db: str | None, league: str | None) -> Source:
             )
         )
     lg = League.open(url, league) if league is not None else League.open(url)
-    records = list(lg.games())
 
     def replayer(rules: RuleSet | None, as_of: dt.date | None) -> ReplayResult:
         result: ReplayResult = lg.replay_result(as_of=as_of, rules=rules)
         return result
 
+    def standing() -> tuple[Mapping[PoolKey, PoolState], dt.date | None]:
+        return lg.current_pools(), lg.rated_as_of()
+
     return Source(
-        str(getattr(lg, "name", league or url)), lg.rules, records, None, replayer, lg.aliases()
+        str(getattr(lg, "name", league or url)),
+        lg.rules,
+        LeagueGames(lg.games),
+        None,
+        replayer,
+        lg.aliases(),
+        standing,
     )
+
+
+class LeagueGames(Sequence[GameRecord]):
+    """A league's games, read from it the first time they are asked for (a prediction or a
+    balance reads the stored ratings and never needs them)."""
+
+    def __init__(self, read: Callable[[], Sequence[GameRecord]]) -> None:
+        self._read = read
+        self._games: Sequence[GameRecord] | None = None
+
+    def _all(self) -> Sequence[GameRecord]:
+        if self._games is None:
+            self._games = list(self._read())
+        return self._games
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._all()[index]
+
+    def __iter__(self) -> Iterator[GameRecord]:
+        return iter(self._all())
 
 
 def open_source(
