@@ -1,5 +1,6 @@
 """Web benchmark: the ranking page and the ranking API under load, a player's page, the events'
-page, the leagues' summaries and a game's odds (docs/benchmarks.md, "Web site").
+page, the leagues' summaries, several players' ratings and a game's odds (docs/benchmarks.md,
+"Web site").
 
     .venv/bin/python benchmarks/web_ranking.py [--players 10000] [--games 1000000]
         [--requests 2000] [--seconds 60] [--concurrency 4]
@@ -199,6 +200,8 @@ def main() -> None:
             + quote(some),
             "events page (5,000 events, newest first)": f"/leagues/{league}/events",
             "leagues API (each league's top and latest event)": "/api/v1/leagues",
+            "ratings of eight players (a lobby)": f"/api/v1/leagues/{league}/ratings?"
+            + "&".join(f"player=Joueur%20{n:05}" for n in range(42, 50)),
             "odds of a game (predict, two players)": (
                 f"/api/v1/leagues/{league}/predict",
                 {"sides": [[some], ["Joueur 00043"]]},

@@ -27,6 +27,7 @@ from eloleague.web.pages import (
     page_lang,
     player_args,
     ranking_args,
+    ratings_args,
 )
 from eloleague.web.rules_words import describe
 
@@ -210,6 +211,35 @@ def ranking_alias(request: Request, league: str) -> dict[str, Any]:
 def player(request: Request, league: str, name: str) -> dict[str, Any]:
     found = views.open_league(request.app.state.engine, league)
     return views.player(found, name, **player_args(request))
+
+
+_RATINGS_QUERY: dict[str, Any] = {
+    "parameters": [
+        {
+            **_query(
+                "player",
+                {"type": "array", "items": {"type": "string"}, "minItems": 1, "maxItems": 100},
+                "A player's name or alias; repeat it for each player (?player=A&player=B), "
+                "1 to 100 of them.",
+            ),
+            "required": True,
+            "style": "form",
+            "explode": True,
+        }
+    ]
+}
+
+
+@router.get(
+    "/leagues/{league}/ratings",
+    responses=_READ_QUERY,
+    openapi_extra=_RATINGS_QUERY,
+    summary="Several players' current ratings at once (a lobby, a matchmaker): names not rated "
+    "are listed apart",
+)
+def ratings(request: Request, league: str) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return views.ratings(found, ratings_args(request))
 
 
 @router.get(

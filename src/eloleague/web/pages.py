@@ -202,6 +202,27 @@ class _Query:
             return None
         return value
 
+    def texts(self, name: str, *, most: int) -> list[str]:
+        """Every value of a parameter given several times (``?player=A&player=B``): at least
+        one, at most ``most``, each as :meth:`text` takes it (an empty one refused)."""
+        values = self.params.getlist(name)
+        if not values:
+            self._bad(name, Text.of("give at least one"))
+        elif len(values) > most:
+            self._bad(name, Text.of("at most {most} in one request", most=most))
+        for value in values:
+            if not value.strip():
+                self._bad(name, Text.of("expected a name, not an empty text"))
+            elif not storable(value):
+                self._bad(
+                    name,
+                    Text.of(
+                        "expected a text of at most {max} characters, without control characters",
+                        max=NAME_MAX,
+                    ),
+                )
+        return values
+
     def date(self, name: str) -> dt.date | None:
         value = self._given(name)
         if value is None:
@@ -258,6 +279,15 @@ def player_args(request: Request) -> dict[str, int | None]:
     args = {"recent": None if given is None else q.integer("recent", 1, 1, 10**9)}
     q.done()
     return args
+
+
+def ratings_args(request: Request) -> list[str]:
+    """The players a request for ratings names: ``player``, repeated, 1 to
+    :data:`views.MOST_PLAYERS` of them, each a name a league can hold."""
+    q = _Query(request, True)
+    names = q.texts("player", most=views.MOST_PLAYERS)
+    q.done()
+    return names
 
 
 def journal_args(request: Request) -> dict[str, int]:

@@ -19,7 +19,7 @@ from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
-from eloleague.engine.standings import competition_ranks
+from eloleague.engine.standings import Standing, competition_ranks, standings
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -698,6 +698,64 @@ def _pools_named(
         if all(aliases.get(n, n) in known for n in spelled):
             return pools, aliases
     return league.current_pools(), league.aliases()
+
+
+MOST_PLAYERS = 100
+"""The most players one request for ratings names (a lobby, a matchmaker's candidates)."""
+
+
+def ratings(league: League, names: Sequence[str]) -> Context:
+    """The current ratings of the players ``names`` spell (names or aliases, as asked), each
+    with her pools (and, for rule sets pooled by role, her global rows) as the ranking shows
+    them, read for those players alone (:meth:`League.pools_of`); the names that are no rated
+    player's are listed apart: a newcomer starts at ``start_rating``. What a game shows in a
+    lobby or weighs to pair players, in one request (docs/web.md, "Posting results from a game
+    server")."""
+    rules = league.rules
+    asked = list(dict.fromkeys(normalise_name(n) for n in names))
+    pools, aliases = league.pools_of(asked)
+    rows: dict[str, list[Standing]] = defaultdict(list)
+    for row in standings(rules, pools):
+        rows[row.player].append(row)
+    fields = method_of(rules).shown_fields
+    found: list[Context] = []
+    unknown: list[str] = []
+    listed: set[str] = set()
+    for spelling in asked:
+        name = aliases.get(spelling, spelling)
+        if name not in rows:
+            unknown.append(spelling)
+            continue
+        if name in listed:  # her name and an alias of hers both asked
+            continue
+        listed.add(name)
+        found.append(
+            {
+                "player": name,
+                "asked": spelling,
+                "pools": [
+                    {
+                        "mode": r.mode,
+                        "role": r.role,
+                        "rating": shown(rules, r.rating),
+                        "games": r.games,
+                        "title": r.title,
+                        **{f: plain(v, 6) for f, v in zip(fields, r.shown, strict=False)},
+                    }
+                    for r in sorted(
+                        rows[name], key=lambda r: (r.mode, r.role != GLOBAL_ROLE, -r.games, r.role)
+                    )
+                ],
+            }
+        )
+    as_of = league.rated_as_of()
+    return {
+        "league": league.name,
+        "as_of": as_of.isoformat() if as_of else None,
+        "start_rating": shown(rules, rules.start_rating),
+        "players": found,
+        "unknown": unknown,
+    }
 
 
 def odds(
