@@ -305,6 +305,12 @@ def test_ratings_in_a_mode_nobody_played_are_refused_not_all_at_the_start() -> N
     assert set(player_ratings(rules, pools, ["Ana", "Ben"], mode="classic")) == {"Ana", "Ben"}
     with pytest.raises(ToolError, match="has no modes"):
         player_ratings(load_rules("adlg"), {}, ["Ana"], mode="classic", allow_new=True)
+    # given some players' pools only, the league's modes are given too (the site's balance)
+    league_modes = ["classic", "blitz"]
+    blitz = player_ratings(rules, pools, ["Ana"], mode="blitz", modes=league_modes)
+    assert blitz == {"Ana": rules.start_rating}  # Ana never played blitz: she starts there
+    with pytest.raises(ToolError, match=r"\(modes: blitz, classic\)"):
+        player_ratings(rules, pools, ["Ana"], mode="clasic", modes=league_modes)
 
 
 HOME_RULES = DATA / "rules" / "home-club.toml"  # home_advantage = 100

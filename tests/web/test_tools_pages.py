@@ -126,6 +126,29 @@ def test_balance_page_and_api_give_the_library_s_teams(
     assert "Expected score of team 1 against team 2" in page.text
 
 
+def test_balance_reads_its_players_ratings_alone(
+    read_client: TestClient, league: League, built_site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The teams of players the league knows come from their own pools (League.pools_of), the
+    same teams as from the whole league's; a mode the league never played is still refused."""
+    names = _players(read_client, 6)
+    ratings = player_ratings(league.rules, league.current_pools(), names)
+    want = balance(ratings, teams=2, expected_score=partial(expected_score, league.rules))
+
+    def every_pool(self: League) -> None:
+        raise AssertionError("the whole league's pools were read")
+
+    monkeypatch.setattr(League, "current_pools", every_pool)
+    api = read_client.post(
+        f"/api/v1{BALANCE}",
+        json={"players": names, "teams": 2},
+        headers=_bearer(built_site.officer_token),
+    )
+    assert api.status_code == 200, api.text
+    assert _teams(api.json()) == [t.players for t in want.teams]
+    assert [t["mean"] for t in api.json()["teams"]] == pytest.approx([t.mean for t in want.teams])
+
+
 def test_balance_picks_a_name_from_the_list_and_splits_three_teams(
     read_client: TestClient, league: League
 ) -> None:

@@ -80,22 +80,25 @@ def player_ratings(
     mode: str = "",
     allow_new: bool = False,
     aliases: Mapping[str, str] | None = None,
+    modes: Iterable[str] | None = None,
 ) -> dict[str, float]:
     """Each named player's rating in ``mode`` (his global rating across roles when the rule set
     pools by role, docs/rule-sets.md), resolved as :func:`resolve_player` does; newcomers (with
-    ``allow_new``) stand at the start rating. A name given twice is an error."""
+    ``allow_new``) stand at the start rating. A name given twice is an error. ``mode`` is
+    checked against ``modes``, the league's (default: those of ``pools``; a caller that passes
+    the named players' pools only gives the league's)."""
     known = known_players(pools)
-    modes = {key.mode for key in pools}
+    played = {key.mode for key in pools} if modes is None else set(modes)
     if mode and not rules.pools.by_mode:
         raise ToolError(
             Text.of("rule set {name} has no modes: leave the mode out", name=rules.name)
         )
-    if modes and mode not in modes:  # a typo would put everyone at the start rating
+    if played and mode not in played:  # a typo would put everyone at the start rating
         raise ToolError(
             Text.of(
                 "no game was played in mode {mode!r} (modes: {modes})",
                 mode=mode,
-                modes=", ".join(sorted(m or '""' for m in modes)),
+                modes=", ".join(sorted(m or '""' for m in played)),
             )
         )
     rows = {

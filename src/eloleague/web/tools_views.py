@@ -27,7 +27,7 @@ from eloleague.tools.evaluate import Evaluation, Metrics, evaluate_result
 from eloleague.tools.players import ToolError, player_ratings, resolve_player
 from eloleague.web.errors import WebError, as_web_error
 from eloleague.web.numbers import plain, shown
-from eloleague.web.views import Context, venue_of
+from eloleague.web.views import Context, pools_named, venue_of
 
 MAX_NAMES = 500  # players in one balance request (the search itself is bounded by the tool)
 
@@ -249,8 +249,9 @@ def split_teams(
             Text.of("at most {n} players can be split at once", n=MAX_NAMES),
         )
     try:
-        aliases = league.aliases()
-        ratings = player_ratings(rules, league.current_pools(), players, mode=mode, aliases=aliases)
+        pools, aliases = pools_named(league, players)  # together, apart: some of players
+        modes = {pool_mode for pool_mode, _ in league.present_pools()}
+        ratings = player_ratings(rules, pools, players, mode=mode, aliases=aliases, modes=modes)
         known = list(ratings)
         groups_t = [[resolve_player(n, known, aliases=aliases) for n in g] for g in together]
         groups_a = [[resolve_player(n, known, aliases=aliases) for n in g] for g in apart]

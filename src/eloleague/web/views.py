@@ -680,17 +680,17 @@ def venue_of(home: str | int | None) -> int | None:
 
 
 FEW_PLAYERS = 64
-"""The most players whose pools :func:`_pools_named` reads alone (more than any game has)."""
+"""The most players whose pools :func:`pools_named` reads alone (more than any game has)."""
 
 
-def _pools_named(
+def pools_named(
     league: League, names: Sequence[str]
 ) -> tuple[dict[PoolKey, PoolState], dict[str, str]]:
-    """The pools and aliases a prediction between the players ``names`` needs: theirs alone
-    (:meth:`League.pools_of`: a matchmaker asks for odds all day, and reading every pool made a
-    prediction cost what the league's size costs), or the whole league's when a name is not
-    one of its players (its error suggests the close names among all of them) or there are
-    more names than any game has players."""
+    """The pools and aliases a prediction or a balance between the players ``names`` needs:
+    theirs alone (:meth:`League.pools_of`: a matchmaker asks for odds all day, and reading every
+    pool made a prediction cost what the league's size costs), or the whole league's when a
+    name is not one of its players (its error suggests the close names among all of them) or
+    there are more names than any game has players."""
     if len(names) <= FEW_PLAYERS:
         spelled = [normalise_name(n) for n in names]
         pools, aliases = league.pools_of(spelled)
@@ -781,7 +781,7 @@ def odds(
                 "odds are given for two-sided games; for free-for-all games use eloleague predict"
             ),
         )
-    pools, aliases = _pools_named(league, [n for side in sides for n in side])
+    pools, aliases = pools_named(league, [n for side in sides for n in side])
     known = known_players(pools)
     try:
         resolved = [[resolve_player(n, known, aliases=aliases) for n in side] for side in sides]
