@@ -202,12 +202,14 @@ def read_ledger(
     *,
     player_id: int | None = None,
     game_id: int | None = None,
+    game_ids: Sequence[int] | None = None,
     until: dt.date | None = None,
     on: dt.date | None = None,
     seasons_only: bool = False,
 ) -> list[LedgerEntry]:
-    """Ledger entries in processing order, optionally one player's or one game's, those dated
-    ``on`` that day, or only the season adjustments (the rows without a game)."""
+    """Ledger entries in processing order, optionally one player's, one game's or those of the
+    games ``game_ids`` (an event's: one read, not one a game), those dated ``on`` that day, or
+    only the season adjustments (the rows without a game)."""
     # one player's: every generation of the index by player named (store/by_player.py)
     league = ledger.c.league_id == league_id if player_id is None else in_ledger(conn, league_id)
     query = select(ledger).where(league)
@@ -219,6 +221,8 @@ def read_ledger(
         query = query.where(ledger.c.player_id == player_id)
     if game_id is not None:
         query = query.where(ledger.c.game_id == game_id)
+    if game_ids is not None:
+        query = query.where(ledger.c.game_id.in_(game_ids))
     if until is not None:
         query = query.where(ledger.c.date <= until)
     out = []
