@@ -109,13 +109,18 @@ def number(text: str, lang: str) -> str:
 
 
 _POINT = re.compile(r"(?<=\d)\.(?=\d)")
+_LONE_NUMBER = re.compile(r"[+\-−]?\d+(\.\d+)?")  # "1731", "+12", "0.560": the page's most
 
 
 def numbers_in(text: str, lang: str) -> str:
     """``text`` of formatted numbers (``"0.1–0.2"``, ``"50.0 %"``) as ``lang`` writes them: in
-    French, decimal commas and a narrow no-break space before ``%``."""
+    French, decimal commas and a narrow no-break space before ``%``. A lone number takes its
+    comma without the typography's other rules, which have nothing to change there (an event's
+    page formats thousands of numbers)."""
     if lang != "fr":
         return text
+    if _LONE_NUMBER.fullmatch(text):
+        return text.replace(".", ",")
     return french_typography(_POINT.sub(",", text))
 
 
