@@ -24,6 +24,7 @@ from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
 from eloleague.records import GameRecord, Participant, PoolKey, PoolState, normalise_name
+from eloleague.rules.model import RuleSet
 from eloleague.store.identity import Identity
 from eloleague.store.ranking import RankingFilter
 from eloleague.store.reports import STARTING
@@ -356,6 +357,26 @@ def season_ends(league: League, first: dt.date, last: dt.date) -> list[str]:
     return sorted(d.isoformat() for d in ends)
 
 
+def _pool_order(row: Standing) -> tuple[str, bool, int, str]:
+    """A player's pools as her page lists them: by mode, the global row first, then the most
+    played role."""
+    return (row.mode, row.role != GLOBAL_ROLE, -row.games, row.role)
+
+
+def _pool(rules: RuleSet, fields: Sequence[str], row: Standing, **place: int) -> Context:
+    """One of a player's pools as her page and the ratings of several players give it
+    (``place``: its rank and how many it ranks, on her page)."""
+    return {
+        "mode": row.mode,
+        "role": row.role,
+        **place,
+        "rating": shown(rules, row.rating),
+        "games": row.games,
+        "title": row.title,
+        **{name: plain(v, 6) for name, v in zip(fields, row.shown, strict=False)},
+    }
+
+
 def player(league: League, name: str, recent: int | None = None) -> Context:
     """A player's pools with her rank in each, title and the next one, peak rating, record
     (wins, draws, losses or average place), events, head-to-head, history per pool and every
@@ -398,19 +419,8 @@ def player(league: League, name: str, recent: int | None = None) -> Context:
             facts.next_title(rules, best.rating, total_games) if best and rules.titles else None
         ),
         "pools": [
-            {
-                "mode": r.mode,
-                "role": r.role,
-                "rank": places[r.mode, r.role].rank,
-                "of": places[r.mode, r.role].of,
-                "rating": shown(rules, r.rating),
-                "games": r.games,
-                "title": r.title,
-                **{name: plain(v, 6) for name, v in zip(fields, r.shown, strict=False)},
-            }
-            for r in sorted(
-                report.standings, key=lambda r: (r.mode, r.role != GLOBAL_ROLE, -r.games, r.role)
-            )
+            _pool(rules, fields, r, rank=places[r.mode, r.role].rank, of=places[r.mode, r.role].of)
+            for r in sorted(report.standings, key=_pool_order)
         ],
         "shown_fields": list(fields),
         "games": len(report.games),
@@ -738,19 +748,7 @@ def ratings(league: League, names: Sequence[str]) -> Context:
             {
                 "player": name,
                 "asked": spelling,
-                "pools": [
-                    {
-                        "mode": r.mode,
-                        "role": r.role,
-                        "rating": shown(rules, r.rating),
-                        "games": r.games,
-                        "title": r.title,
-                        **{f: plain(v, 6) for f, v in zip(fields, r.shown, strict=False)},
-                    }
-                    for r in sorted(
-                        rows[name], key=lambda r: (r.mode, r.role != GLOBAL_ROLE, -r.games, r.role)
-                    )
-                ],
+                "pools": [_pool(rules, fields, r) for r in sorted(rows[name], key=_pool_order)],
             }
         )
     as_of = league.rated_as_of()
