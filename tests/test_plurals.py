@@ -214,3 +214,19 @@ def test_the_pages_set_a_large_leagues_thousands_apart(tmp_path: Path) -> None:
         log = run_cli("log", "--db", str(db), "--league", "Grande", env={"ELOLEAGUE_LANG": lang})
         assert log.returncode == 0, log.stderr
         assert f" {players} │\n" in log.stdout, log.stdout  # the journal's players column
+        # In a narrow terminal too: Rich breaks a line at any space, the narrow no-break one of
+        # "10 000" included, and a number cut in two reads as two numbers.
+        narrow = run_cli(
+            "log",
+            "--db",
+            str(db),
+            "--league",
+            "Grande",
+            env={"ELOLEAGUE_LANG": lang, "COLUMNS": "30"},
+        )
+        assert narrow.returncode == 0, narrow.stderr
+        last_cells = [
+            row.rsplit("│", 2)[1].strip() for row in narrow.stdout.splitlines() if row.endswith("│")
+        ]
+        assert players in last_cells, narrow.stdout
+        assert not {"10", "000"} & set(last_cells), narrow.stdout

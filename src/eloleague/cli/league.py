@@ -397,10 +397,10 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
         table.add_column(col)
     adjusted = any(isinstance(c, RatingChange) and c.adjustment for c in changes)
     for col in (_t("Before"), _t("After"), _t("Change")):
-        table.add_column(col, justify="right")
+        table.add_column(col, justify="right", no_wrap=True)
     if adjusted:  # a season's end the import crossed: its part of each change apart
-        table.add_column(_t("Adjustment"), justify="right")
-    table.add_column(_t("Games"), justify="right")
+        table.add_column(_t("Adjustment"), justify="right", no_wrap=True)
+    table.add_column(_t("Games"), justify="right", no_wrap=True)
     for c in changes:
         assert isinstance(c, RatingChange)
         adjustment = [_signed(rules, c.adjustment) if c.adjustment else ""] if adjusted else []
@@ -771,7 +771,7 @@ def _entries_table(
     numbers = [_t("Before"), "P", "K", "S", _t("Change"), _t("After")]
     del numbers[details]
     for col in numbers:
-        table.add_column(col, justify="right")
+        table.add_column(col, justify="right", no_wrap=True)
     if not brief:
         table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
     for e in entries:
@@ -873,7 +873,9 @@ def events_(
     for col in (_t("Event"), _t("First day"), _t("Last day")):
         table.add_column(col)
     for col in (_t("Games"), _t("Players")):
-        table.add_column(col, justify="right")  # numbers, as in every other table
+        # numbers, as in every other table; whole (Rich breaks a line at the narrow no-break
+        # space of "10 000", as at any other space)
+        table.add_column(col, justify="right", no_wrap=True)
     lang = pick_language()
     for e in found:
         table.add_row(
@@ -1227,8 +1229,8 @@ def log(
     table.add_column(_t("When"))
     table.add_column(_t("Who"))
     table.add_column(_t("What"))
-    table.add_column(_t("Games"), justify="right")
-    table.add_column(_t("Players"), justify="right")
+    table.add_column(_t("Games"), justify="right", no_wrap=True)
+    table.add_column(_t("Players"), justify="right", no_wrap=True)
     lang = pick_language()
     for entry in lg.journal(max(1, limit)):
         table.add_row(

@@ -40,8 +40,8 @@ def print_ranking(
         table.add_column(_("Mode"))
     if show_role:
         table.add_column(rules.roles_heading(lang) or _("Role"))
-    table.add_column(_("Rating"), justify="right", style="bold")
-    table.add_column(_("Games"), justify="right")
+    table.add_column(_("Rating"), justify="right", style="bold", no_wrap=True)
+    table.add_column(_("Games"), justify="right", no_wrap=True)
     if rules.titles:
         table.add_column(_("Title"))
     shown = rules.shown
