@@ -32,3 +32,22 @@ def test_the_titles_are_kept_until_the_league_changes(tmp_path: Path) -> None:
     after = views.titles(kept)
     assert after != first
     assert after == views.titles(League.open(url, "Club"))  # what a fresh process reads
+
+
+def test_a_title_counts_every_holder_and_shows_the_first_of_the_ranking(tmp_path: Path) -> None:
+    """The page lists the ``limit`` best holders of each title and counts them all (the holders
+    past the limit are counted, not formatted)."""
+    url = str(tmp_path / "club.db")
+    league = League.create(url, "Club", "bataille-empire")
+    league.import_file(replay_file("bataille-empire"))
+    whole = views.titles(league)["titles"]
+    crowded = max(whole, key=lambda t: t["count"])
+    assert crowded["count"] >= 3
+    assert crowded["count"] == len(crowded["holders"])  # under the default limit: all shown
+    cut = {t["title"]: t for t in views.titles(league, limit=2)["titles"]}
+    for title in whole:
+        shown = cut[title["title"]]
+        assert shown["count"] == title["count"]
+        assert shown["holders"] == title["holders"][:2]
+    ranked = [r.player for r in league.ranking() if r.title == crowded["title"]]
+    assert [h["player"] for h in cut[crowded["title"]]["holders"]] == ranked[:2]

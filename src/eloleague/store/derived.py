@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from sqlalchemy import Connection, FromClause, and_, delete, func, insert, select
@@ -13,7 +14,7 @@ from sqlalchemy.sql.elements import ColumnElement
 from eloleague.engine import LedgerEntry
 from eloleague.engine.ledger import VALUE_FIELDS
 from eloleague.records import PoolKey, PoolState
-from eloleague.store.bulk import date_param, insert_rows
+from eloleague.store.bulk import date_param, insert_rows, run
 from eloleague.store.by_player import in_ledger
 from eloleague.store.tables import ledger, ratings
 
@@ -308,26 +309,34 @@ def active_player_ids(
     return list(conn.execute(query).scalars())
 
 
+IN_CHUNK = 500
+"""The most ids one ``IN (...)`` list of :func:`rating_rows` holds (a database's bound on
+parameters: SQLite's is 32,766)."""
+
+
 def rating_rows(
     conn: Connection, league_id: int, player_ids: Sequence[int] | None = None
 ) -> Iterator[tuple[int, str, str, float, int, tuple[float, ...]]]:
     """The stored current ratings as ``(player id, mode, role, rating, games, method fields)``,
-    in order of first appearance (only those players' with ``player_ids``)."""
-    query = (
-        select(
-            ratings.c.player_id,
-            ratings.c.mode,
-            ratings.c.role,
-            ratings.c.rating,
-            ratings.c.games,
-            ratings.c.extra,
-        )
-        .where(ratings.c.league_id == league_id)
-        .order_by(ratings.c.position)
+    in order of first appearance (only those players' with ``player_ids``). Read through the
+    driver's cursor (:func:`~eloleague.store.bulk.run`): SQLAlchemy's work on each row was two
+    thirds of reading a league of 10,000 players (the titles' page and the ranking, read again
+    after every result an online game posts: docs/benchmarks.md, "Live results")."""
+    head = (
+        "SELECT player_id, mode, role, rating, games, extra, position FROM ratings "
+        "WHERE league_id = ?"
     )
-    if player_ids is not None:
-        query = query.where(ratings.c.player_id.in_(player_ids))
-    for pid, mode, role, rating, games, extra in conn.execute(query):
+    if player_ids is None:
+        found = run(conn, head + " ORDER BY position", (league_id,)) or []
+    else:
+        found = []
+        wanted = list(player_ids)
+        for i in range(0, len(wanted), IN_CHUNK):
+            chunk = wanted[i : i + IN_CHUNK]
+            marks = ",".join("?" * len(chunk))
+            found += run(conn, f"{head} AND player_id IN ({marks})", (league_id, *chunk)) or []
+        found.sort(key=itemgetter(6))
+    for pid, mode, role, rating, games, extra, _position in found:
         yield pid, mode, role, rating, games, tuple(json.loads(extra)) if extra else ()
 
 

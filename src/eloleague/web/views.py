@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import weakref
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
@@ -657,16 +657,19 @@ def _titles(league: League, limit: int) -> Context:
     rules = league.rules
     rows = league.ranking(role=GLOBAL_ROLE if rules.pools.by_role else None)
     holders: dict[str, list[Context]] = defaultdict(list)
+    counts: Counter[str] = Counter()
     for r in rows:
-        holders[r.title].append(
-            {
-                "player": r.player,
-                "mode": r.mode,
-                "role": r.role,
-                "rating": shown(rules, r.rating),
-                "games": r.games,
-            }
-        )
+        counts[r.title] += 1
+        if counts[r.title] <= limit:  # those shown only (a title may be 9,000 players')
+            holders[r.title].append(
+                {
+                    "player": r.player,
+                    "mode": r.mode,
+                    "role": r.role,
+                    "rating": shown(rules, r.rating),
+                    "games": r.games,
+                }
+            )
     return {
         "league": league.name,
         "titles": [
@@ -674,8 +677,8 @@ def _titles(league: League, limit: int) -> Context:
                 "title": t.name,
                 "min_rating": t.min_rating,
                 "min_games": t.min_games,
-                "count": len(holders.get(t.name, [])),
-                "holders": holders.get(t.name, [])[:limit],
+                "count": counts[t.name],
+                "holders": holders.get(t.name, []),
             }
             for t in rules.titles
         ],
