@@ -319,9 +319,10 @@ def rating_rows(
 ) -> Iterator[tuple[int, str, str, float, int, tuple[float, ...]]]:
     """The stored current ratings as ``(player id, mode, role, rating, games, method fields)``,
     in order of first appearance (only those players' with ``player_ids``). Read through the
-    driver's cursor (:func:`~eloleague.store.bulk.run`): SQLAlchemy's work on each row was two
-    thirds of reading a league of 10,000 players (the titles' page and the ranking, read again
-    after every result an online game posts: docs/benchmarks.md, "Live results")."""
+    driver's cursor (:func:`~eloleague.store.bulk.run`): SQLAlchemy's work on each row was a
+    quarter of reading the 10,000 pools of a league (14–16 ms, 11–12 through the driver), which
+    the titles' page and the ranking read again after every result an online game posts
+    (docs/benchmarks.md, "Web site")."""
     head = (
         "SELECT player_id, mode, role, rating, games, extra, position FROM ratings "
         "WHERE league_id = ?"
