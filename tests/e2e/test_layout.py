@@ -1,6 +1,7 @@
-"""Every page type of every preset's demo league, in French and English, at 390 and 1280 px in
-Chromium: nothing wider than the window (neither the page nor a box that scrolls or clips
-sideways), and axe-core (vendored for the tests) finds no serious or critical violation.
+"""Every page type of every preset's demo league, in French and English, at 360 px (the
+narrowest common phone, the width the stylesheet promises) and 1280 px in Chromium: nothing wider
+than the window (neither the page nor a box that scrolls or clips sideways), no header broken
+inside a word, and axe-core (vendored for the tests) finds no serious or critical violation.
 
 ``ELOLEAGUE_SCREENSHOTS=/tmp/shots`` keeps a full-page screenshot of each view, to look at.
 """
@@ -24,7 +25,7 @@ from tests.web.conftest import LiveServer, Site
 pytestmark = pytest.mark.e2e
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-WIDTHS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 900}}
+WIDTHS = {"phone": {"width": 360, "height": 740}, "desktop": {"width": 1280, "height": 900}}
 
 # What sticks out sideways: the page itself, any box that scrolls or clips its content sideways,
 # and any visible element reaching past the window's right edge.
@@ -43,6 +44,27 @@ OVERFLOW = """() => {
     if (cs.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1)
       out.push(name(el) + ' clips or scrolls ' + el.scrollWidth + ' > ' + el.clientWidth);
     if (r.right > w + 1) out.push(name(el) + ' ends at ' + Math.round(r.right) + ' > ' + w);
+  }
+  return out;
+}"""
+
+# Headers (table headers, the key figures' labels) with a word split over two lines: 'Manifestati'
+# over 'on', 'Adversair' over 'e'. Each word's boxes are measured: one word, one line.
+BROKEN_WORDS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('th, dt')) {
+    if (!el.offsetParent) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+          .map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(el.tagName.toLowerCase() + ' word broken: ' + m[0]);
+      }
+    }
   }
   return out;
 }"""
@@ -111,7 +133,7 @@ def test_every_page_fits_and_passes_axe(
 
 def _view_problems(page: Any, width: str, axe: str) -> list[str]:
     """What sticks out sideways on the page shown, and axe-core's serious or critical findings."""
-    found: list[str] = page.evaluate(OVERFLOW)
+    found: list[str] = page.evaluate(OVERFLOW) + page.evaluate(BROKEN_WORDS)
     # a phone shows the short summaries, a desktop the columns: never both
     hidden = ".wide-only" if width == "phone" else ".narrow-only"
     shown_twice = page.evaluate(
@@ -238,4 +260,41 @@ def test_the_phone_menu_opens_from_the_keyboard(
     page.keyboard.press("Enter")
     page.wait_for_load_state()
     assert "/leagues/" in page.url
+    context.close()
+
+
+# Each rating change of the player page's list: where its date, its description and its change
+# stand ({left, right, top, bottom} of each), and the list's width.
+CHANGE_BOXES = """() => [...document.querySelectorAll('ul.changes:not(.by-player) summary')]
+  .map(s => {
+    const box = (e) => { const r = e.getBoundingClientRect();
+      return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+    return {summary: box(s), when: box(s.querySelector('.when')),
+            what: box(s.querySelector('.what')), num: box(s.querySelector('.num'))};
+  })"""
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_players_changes_read_across_a_phone(
+    browser: Any, demo: tuple[LiveServer, list[str]], width: str
+) -> None:
+    """On a phone, a change's date and figures share its first line and what happened (a
+    seven-player game's six opponents) runs below across the whole width, not down a column a
+    third as wide; a desktop keeps one line: date, what happened, figures."""
+    server, urls = demo
+    player = next(u for u in urls if u.startswith("/leagues/diplomacy/players/"))
+    context = browser.new_context(viewport=WIDTHS[width], locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{server.base}{player}?lang=fr")
+    changes = page.evaluate(CHANGE_BOXES)
+    assert len(changes) >= 10
+    for c in changes:
+        inner = c["summary"]["right"] - c["summary"]["left"]
+        if width == "phone":
+            assert c["what"]["top"] >= c["when"]["bottom"] - 1, c  # below the date
+            assert c["what"]["right"] - c["what"]["left"] > 0.9 * inner, c  # across the line
+            assert abs(c["num"]["top"] - c["when"]["top"]) < 8, c  # figures beside the date
+        else:
+            assert c["when"]["right"] <= c["what"]["left"] <= c["num"]["left"], c
+            assert abs(c["what"]["top"] - c["when"]["top"]) < 8, c
     context.close()
