@@ -482,6 +482,37 @@ def test_diplomacy_s_tables_and_workbooks_call_its_roles_countries(
     assert "Country" in headers and "Role" not in headers
 
 
+def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path: Path) -> None:
+    """Each line of ``eloleague player``'s history is one pool's: its name, its ratings, where
+    it started and where it stands (a Diplomacy player's sixteen pools drawn as one line mixed a
+    2,000 of one country with a 1,300 of another); the most played pools first, the others
+    counted."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    name = max(league.players(), key=lambda n: len({e.key for e in league.player(n).history}))
+    report = league.player(name)
+    by_pool: dict[Any, list[float]] = {}
+    for entry, rating in zip(report.history, report.ratings, strict=True):
+        by_pool.setdefault(entry.key, []).append(rating)
+    assert len(by_pool) > 3
+    most = sorted(by_pool, key=lambda k: -len(by_pool[k]))[:3]
+    shown = cli("--lang", "fr", "player", name, *db).output
+    lines = [line for line in shown.splitlines() if line.startswith("Historique")]
+    assert len(lines) == 3, shown
+    for key, line in zip(most, lines, strict=True):
+        pool = f"{league.rules.label(key.mode, 'fr')} · {league.rules.label(key.role, 'fr')}"
+        assert line.startswith(f"Historique ({pool})\u202f: "), line
+        drawn = line.split(": ", 1)[1].split()[0]
+        assert len(drawn) == len(by_pool[key])  # her games in this pool, not in every pool
+        assert line.endswith(f"→ {by_pool[key][-1]:.1f}".replace(".", ",")), line
+    rest = len(by_pool) - 3
+    assert f"et {rest} autres classements" in shown
+    one = cli("--lang", "en", "player", league.players()[0], *db).output  # English too
+    assert "History (" in one
+
+
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     listing = tmp_path / "classement.csv"
     listing.write_text(

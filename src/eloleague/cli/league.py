@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from eloleague.engine import LedgerEntry
     from eloleague.io.csv_dialect import CsvDialect
     from eloleague.league import League
+    from eloleague.records import PoolKey
     from eloleague.rules.model import RuleSet
     from eloleague.store.identity import Identity
 
@@ -651,17 +652,45 @@ def player(
         console=console,
         ranks=[places[r.mode, r.role].rank for r in report.standings],
     )
-    games_history = [e for e in report.history]
-    if games_history:
-        line = (
-            sparkline(report.ratings)
+    for line in history_lines(lg.rules, report.history, report.ratings, pick_language()):
+        console.print(line, highlight=False)
+    _print_entries(lg.rules, report.history[-last:], _t("Last changes"), console, with_game=True)
+
+
+HISTORY_POOLS = 3
+"""The pools whose history ``eloleague player`` draws, the most played first (the site's chart
+draws as many lines before it shows one pool at a time)."""
+
+
+def history_lines(
+    rules: RuleSet, history: Sequence[LedgerEntry], ratings: Sequence[float], lang: str
+) -> list[str]:
+    """A sparkline of each of the player's most played pools, with the rating it started and
+    ends at: ``History: ▂▄▆▇▃  1500 → 1478``, the pool named when she has several (a Diplomacy
+    player's sixteen pools drawn as one line mixed a 2,000 of one country with a 1,300 of
+    another). ``ratings``: the pool's rating after each entry of ``history``."""
+    pools: dict[PoolKey, list[tuple[LedgerEntry, float]]] = {}
+    for entry, rating in zip(history, ratings, strict=True):
+        pools.setdefault(entry.key, []).append((entry, rating))
+    ordered = sorted(pools.items(), key=lambda kv: -len(kv[1]))  # stable: first played first
+    lines = []
+    for key, points in ordered[:HISTORY_POOLS]:
+        drawn = (
+            sparkline([r for _e, r in points])
             + "  "
-            + _shown(lg.rules, games_history[0].before)
+            + _shown(rules, points[0][0].before)
             + " → "
-            + _shown(lg.rules, report.ratings[-1])
+            + _shown(rules, points[-1][1])
         )
-        console.print(_t("History: {line}", line=line), highlight=False)
-    _print_entries(lg.rules, games_history[-last:], _t("Last changes"), console, with_game=True)
+        if len(pools) == 1:
+            lines.append(_t("History: {line}", line=drawn))
+        else:
+            pool = " · ".join(rules.label(x, lang) for x in (key.mode, key.role) if x)
+            lines.append(_t("History ({pool}): {line}", pool=pool, line=drawn))
+    if len(ordered) > HISTORY_POOLS:
+        rest = len(ordered) - HISTORY_POOLS
+        lines.append(_tn("and {n} other pool", "and {n} other pools", rest, n=rest))
+    return lines
 
 
 def _identity_line(who: Identity) -> str:
