@@ -513,6 +513,28 @@ def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path:
     assert "History (" in one
 
 
+def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) -> None:
+    """A score a formula computed (a Diplomacy player's share of the points) is shown to three
+    places as P is, not as 0.057564855141071763, which pushed the names into three lines; the
+    ledger's export keeps it exact."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    game = next(
+        g.id
+        for g in reversed(league.games())
+        if g.id and any(len(repr(e.score)) > 8 for e in league.explain(g.id).entries)
+    )
+    entries = league.explain(game).entries
+    shown = cli("--lang", "en", "explain", game, *db).output
+    for e in entries:
+        assert e.score is not None and e.k is not None
+        assert f" {round(e.score, 3):g} " in shown, (e.score, shown)
+        assert repr(e.score) not in shown or len(repr(e.score)) <= 5
+        assert f" {e.expected:.3f} " in shown
+
+
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     listing = tmp_path / "classement.csv"
     listing.write_text(

@@ -768,6 +768,14 @@ def _print_entries(
         console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
 
 
+def _readable(value: float | None) -> float | None:
+    """K or S rounded to three places as P is, and as the site shows them: a score a formula
+    computed (a Diplomacy player's share of the points) read ``0,057564855141071763`` and pushed
+    the players' names into three lines; the exact values are the ledger's (``eloleague player
+    NAME -o``, the API)."""
+    return None if value is None else round(value, 3)
+
+
 GAME_ID_WIDTH = 16
 """A player's whole history folds a longer game id (``open-de-lyon-2026-ronde-3-table-12``)
 rather than leave out the columns it would push past the terminal's edge."""
@@ -814,8 +822,8 @@ def _entries_table(
         values = [
             _shown(rules, e.before),
             "" if e.expected is None else number(f"{e.expected:.3f}", lang),
-            number(format_plain(e.k), lang),
-            number(format_plain(e.score), lang),
+            number(format_plain(_readable(e.k)), lang),
+            number(format_plain(_readable(e.score)), lang),
             _signed(rules, e.delta),
             _shown(rules, e.after),
         ]
