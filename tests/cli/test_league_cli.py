@@ -535,6 +535,39 @@ def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) ->
         assert f" {e.expected:.3f} " in shown
 
 
+@pytest.mark.parametrize("command", ["explain", "events"])
+def test_a_games_players_in_a_narrow_terminal_one_after_the_other(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """In a terminal too narrow for the table of a game's players (a phone's, 44 columns), each
+    player comes whole on a line of her own, then her figures named, then her change: squeezed,
+    the table's names column had shrunk to nothing and P to ``0,3…``. A wide terminal keeps the
+    table."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    event = league.events(newest_first=True, limit=1)[0].name
+    game = next(g for g in league.games() if g.event == event and g.id)
+    entries = league.explain(game.id or "").entries
+    args = ("explain", game.id or "") if command == "explain" else ("events", event)
+    monkeypatch.setenv("COLUMNS", "44")
+    narrow = cli("--lang", "fr", *args, *db).output
+    lines = narrow.splitlines()
+    # no table squeezed (the terminal folds a long line of prose itself: soft wrap)
+    assert not any(line[:1] in "┏┃┡│└" for line in lines) and "…" not in narrow, narrow
+    for e in entries:
+        at = lines.index(e.key.player)  # her name alone on its line
+        figures, change = lines[at + 1], lines[at + 2]
+        assert figures.startswith(f"  Avant {e.before:.0f} · P ") and " K " in figures, figures
+        assert f"{e.expected:.3f}".replace(".", ",") in figures
+        assert change.startswith(f"  Variation {e.delta:+.0f} → {e.after:.0f}"), change
+    monkeypatch.setenv("COLUMNS", "120")
+    wide = cli("--lang", "fr", *args, *db).output
+    assert "┃ Joueur" in wide and "Règles appliquées" in wide
+    assert any(line.startswith(f"│ {entries[0].key.player} ") for line in wide.splitlines())
+
+
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     listing = tmp_path / "classement.csv"
     listing.write_text(

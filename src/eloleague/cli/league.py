@@ -757,23 +757,71 @@ def _print_entries(
 
     # A player's history shows every column of the ledger when they fit the terminal, a long
     # game id folded (GAME_ID_WIDTH); else it leaves out P, K, S and the rules fired (squeezed,
-    # the headings and rules were cut mid-word): each game's are one command away.
+    # the headings and rules were cut mid-word): each game's are one command away. A game's
+    # players (explain, an event's report, a season's adjustments) whose table does not fit even
+    # with the names wrapped between words are listed one player after the other instead:
+    # squeezed, the names' column shrank to nothing.
     table = _entries_table(rules, entries, title, with_game, with_player, brief=False)
     unbounded = console.options.update_width(10_000)
-    brief = with_game and Measurement.get(console, unbounded, table).maximum > console.width
-    if brief:
+    needs = Measurement.get(console, unbounded, table)
+    if not with_game and needs.minimum > console.width:
+        _print_entry_lines(rules, entries, title, console)
+        return
+    fits = not with_game or needs.maximum <= console.width
+    if not fits:
         table = _entries_table(rules, entries, title, with_game, with_player, brief=True)
     console.print(table)
-    if brief:  # below the table, not as its caption: a caption wraps at the table's width
+    if not fits:  # below the table, not as its caption: a caption wraps at the table's width
         console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
 
 
-def _readable(value: float | None) -> float | None:
+def _print_entry_lines(
+    rules: RuleSet, entries: Sequence[LedgerEntry], title: str, console: Console
+) -> None:
+    """Each entry as a few lines, for a terminal too narrow for the table: the player, then
+    each figure with its name (``Before 1553.7 · P 0.177 · K 37 · S 0.058``), then the change,
+    the rating after and the rules fired."""
+    from rich.markup import escape
+
+    lang = pick_language()
+    console.print(title, highlight=False, markup=False, style="italic")
+    for e in entries:
+        role = rules.label(e.key.role, lang)
+        console.print(
+            f"[bold]{escape(e.key.player)}[/]" + (f" ({escape(role)})" if role else ""),
+            highlight=False,
+        )
+        figures = [(_t("Before"), _shown(rules, e.before))]
+        if e.expected is not None:
+            figures.append(("P", number(f"{e.expected:.3f}", lang)))
+        figures += [
+            ("K", number(_figure(e.k), lang)),
+            ("S", number(_figure(e.score), lang)),
+        ]
+        shown = [f"{name} {value}" for name, value in figures if value]
+        console.print("  " + " · ".join(shown), highlight=False, markup=False)
+        change = f"{_t('Change')} {_signed(rules, e.delta)} → {_shown(rules, e.after)}"
+        fired = _fired(e)
+        if fired:
+            change += f" · {_t('Rules fired')}{i18n_colon(lang)}{fired}"
+        console.print("  " + change, highlight=False, markup=False)
+
+
+def _fired(e: LedgerEntry) -> str:
+    """The rules that fired for ``e`` and its warning, in the user's words."""
+    return ", ".join(_rule_word(f) for f in e.fired) + (
+        f" [{_rule_word(e.warning)}]" if e.warning and e.warning not in e.fired else ""
+    )
+
+
+def _figure(value: float | None) -> str:
     """K or S rounded to three places as P is, and as the site shows them: a score a formula
     computed (a Diplomacy player's share of the points) read ``0,057564855141071763`` and pushed
     the players' names into three lines; the exact values are the ledger's (``eloleague player
-    NAME -o``, the API)."""
-    return None if value is None else round(value, 3)
+    NAME -o``, the API). Empty when there is none."""
+    from eloleague.io.ratings_csv import format_plain
+
+    return format_plain(None if value is None else round(value, 3))
 
 
 GAME_ID_WIDTH = 16
@@ -791,8 +839,6 @@ def _entries_table(
     brief: bool,
 ) -> Table:
     from rich.table import Table
-
-    from eloleague.io.ratings_csv import format_plain
 
     lang = pick_language()
     table = Table(title=title, title_justify="left")
@@ -822,18 +868,15 @@ def _entries_table(
         values = [
             _shown(rules, e.before),
             "" if e.expected is None else number(f"{e.expected:.3f}", lang),
-            number(format_plain(_readable(e.k)), lang),
-            number(format_plain(_readable(e.score)), lang),
+            number(_figure(e.k), lang),
+            number(_figure(e.score), lang),
             _signed(rules, e.delta),
             _shown(rules, e.after),
         ]
         del values[details]
         cells += values
         if not brief:
-            cells.append(
-                ", ".join(_rule_word(f) for f in e.fired)
-                + (f" [{_rule_word(e.warning)}]" if e.warning and e.warning not in e.fired else "")
-            )
+            cells.append(_fired(e))
         table.add_row(*cells)
     return table
 
