@@ -568,6 +568,33 @@ def test_a_games_players_in_a_narrow_terminal_one_after_the_other(
     assert any(line.startswith(f"│ {entries[0].key.player} ") for line in wide.splitlines())
 
 
+def test_the_games_in_a_narrow_terminal_a_game_a_line(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``eloleague games`` in a terminal too narrow for its table (44 columns): each game's id,
+    date and event on a line, its sides whole below (squeezed, they read "Ali…", "Déf…"); a
+    wide terminal keeps the table."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    event = league.events(newest_first=True, limit=1)[0].name
+    games = league.games(event=event)
+    monkeypatch.setenv("COLUMNS", "44")
+    lines = cli("--lang", "fr", "games", "--event", event, *db).output.splitlines()
+    assert not any(line[:1] in "┏┃┡│└" for line in lines) and not any("…" in x for x in lines)
+    for g in games:
+        at = lines.index(f"{g.id}  {g.date.isoformat()} · {event}")
+        sides = lines[at + 1]
+        for side in g.sides:
+            for player in side.players:
+                assert player.name in sides, (player.name, sides)
+        assert " contre " in sides
+    monkeypatch.setenv("COLUMNS", "120")
+    wide = cli("--lang", "fr", "games", "--event", event, *db).output
+    assert any(line.startswith(f"│ {games[0].id} ") for line in wide.splitlines())
+
+
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:
     listing = tmp_path / "classement.csv"
     listing.write_text(

@@ -753,8 +753,6 @@ def _print_entries(
     with_game: bool = False,
     with_player: bool = False,
 ) -> None:
-    from rich.measure import Measurement
-
     # A player's history shows every column of the ledger when they fit the terminal, a long
     # game id folded (GAME_ID_WIDTH); else it leaves out P, K, S and the rules fired (squeezed,
     # the headings and rules were cut mid-word): each game's are one command away. A game's
@@ -762,17 +760,24 @@ def _print_entries(
     # with the names wrapped between words are listed one player after the other instead:
     # squeezed, the names' column shrank to nothing.
     table = _entries_table(rules, entries, title, with_game, with_player, brief=False)
-    unbounded = console.options.update_width(10_000)
-    needs = Measurement.get(console, unbounded, table)
-    if not with_game and needs.minimum > console.width:
+    if not with_game and not _fits(console, table, wrapped=True):
         _print_entry_lines(rules, entries, title, console)
         return
-    fits = not with_game or needs.maximum <= console.width
+    fits = not with_game or _fits(console, table, wrapped=False)
     if not fits:
         table = _entries_table(rules, entries, title, with_game, with_player, brief=True)
     console.print(table)
     if not fits:  # below the table, not as its caption: a caption wraps at the table's width
         console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
+
+
+def _fits(console: Console, table: Table, *, wrapped: bool) -> bool:
+    """Whether ``table`` fits the terminal: with its wrapping columns wrapped between words
+    (``wrapped``), else with nothing wrapped."""
+    from rich.measure import Measurement
+
+    needs = Measurement.get(console, console.options.update_width(10_000), table)
+    return (needs.minimum if wrapped else needs.maximum) <= console.width
 
 
 def _print_entry_lines(
@@ -1047,13 +1052,29 @@ def games_(
     table.add_column(_t("Date"), no_wrap=True, min_width=10)  # whole: the sides wrap instead
     for col in (_t("Event"), _t("Sides")):
         table.add_column(col)
+    rows = []
     for g in found:
         sides = ("  " + _t("vs") + "  ").join(
             ", ".join(p.name for p in s.players) + " — " + _result(lg.rules, s.outcome, s.score)
             for s in g.sides
         )
-        table.add_row(g.id or "", g.date.isoformat(), g.event or "", sides)
-    _console().print(table)
+        rows.append((g.id or "", g.date.isoformat(), g.event or "", sides))
+        table.add_row(*rows[-1])
+    console = _console()
+    if _fits(console, table, wrapped=True):
+        console.print(table)
+        return
+    # A terminal too narrow for the table even with the sides wrapped between words (a phone's):
+    # a game a line, its sides below (squeezed, they read "Ali…", "Déf…").
+    console.print(_t("Games"), style="italic")
+    for game_id, day, event_name, sides in rows:
+        console.print(
+            "  ".join(x for x in (game_id, day) if x) + (f" · {event_name}" if event_name else ""),
+            highlight=False,
+            markup=False,
+            style="bold",
+        )
+        console.print("  " + sides, highlight=False, markup=False)
 
 
 game_app = Typer(help="Correct games.", no_args_is_help=True)
