@@ -535,64 +535,66 @@ def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) ->
         assert f" {e.expected:.3f} " in shown
 
 
-@pytest.mark.parametrize("command", ["explain", "events"])
-def test_a_games_players_in_a_narrow_terminal_one_after_the_other(
+NNBSP_COLON = "\u202f: "
+
+
+@pytest.mark.parametrize("command", ["explain", "event", "games", "events", "log", "ranking"])
+def test_tables_in_a_narrow_terminal_become_lines(
     cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
-    """In a terminal too narrow for the table of a game's players (a phone's, 44 columns), each
-    player comes whole on a line of her own, then her figures named, then her change: squeezed,
-    the table's names column had shrunk to nothing and P to ``0,3…``. A wide terminal keeps the
+    """In a terminal too narrow for a table even with its names wrapped (a phone's, 36
+    columns), each row comes as its first cell alone on a line, then every other cell with its
+    heading (``Avant : 969 · P : 0,221 · K : 30``): squeezed, the tables cut names and numbers
+    to ``Ali…``, ``0,3…``, or shrank the names' column to nothing. A wide terminal keeps the
     table."""
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "adlg", "--league", "AdlG", *db)
     cli("import", str(REPLAY / "adlg.jsonl"), *db)
     league = League.open(str(tmp_path / "club.db"))
-    event = league.events(newest_first=True, limit=1)[0].name
-    game = next(g for g in league.games() if g.event == event and g.id)
-    entries = league.explain(game.id or "").entries
-    args = ("explain", game.id or "") if command == "explain" else ("events", event)
-    monkeypatch.setenv("COLUMNS", "44")
-    narrow = cli("--lang", "fr", *args, *db).output
-    lines = narrow.splitlines()
+    event = league.events(newest_first=True, limit=1)[0]
+    games = league.games(event=event.name)
+    game = games[0]
+    args = {
+        "explain": ("explain", game.id or ""),
+        "event": ("events", event.name),
+        "games": ("games", "--event", event.name),
+        "events": ("events",),
+        "log": ("log",),
+        "ranking": ("ranking", "--format", "table", "--top", "5"),
+    }[command]
+    monkeypatch.setenv("COLUMNS", "36")
+    lines = cli("--lang", "fr", *args, *db).output.splitlines()
     # no table squeezed (the terminal folds a long line of prose itself: soft wrap)
-    assert not any(line[:1] in "┏┃┡│└" for line in lines) and "…" not in narrow, narrow
-    for e in entries:
-        at = lines.index(e.key.player)  # her name alone on its line
-        figures, change = lines[at + 1], lines[at + 2]
-        assert figures.startswith(f"  Avant {e.before:.0f} · P ") and " K " in figures, figures
-        assert f"{e.expected:.3f}".replace(".", ",") in figures
-        assert change.startswith(f"  Variation {e.delta:+.0f} → {e.after:.0f}"), change
-    monkeypatch.setenv("COLUMNS", "120")
-    wide = cli("--lang", "fr", *args, *db).output
-    assert "┃ Joueur" in wide and "Règles appliquées" in wide
-    assert any(line.startswith(f"│ {entries[0].key.player} ") for line in wide.splitlines())
-
-
-def test_the_games_in_a_narrow_terminal_a_game_a_line(
-    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``eloleague games`` in a terminal too narrow for its table (44 columns): each game's id,
-    date and event on a line, its sides whole below (squeezed, they read "Ali…", "Déf…"); a
-    wide terminal keeps the table."""
-    db = ["--db", str(tmp_path / "club.db")]
-    cli("init", "--rules", "adlg", "--league", "AdlG", *db)
-    cli("import", str(REPLAY / "adlg.jsonl"), *db)
-    league = League.open(str(tmp_path / "club.db"))
-    event = league.events(newest_first=True, limit=1)[0].name
-    games = league.games(event=event)
-    monkeypatch.setenv("COLUMNS", "44")
-    lines = cli("--lang", "fr", "games", "--event", event, *db).output.splitlines()
     assert not any(line[:1] in "┏┃┡│└" for line in lines) and not any("…" in x for x in lines)
-    for g in games:
-        at = lines.index(f"{g.id}  {g.date.isoformat()} · {event}")
-        sides = lines[at + 1]
-        for side in g.sides:
-            for player in side.players:
-                assert player.name in sides, (player.name, sides)
-        assert " contre " in sides
-    monkeypatch.setenv("COLUMNS", "120")
-    wide = cli("--lang", "fr", "games", "--event", event, *db).output
-    assert any(line.startswith(f"│ {games[0].id} ") for line in wide.splitlines())
+
+    def after(first: str) -> str:  # the line of headings and values under a row's first cell
+        return lines[lines.index(first) + 1]
+
+    if command in ("explain", "event"):
+        for e in league.explain(game.id or "").entries:
+            shown = after(e.key.player)
+            assert shown.startswith(f"  Avant{NNBSP_COLON}{e.before:.0f} · P{NNBSP_COLON}"), shown
+            assert f"P{NNBSP_COLON}{e.expected:.3f}".replace(".", ",") in shown
+            assert (
+                f"Variation{NNBSP_COLON}{e.delta:+.0f} · Après{NNBSP_COLON}{e.after:.0f}" in shown
+            )
+    elif command == "games":
+        for g in games:
+            shown = after(g.id or "")
+            assert shown.startswith(f"  Date{NNBSP_COLON}{g.date.isoformat()} · "), shown
+            assert all(p.name in shown for side in g.sides for p in side.players), shown
+    elif command == "events":
+        shown = after(event.name)
+        assert f"Parties{NNBSP_COLON}{event.games} · Joueurs{NNBSP_COLON}{event.players}" in shown
+    elif command == "log":
+        assert any(f"Quoi{NNBSP_COLON}" in line for line in lines), lines
+    else:  # a rank and a name, then the rest (no ties among the first five here)
+        for rank, row in enumerate(league.ranking(top=5), start=1):
+            shown = after(f"{rank}  {row.player}")
+            assert shown.startswith(f"  Elo{NNBSP_COLON}{row.rating:.0f} · Parties"), shown
+    monkeypatch.setenv("COLUMNS", "160")
+    wide = cli("--lang", "fr", *args, *db).output
+    assert any(line[:1] == "┏" for line in wide.splitlines()), wide
 
 
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:

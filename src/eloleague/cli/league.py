@@ -759,57 +759,18 @@ def _print_entries(
     # players (explain, an event's report, a season's adjustments) whose table does not fit even
     # with the names wrapped between words are listed one player after the other instead:
     # squeezed, the names' column shrank to nothing.
+    from eloleague.cli.output import fits, print_fitted
+
     table = _entries_table(rules, entries, title, with_game, with_player, brief=False)
-    if not with_game and not _fits(console, table, wrapped=True):
-        _print_entry_lines(rules, entries, title, console)
+    if not with_game:
+        print_fitted(console, table)
         return
-    fits = not with_game or _fits(console, table, wrapped=False)
-    if not fits:
+    brief = not fits(console, table, wrapped=False)
+    if brief:
         table = _entries_table(rules, entries, title, with_game, with_player, brief=True)
-    console.print(table)
-    if not fits:  # below the table, not as its caption: a caption wraps at the table's width
+    print_fitted(console, table)
+    if brief:  # below the table, not as its caption: a caption wraps at the table's width
         console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
-
-
-def _fits(console: Console, table: Table, *, wrapped: bool) -> bool:
-    """Whether ``table`` fits the terminal: with its wrapping columns wrapped between words
-    (``wrapped``), else with nothing wrapped."""
-    from rich.measure import Measurement
-
-    needs = Measurement.get(console, console.options.update_width(10_000), table)
-    return (needs.minimum if wrapped else needs.maximum) <= console.width
-
-
-def _print_entry_lines(
-    rules: RuleSet, entries: Sequence[LedgerEntry], title: str, console: Console
-) -> None:
-    """Each entry as a few lines, for a terminal too narrow for the table: the player, then
-    each figure with its name (``Before 1553.7 · P 0.177 · K 37 · S 0.058``), then the change,
-    the rating after and the rules fired."""
-    from rich.markup import escape
-
-    lang = pick_language()
-    console.print(title, highlight=False, markup=False, style="italic")
-    for e in entries:
-        role = rules.label(e.key.role, lang)
-        console.print(
-            f"[bold]{escape(e.key.player)}[/]" + (f" ({escape(role)})" if role else ""),
-            highlight=False,
-        )
-        figures = [(_t("Before"), _shown(rules, e.before))]
-        if e.expected is not None:
-            figures.append(("P", number(f"{e.expected:.3f}", lang)))
-        figures += [
-            ("K", number(_figure(e.k), lang)),
-            ("S", number(_figure(e.score), lang)),
-        ]
-        shown = [f"{name} {value}" for name, value in figures if value]
-        console.print("  " + " · ".join(shown), highlight=False, markup=False)
-        change = f"{_t('Change')} {_signed(rules, e.delta)} → {_shown(rules, e.after)}"
-        fired = _fired(e)
-        if fired:
-            change += f" · {_t('Rules fired')}{i18n_colon(lang)}{fired}"
-        console.print("  " + change, highlight=False, markup=False)
 
 
 def _fired(e: LedgerEntry) -> str:
@@ -830,8 +791,9 @@ def _figure(value: float | None) -> str:
 
 
 GAME_ID_WIDTH = 16
-"""A player's whole history folds a longer game id (``open-de-lyon-2026-ronde-3-table-12``)
-rather than leave out the columns it would push past the terminal's edge."""
+"""A player's history folds a longer game id (``open-de-lyon-2026-ronde-3-table-12``) rather
+than leave out the columns it would push past the terminal's edge; never into pieces narrower
+than 10 (a phone's terminal gets lines instead: :func:`~eloleague.cli.output.print_fitted`)."""
 
 
 def _entries_table(
@@ -850,8 +812,7 @@ def _entries_table(
     # A date and the numbers whole (a narrow terminal cuts their headings); a long game id and
     # the rules fired wrap.
     if with_game:
-        widest = None if brief else GAME_ID_WIDTH
-        table.add_column(_t("Game"), overflow="fold", min_width=4, max_width=widest)
+        table.add_column(_t("Game"), overflow="fold", min_width=10, max_width=GAME_ID_WIDTH)
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
@@ -940,6 +901,8 @@ def events_(
     """
     from rich.table import Table
 
+    from eloleague.cli.output import print_fitted
+
     lg = _open(db, league)
     if name is not None:
         _event_report(lg, name, output, csv_dialect)
@@ -970,7 +933,7 @@ def events_(
             grouped(e.games, lang),
             grouped(e.players, lang),
         )
-    _console().print(table)
+    print_fitted(_console(), table)
 
 
 def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str | None) -> None:
@@ -1037,6 +1000,8 @@ def games_(
     """
     from rich.table import Table
 
+    from eloleague.cli.output import print_fitted
+
     lg = _open(db, league)
     found = lg.games(event=event, player=player_name)
     if fmt is not None:
@@ -1052,29 +1017,13 @@ def games_(
     table.add_column(_t("Date"), no_wrap=True, min_width=10)  # whole: the sides wrap instead
     for col in (_t("Event"), _t("Sides")):
         table.add_column(col)
-    rows = []
     for g in found:
         sides = ("  " + _t("vs") + "  ").join(
             ", ".join(p.name for p in s.players) + " — " + _result(lg.rules, s.outcome, s.score)
             for s in g.sides
         )
-        rows.append((g.id or "", g.date.isoformat(), g.event or "", sides))
-        table.add_row(*rows[-1])
-    console = _console()
-    if _fits(console, table, wrapped=True):
-        console.print(table)
-        return
-    # A terminal too narrow for the table even with the sides wrapped between words (a phone's):
-    # a game a line, its sides below (squeezed, they read "Ali…", "Déf…").
-    console.print(_t("Games"), style="italic")
-    for game_id, day, event_name, sides in rows:
-        console.print(
-            "  ".join(x for x in (game_id, day) if x) + (f" · {event_name}" if event_name else ""),
-            highlight=False,
-            markup=False,
-            style="bold",
-        )
-        console.print("  " + sides, highlight=False, markup=False)
+        table.add_row(g.id or "", g.date.isoformat(), g.event or "", sides)
+    print_fitted(_console(), table)
 
 
 game_app = Typer(help="Correct games.", no_args_is_help=True)
@@ -1325,6 +1274,8 @@ def log(
     """
     from rich.table import Table
 
+    from eloleague.cli.output import print_fitted
+
     lg = _open(db, league)
     table = Table(title=_t("Journal of {league}", league=lg.name), title_justify="left")
     table.add_column(_t("When"))
@@ -1342,7 +1293,7 @@ def log(
             # a run's players are its imports' added up: not how many players (league.md)
             grouped(entry.players, lang) if entry.changes == 1 else "—",
         )
-    _console().print(table)
+    print_fitted(_console(), table)
 
 
 @app.command()

@@ -60,4 +60,67 @@ def print_ranking(
         if rules.titles:
             cells.append(rules.label(row.title, lang))
         table.add_row(*cells)
-    console.print(table)
+    print_fitted(console, table, lang, lead=2)  # narrower: "1  Alice Martin", then the rest
+
+
+def fits(console: Console, table: Table, *, wrapped: bool = True) -> bool:
+    """Whether ``table`` fits the terminal (``wrapped``): every column gets its least width (a
+    number whole, a wrapping column its longest word, a folding one its ``min_width``) and, drawn
+    at the terminal's width, nothing is cut (``Chevali…``) nor wider than the terminal. Else
+    (not ``wrapped``) whether it fits with nothing wrapped."""
+    from io import StringIO
+
+    from rich.cells import cell_len
+    from rich.measure import Measurement
+
+    options = console.options.update_width(10_000)
+    if not wrapped:
+        return Measurement.get(console, options, table).maximum <= console.width
+    least = 0
+    for column in table.columns:
+        if column.overflow == "fold" and not column.no_wrap:
+            need = column.min_width or 1
+        else:
+            sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
+            need = max(m.maximum if column.no_wrap else m.minimum for m in sizes)
+            need = max(need, column.min_width or 0)
+            if column.max_width is not None:
+                need = min(need, column.max_width)
+        least += need
+    gaps = len(table.columns) * 2 + len(table.columns) + 1  # each cell's padding, the borders
+    if least + gaps > console.width:
+        return False
+    scratch = Console(file=StringIO(), width=console.width, color_system=None)
+    scratch.print(table, crop=False)
+    drawn = scratch.file.getvalue()  # type: ignore[attr-defined]
+    written = "".join(str(cell) for c in table.columns for cell in (c.header, *c.cells))
+    return drawn.count("…") <= written.count("…") and all(
+        cell_len(line) <= console.width for line in drawn.splitlines()
+    )
+
+
+def print_fitted(console: Console, table: Table, lang: str | None = None, *, lead: int = 1) -> None:
+    """``table`` as a table when it fits the terminal with its wrapping columns wrapped between
+    words; in a narrower one (a phone's), each row as a few lines: its first ``lead`` cells (a
+    rank and a name), then every other with its column's heading (``Before: 969 · P: 0.221 ·
+    K: 30``). Squeezed, a table cut names and numbers to ``Ali…``, ``0,3…``, or shrank a column
+    to nothing. Cells must be text."""
+    from eloleague.i18n import colon
+
+    if fits(console, table):
+        console.print(table)
+        return
+    sep = colon(pick_language(lang))
+    if table.title:
+        console.print(str(table.title), style="italic", highlight=False, markup=False)
+    columns = table.columns
+    for cells in zip(*(list(c.cells) for c in columns), strict=True):
+        head = "  ".join(str(cell).strip() for cell in cells[:lead])
+        console.print(head, style="bold", highlight=False, markup=False)
+        shown = [
+            f"{str(c.header).strip()}{sep}{str(v).strip()}"
+            for c, v in zip(columns[lead:], cells[lead:], strict=True)
+            if str(v).strip()
+        ]
+        if shown:
+            console.print("  " + " · ".join(shown), highlight=False, markup=False)
