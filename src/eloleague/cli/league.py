@@ -390,6 +390,7 @@ def import_(
 def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
     from rich.table import Table
 
+    from eloleague.cli.output import print_fitted
     from eloleague.store.reports import RatingChange
 
     lang = pick_language()
@@ -415,7 +416,7 @@ def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
             *adjustment,
             f"{c.games_before} → {c.games_after}",
         )
-    _console().print(table)
+    print_fitted(_console(), table)
 
 
 def _shown(rules: RuleSet, value: float | None) -> str:

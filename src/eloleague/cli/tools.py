@@ -19,6 +19,7 @@ from rich.table import Table
 
 from eloleague.cli import app
 from eloleague.cli.console import console as new_console
+from eloleague.cli.output import print_fitted
 from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import EloleagueError, InputError, first_problems
 from eloleague.i18n import (
@@ -452,7 +453,7 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
             places,
         ]
         table.add_row(*cells)
-    console.print(table)
+    print_fitted(console, table, lang)
     if c.movers:
         movers = Table(title=_("Biggest movers"), title_justify="left")
         movers.add_column(_("player"))
@@ -555,7 +556,7 @@ def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
             decimal(m.brier, 4, lang),
             "–" if m.accuracy is None else percent(m.accuracy, lang),
         )
-    console.print(table)
+    print_fitted(console, table, lang)
     cal = Table(title=_("Calibration of {rules}").format(rules=e.rules.name), title_justify="left")
     for col in (_("predicted"), _("mean predicted"), _("observed"), _("count")):
         cal.add_column(col, justify="right")
@@ -568,7 +569,7 @@ def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
                 observed,
                 str(b.count),
             )
-    console.print(cal)
+    print_fitted(console, cal, lang)
     console.print(_("Lower log loss and Brier score are better (a coin toss: 0.693 and 0.25)."))
 
 
