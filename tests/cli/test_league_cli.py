@@ -538,7 +538,9 @@ def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) ->
 NNBSP_COLON = "\u202f: "
 
 
-@pytest.mark.parametrize("command", ["explain", "event", "games", "events", "log", "ranking"])
+@pytest.mark.parametrize(
+    "command", ["explain", "event", "games", "events", "log", "ranking", "evaluate"]
+)
 def test_tables_in_a_narrow_terminal_become_lines(
     cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
 ) -> None:
@@ -561,6 +563,7 @@ def test_tables_in_a_narrow_terminal_become_lines(
         "events": ("events",),
         "log": ("log",),
         "ranking": ("ranking", "--format", "table", "--top", "5"),
+        "evaluate": ("evaluate",),
     }[command]
     monkeypatch.setenv("COLUMNS", "36")
     lines = cli("--lang", "fr", *args, *db).output.splitlines()
@@ -588,6 +591,9 @@ def test_tables_in_a_narrow_terminal_become_lines(
         assert f"Parties{NNBSP_COLON}{event.games} · Joueurs{NNBSP_COLON}{event.players}" in shown
     elif command == "log":
         assert any(f"Quoi{NNBSP_COLON}" in line for line in lines), lines
+    elif command == "evaluate":  # each model, then its measures named
+        shown = after("Glicko-2")
+        assert f"score de Brier{NNBSP_COLON}0," in shown and "exactitude" in shown, shown
     else:  # a rank and a name, then the rest (no ties among the first five here)
         for rank, row in enumerate(league.ranking(top=5), start=1):
             shown = after(f"{rank}  {row.player}")
