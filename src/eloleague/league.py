@@ -185,7 +185,6 @@ T = TypeVar("T")
 Notes = Callable[[Connection, ImportReport], None]
 """Writes of an import whose answers nobody reads (its journal entry, its kept answer)."""
 _KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
-EVENT_READ = 500  # an event's games whose ledger one statement reads (League.event)
 _RULES_READ = "eloleague.rules_read"  # conn.info: the league whose rules its transaction read
 
 
@@ -1478,10 +1477,8 @@ class League:
             stored = load_games(conn, self.id, names, pks=pks)
             labels = {g.pk: g.record.id or "" for g in stored}
             by_game: dict[str, list[LedgerEntry]] = defaultdict(list)
-            for start in range(0, len(pks), EVENT_READ):  # (a database's bound on parameters)
-                chunk = pks[start : start + EVENT_READ]
-                for e in read_ledger(conn, self.id, names, labels, game_ids=chunk):
-                    by_game[e.game].append(e)
+            for e in read_ledger(conn, self.id, names, labels, game_ids=pks):
+                by_game[e.game].append(e)
         out = []
         for g in stored:
             reason = unrated_reason(self.rules, g.record)

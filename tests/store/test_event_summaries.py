@@ -151,3 +151,25 @@ def test_an_events_ledger_is_one_read(new_db: Callable[[], str]) -> None:
     for found in report.games:
         assert {e.key.player for e in found.entries} == {p.name for p in found.game.participants}
         assert all(e.game == found.game.id for e in found.entries)
+
+
+def test_a_large_events_ledger_is_read_in_bounded_reads(
+    new_db: Callable[[], str], monkeypatch: Any
+) -> None:
+    """An event of more games than one ``IN`` list holds (a database's bound on parameters) is
+    read in a few statements, and its entries come as they would in one: each game's own, in the
+    ledger's order (a read of seven games at a time here, 500 in use)."""
+    from eloleague.store import derived
+
+    league = League.create(new_db(), "events", "bataille-empire")
+    games = _in_event(_duels(40, 12), "Open")
+    league.import_games(games, source="open")
+    whole = league.event("Open")
+    monkeypatch.setattr(derived, "IN_CHUNK", 7)
+    with _statements(league) as seen:
+        report = league.event("Open")
+    reads = [sql for sql, _ in seen if re.search(r"\bFROM ledger\b", sql)]
+    assert len(reads) == -(-len(games) // 7), reads
+    assert report == whole
+    explained = [league.explain(g.id or "").entries for g in games]
+    assert [found.entries for found in report.games] == explained

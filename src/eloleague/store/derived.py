@@ -195,6 +195,11 @@ def _read_columns(
     return given, rows, empty
 
 
+IN_CHUNK = 500
+"""The most ids one ``IN (...)`` list holds (:func:`read_ledger`'s games, :func:`rating_rows`'
+players): a database's bound on parameters (SQLite's is 32,766)."""
+
+
 def read_ledger(
     conn: Connection,
     league_id: int,
@@ -209,8 +214,8 @@ def read_ledger(
     seasons_only: bool = False,
 ) -> list[LedgerEntry]:
     """Ledger entries in processing order, optionally one player's, one game's or those of the
-    games ``game_ids`` (an event's: one read, not one a game), those dated ``on`` that day, or
-    only the season adjustments (the rows without a game)."""
+    games ``game_ids`` (an event's: a read per :data:`IN_CHUNK` games, not one a game), those
+    dated ``on`` that day, or only the season adjustments (the rows without a game)."""
     # one player's: every generation of the index by player named (store/by_player.py)
     league = ledger.c.league_id == league_id if player_id is None else in_ledger(conn, league_id)
     query = select(ledger).where(league)
@@ -222,12 +227,21 @@ def read_ledger(
         query = query.where(ledger.c.player_id == player_id)
     if game_id is not None:
         query = query.where(ledger.c.game_id == game_id)
-    if game_ids is not None:
-        query = query.where(ledger.c.game_id.in_(game_ids))
     if until is not None:
         query = query.where(ledger.c.date <= until)
+    query = query.order_by(ledger.c.seq)
+    if game_ids is None:
+        rows = list(conn.execute(query))
+    else:
+        wanted = list(game_ids)
+        rows = []
+        for i in range(0, len(wanted), IN_CHUNK):
+            chunk = wanted[i : i + IN_CHUNK]
+            rows += conn.execute(query.where(ledger.c.game_id.in_(chunk)))
+        if len(wanted) > IN_CHUNK:
+            rows.sort(key=lambda r: r.seq)  # each read in order, not the reads together
     out = []
-    for r in conn.execute(query.order_by(ledger.c.seq)):
+    for r in rows:
         out.append(
             LedgerEntry(
                 game=labels[r.game_id] if r.game_id is not None else "",
@@ -307,11 +321,6 @@ def active_player_ids(
         ledger.c.game_id.is_not(None),
     )
     return list(conn.execute(query).scalars())
-
-
-IN_CHUNK = 500
-"""The most ids one ``IN (...)`` list of :func:`rating_rows` holds (a database's bound on
-parameters: SQLite's is 32,766)."""
 
 
 def rating_rows(
