@@ -62,6 +62,10 @@ def test_player_page_shows_the_odds_against_someone(read_client: TestClient) -> 
     assert "Chances contre un autre joueur" in page.text
     win = api["players"][0]["changes"]["decisive_victory"]["delta"]
     assert f'<td>Victoire décisive</td><td class="n delta up">+{win}</td>' in page.text
+    # P and K as French writes them (« P = 0,64 », not 0.64), as every figure of the page
+    p, k = api["players"][0]["expected"], api["players"][0]["k"]
+    french = f"P = {round(p, 3):g}, K = {round(k, 3):g}".replace(".", ",")
+    assert french in page.text, french
     wrong = read_client.get(f"/leagues/{BE}/players/{a}", params={"against": "Nobody Here"})
     assert wrong.status_code == 200 and 'role="alert"' in wrong.text
 
