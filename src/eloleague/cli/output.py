@@ -63,26 +63,48 @@ def print_ranking(
     print_fitted(console, table, lang, lead=2)  # narrower: "1  Alice Martin", then the rest
 
 
+def _widths(text: str) -> tuple[int, int]:
+    """A cell's least width (its longest word) and its width unwrapped (its longest line)."""
+    from rich.cells import cell_len
+
+    words = text.split()
+    return (
+        max((cell_len(w) for w in words), default=0),
+        max((cell_len(line) for line in text.splitlines()), default=0),
+    )
+
+
 def fits(console: Console, table: Table, *, wrapped: bool = True) -> bool:
     """Whether ``table`` fits the terminal (``wrapped``): every column gets its least width (a
     number whole, a wrapping column its longest word, a folding one its ``min_width``) and, drawn
     at the terminal's width, nothing is cut (``Chevali…``) nor wider than the terminal. Else
-    (not ``wrapped``) whether it fits with nothing wrapped."""
+    (not ``wrapped``) whether it fits with nothing wrapped. Cells must be text.
+
+    Only the rows holding each column's longest word and longest line are drawn to check: the
+    columns' widths come from those cells, and a row the others would cut is among them (the
+    ranking of 10,000 players drawn twice took twice as long)."""
+    import copy
+    import dataclasses
     from io import StringIO
 
     from rich.cells import cell_len
     from rich.measure import Measurement
 
-    options = console.options.update_width(10_000)
     if not wrapped:
+        options = console.options.update_width(10_000)
         return Measurement.get(console, options, table).maximum <= console.width
     least = 0
+    rows: set[int] = set()
     for column in table.columns:
+        sizes = [_widths(str(cell)) for cell in column.cells]
+        head = _widths(str(column.header))
+        if sizes:  # the rows of its longest word and of its longest line
+            rows.add(max(range(len(sizes)), key=lambda i: sizes[i][0]))
+            rows.add(max(range(len(sizes)), key=lambda i: sizes[i][1]))
         if column.overflow == "fold" and not column.no_wrap:
             need = column.min_width or 1
         else:
-            sizes = [Measurement.get(console, options, c) for c in (column.header, *column.cells)]
-            need = max(m.maximum if column.no_wrap else m.minimum for m in sizes)
+            need = max((sz[1] if column.no_wrap else sz[0] for sz in (head, *sizes)), default=0)
             need = max(need, column.min_width or 0)
             if column.max_width is not None:
                 need = min(need, column.max_width)
@@ -90,10 +112,16 @@ def fits(console: Console, table: Table, *, wrapped: bool = True) -> bool:
     gaps = len(table.columns) * 2 + len(table.columns) + 1  # each cell's padding, the borders
     if least + gaps > console.width:
         return False
+    sample = copy.copy(table)  # the same columns and settings, those rows alone
+    sample.columns = [dataclasses.replace(c, _cells=[]) for c in table.columns]
+    sample.rows = []
+    cells = [list(c.cells) for c in table.columns]
+    for i in sorted(rows):
+        sample.add_row(*(column[i] for column in cells))
     scratch = Console(file=StringIO(), width=console.width, color_system=None)
-    scratch.print(table, crop=False)
+    scratch.print(sample, crop=False)
     drawn = scratch.file.getvalue()  # type: ignore[attr-defined]
-    written = "".join(str(cell) for c in table.columns for cell in (c.header, *c.cells))
+    written = "".join(str(cell) for c in sample.columns for cell in (c.header, *c.cells))
     return drawn.count("…") <= written.count("…") and all(
         cell_len(line) <= console.width for line in drawn.splitlines()
     )
