@@ -757,9 +757,8 @@ def _print_entries(
     # A player's history shows every column of the ledger when they fit the terminal, a long
     # game id folded (GAME_ID_WIDTH); else it leaves out P, K, S and the rules fired (squeezed,
     # the headings and rules were cut mid-word): each game's are one command away. A game's
-    # players (explain, an event's report, a season's adjustments) whose table does not fit even
-    # with the names wrapped between words are listed one player after the other instead:
-    # squeezed, the names' column shrank to nothing.
+    # players (explain, an event's report, a season's adjustments) keep every column. Either
+    # table, in a terminal too narrow for it, comes as lines (print_fitted).
     from eloleague.cli.output import fits, print_fitted
 
     table = _entries_table(rules, entries, title, with_game, with_player, brief=False)
