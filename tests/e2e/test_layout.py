@@ -151,6 +151,18 @@ def _view_problems(page: Any, width: str, axe: str) -> list[str]:
     return [*found[:5], *result]
 
 
+def _signed_in(browser: Any, server: LiveServer, width: str, lang: str) -> tuple[Any, Any]:
+    """A browser context at ``width`` and its page, signed in as the demo's officer."""
+    context = browser.new_context(viewport=WIDTHS[width], locale="fr-FR", bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{server.base}/login?lang={lang}")
+    page.fill("input[name=name]", DEMO_USER)
+    page.fill("input[name=password]", DEMO_PASSWORD)
+    page.locator("form[action='/login'] button[type=submit]").click()
+    page.wait_for_url("**/admin")
+    return context, page
+
+
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_officer_pages_fit_and_pass_axe(
@@ -163,14 +175,8 @@ def test_officer_pages_fit_and_pass_axe(
     db = server.site.db
     league = League.open(str(db), "bataille-empire")
     base = f"/leagues/{quote(league.name)}"
-    context = browser.new_context(viewport=WIDTHS[width], locale="fr-FR", bypass_csp=True)
-    page = context.new_page()
+    context, page = _signed_in(browser, server, width, lang)
     axe = AXE.read_text("utf-8")
-    page.goto(f"{server.base}/login?lang={lang}")
-    page.fill("input[name=name]", DEMO_USER)
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.locator("form[action='/login'] button[type=submit]").click()
-    page.wait_for_url("**/admin")
     problems: dict[str, list[str]] = {}
 
     def check(name: str) -> None:
@@ -234,14 +240,8 @@ def test_the_officers_tools_fit(
     wide on a 360 px phone; the charts, drawn 640 px wide, shrink to the screen)."""
     server, _urls = demo
     base = "/leagues/bataille-empire"
-    context = browser.new_context(viewport=WIDTHS[width], locale="fr-FR", bypass_csp=True)
-    page = context.new_page()
+    context, page = _signed_in(browser, server, width, lang)
     axe = AXE.read_text("utf-8")
-    page.goto(f"{server.base}/login?lang={lang}")
-    page.fill("input[name=name]", DEMO_USER)
-    page.fill("input[name=password]", DEMO_PASSWORD)
-    page.locator("form[action='/login'] button[type=submit]").click()
-    page.wait_for_url("**/admin")
     problems: dict[str, list[str]] = {}
 
     def check(name: str) -> None:
