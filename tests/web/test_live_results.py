@@ -301,3 +301,28 @@ async def _post_once(app: Any, body: object, token: str) -> httpx.Response:
             content=json.dumps(body),
             headers={"Authorization": f"Bearer {token}"},
         )
+
+
+def test_a_posts_answer_speaks_the_servers_language(db_url: str) -> None:  # noqa: F811
+    """A game server that sends no language gets the site's own, French; ``Accept-Language:
+    en`` or ``?lang=en`` gets English; the figures are the same (docs/web.md, "Posting results
+    from a game server"). A refusal too."""
+    _league, token = setup(db_url)
+    client = TestClient(create_app(Settings(db=db_url, secret="s" * 40)))
+    plain = post(client, [game(0)], token)
+    assert plain.json()["summary"].startswith("api\u202f: 1 partie ajoutée"), plain.json()
+    english = post(client, [game(1)], token, **{"Accept-Language": "en"})
+    assert english.json()["summary"].startswith("api: added 1 game"), english.json()
+    assert set(english.json()) == set(plain.json())
+    asked = client.post(
+        f"/api/v1/leagues/{LEAGUE}/games?lang=en",
+        content=json.dumps([game(2)]),
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert asked.json()["summary"].startswith("api: added 1 game"), asked.json()
+    wrong = {**game(3), "sides": [{"players": ["Ana"]}, {"players": ["Bob"]}]}
+    refused = post(client, [wrong], token)
+    assert refused.status_code == 422
+    assert "rien n’a été enregistré" in refused.json()["error"]["message"]
+    refused_en = post(client, [wrong], token, **{"Accept-Language": "en"})
+    assert "nothing was stored" in refused_en.json()["error"]["message"]
