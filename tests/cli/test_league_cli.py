@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from eloleague.cli import app
 from eloleague.errors import EloleagueError, InputError
-from eloleague.i18n import render
+from eloleague.i18n import Text, render
 from eloleague.league import League
 from tests.conftest import REPLAY, run_cli
 from tests.pg.server import db_url, pg_server  # noqa: F401 - fixtures
@@ -601,6 +601,53 @@ def test_tables_in_a_narrow_terminal_become_lines(
     monkeypatch.setenv("COLUMNS", "160")
     wide = cli("--lang", "fr", *args, *db).output
     assert any(line[:1] == "┏" for line in wide.splitlines()), wide
+
+
+def test_names_and_warnings_in_brackets_are_printed_as_written(cli: Run, tmp_path: Path) -> None:
+    """Rich reads ``[...]`` in a table's text as markup: a player named ``[ab] Alice`` (a clan's
+    tag) printed as `` Alice``, and Diplomacy's warnings, written ``[...]`` after the rules fired,
+    vanished from ``explain``. Every table and heading shows them as written."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "bataille-empire", *db)
+    games = [
+        {
+            "id": f"g{n}",
+            "date": f"2025-01-0{n}",
+            "sides": [
+                {"players": ["[ab] Alice"], "outcome": "decisive_victory"},
+                {"players": ["Bob [x]"], "outcome": "defeat"},
+            ],
+        }
+        for n in (1, 2)
+    ]
+    cli("import", str(write_lines(tmp_path / "clan.jsonl", games)), *db)
+    for args in (
+        ("ranking", "--format", "table"),
+        ("player", "[ab] Alice"),
+        ("explain", "g1"),
+        ("games",),
+        ("predict", "[ab] Alice", "Bob [x]"),
+        ("balance", "[ab] Alice", "Bob [x]"),
+    ):
+        shown = cli(*args, *db).output
+        assert "[ab] Alice" in shown and ("Bob [x]" in shown or args[0] == "player"), shown
+    assert cli("player", "Bob [x]", *db).output.startswith("Bob [x]")
+
+    dip = ["--db", str(tmp_path / "dip.db")]
+    cli("init", "--rules", "diplomacy", *dip)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *dip)
+    league = League.open(str(tmp_path / "dip.db"))
+    warned = next(
+        (g.id, e)
+        for g in league.games()
+        if g.id
+        for e in league.explain(g.id).entries
+        if e.warning and e.warning not in e.fired
+    )
+    game, entry = warned
+    word = render(Text.in_domain("web", entry.warning), "fr")
+    shown = cli("--lang", "fr", "explain", game, *dip).output
+    assert f"[{word}]" in shown, shown
 
 
 def test_init_from_a_published_list(cli: Run, tmp_path: Path) -> None:

@@ -388,13 +388,11 @@ def import_(
 
 
 def _print_changes(rules: RuleSet, changes: Sequence[object]) -> None:
-    from rich.table import Table
-
-    from eloleague.cli.output import print_fitted
+    from eloleague.cli.output import PlainTable, print_fitted
     from eloleague.store.reports import RatingChange
 
     lang = pick_language()
-    table = Table(title=_t("Rating changes"), title_justify="left")
+    table = PlainTable(title=_t("Rating changes"), title_justify="left")
     for col in (_t("Player"), _t("Mode"), rules.roles_heading(lang) or _t("Role")):
         table.add_column(col)
     adjusted = any(isinstance(c, RatingChange) and c.adjustment for c in changes)
@@ -637,14 +635,20 @@ def player(
             )
         )
         return
+    from rich.markup import escape
+
     console = _console()
     title = lg.rules.label(report.title, pick_language()) if report.title else ""
-    console.print(f"[bold]{report.name}[/]" + (f"  ({title})" if title else ""))
+    console.print(f"[bold]{escape(report.name)}[/]" + (f"  ({escape(title)})" if title else ""))
     if report.aliases:
-        console.print(_t("also written: {names}", names=", ".join(report.aliases)), highlight=False)
+        console.print(
+            _t("also written: {names}", names=", ".join(report.aliases)),
+            highlight=False,
+            markup=False,
+        )
     who = lg.identity(report.name)
     if who:
-        console.print(_identity_line(who), highlight=False)
+        console.print(_identity_line(who), highlight=False, markup=False)
     places = lg.ranks(report.name)
     print_ranking(
         lg.rules,
@@ -654,7 +658,7 @@ def player(
         ranks=[places[r.mode, r.role].rank for r in report.standings],
     )
     for line in history_lines(lg.rules, report.history, report.ratings, pick_language()):
-        console.print(line, highlight=False)
+        console.print(line, highlight=False, markup=False)
     _print_entries(lg.rules, report.history[-last:], _t("Last changes"), console, with_game=True)
 
 
@@ -792,8 +796,10 @@ def _figure(value: float | None) -> str:
 
 GAME_ID_WIDTH = 16
 """A player's history folds a longer game id (``open-de-lyon-2026-ronde-3-table-12``) rather
-than leave out the columns it would push past the terminal's edge; never into pieces narrower
-than 10 (a phone's terminal gets lines instead: :func:`~eloleague.cli.output.print_fitted`)."""
+than leave out the columns it would push past the terminal's edge."""
+GAME_ID_PIECE = 10
+"""Never into pieces narrower than this: a phone's terminal gets lines instead
+(:func:`~eloleague.cli.output.print_fitted`)."""
 
 
 def _entries_table(
@@ -805,14 +811,20 @@ def _entries_table(
     *,
     brief: bool,
 ) -> Table:
-    from rich.table import Table
+    from eloleague.cli.output import PlainTable
 
     lang = pick_language()
-    table = Table(title=title, title_justify="left")
+    table = PlainTable(title=title, title_justify="left")
     # A date and the numbers whole (a narrow terminal cuts their headings); a long game id and
     # the rules fired wrap.
     if with_game:
-        table.add_column(_t("Game"), overflow="fold", min_width=10, max_width=GAME_ID_WIDTH)
+        longest = max((len(e.game) for e in entries), default=0)
+        table.add_column(
+            _t("Game"),
+            overflow="fold",
+            min_width=min(GAME_ID_PIECE, max(longest, 4)),
+            max_width=GAME_ID_WIDTH,
+        )
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
     if with_player:
         table.add_column(_t("Player"))
@@ -863,12 +875,12 @@ def explain(
     found = lg.explain(game_id)
     g = found.game
     console = _console()
-    head = f"[bold]{g.id}[/]  {g.date.isoformat()}"
+    head = f"{g.id}  {g.date.isoformat()}"
     if g.event:
         head += f"  {g.event}" + (
             _t(", round {round}", round=g.round) if g.round is not None else ""
         )
-    console.print(head, highlight=False)
+    console.print(head, highlight=False, markup=False, style="bold")
     for n, side in enumerate(g.sides, start=1):
         result = _result(lg.rules, side.outcome, side.score)
         names = ", ".join(
@@ -878,7 +890,9 @@ def explain(
             f"  {_t('side')} {n}{i18n_colon(lang)}{names} — {result}", highlight=False, markup=False
         )
     if found.unrated_reason:
-        console.print(_t("not rated: {reason}", reason=found.unrated_reason), highlight=False)
+        console.print(
+            _t("not rated: {reason}", reason=found.unrated_reason), highlight=False, markup=False
+        )
         return
     _print_entries(lg.rules, found.entries, _t("Rating changes"), console, with_player=True)
 
@@ -899,9 +913,7 @@ def events_(
     [bold]eloleague events "Open de Lyon 2025"[/] (each game with each player's change);
     [bold]eloleague events "Open de Lyon 2025" -o lyon.xlsx[/] (the report as a workbook).
     """
-    from rich.table import Table
-
-    from eloleague.cli.output import print_fitted
+    from eloleague.cli.output import PlainTable, print_fitted
 
     lg = _open(db, league)
     if name is not None:
@@ -917,7 +929,7 @@ def events_(
             )
         )
         return
-    table = Table(title=_t("Events"), title_justify="left")
+    table = PlainTable(title=_t("Events"), title_justify="left")
     for col in (_t("Event"), _t("First day"), _t("Last day")):
         table.add_column(col)
     for col in (_t("Games"), _t("Players")):
@@ -958,8 +970,10 @@ def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str |
             )
         )
         return
+    from rich.markup import escape
+
     console = _console()
-    console.print(f"[bold]{report.name}[/]", highlight=False)
+    console.print(f"[bold]{escape(report.name)}[/]", highlight=False)
     where = [
         report.place or "",
         _t("referee: {name}", name=report.referee) if report.referee else "",
@@ -998,9 +1012,7 @@ def games_(
 
     Example: [bold]eloleague games --event "Austerlitz 2025"[/]
     """
-    from rich.table import Table
-
-    from eloleague.cli.output import print_fitted
+    from eloleague.cli.output import PlainTable, print_fitted
 
     lg = _open(db, league)
     found = lg.games(event=event, player=player_name)
@@ -1012,7 +1024,7 @@ def games_(
         people = lg.identities()  # the players' ids, clubs and regions travel with the games
         (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout, people)
         return
-    table = Table(title=_t("Games"), title_justify="left")
+    table = PlainTable(title=_t("Games"), title_justify="left")
     table.add_column(_t("Game"), no_wrap=True)
     table.add_column(_t("Date"), no_wrap=True, min_width=10)  # whole: the sides wrap instead
     for col in (_t("Event"), _t("Sides")):
@@ -1272,12 +1284,10 @@ def log(
 
     Example: [bold]eloleague log -n 50[/]
     """
-    from rich.table import Table
-
-    from eloleague.cli.output import print_fitted
+    from eloleague.cli.output import PlainTable, print_fitted
 
     lg = _open(db, league)
-    table = Table(title=_t("Journal of {league}", league=lg.name), title_justify="left")
+    table = PlainTable(title=_t("Journal of {league}", league=lg.name), title_justify="left")
     table.add_column(_t("When"))
     table.add_column(_t("Who"))
     table.add_column(_t("What"))

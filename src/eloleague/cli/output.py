@@ -4,14 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table
+from rich.text import Text
 
 from eloleague.cli.console import console as new_console
 from eloleague.engine.standings import Standing, competition_ranks
 from eloleague.i18n import number, pick_language, translator
 from eloleague.io.ratings_csv import format_number
 from eloleague.rules.model import RuleSet
+
+
+class PlainTable(Table):
+    """A Rich table that shows its text as written. Rich reads markup in a table's strings: a
+    player named ``[ab] Alice`` (a clan's tag) printed as `` Alice``, and a Diplomacy warning
+    (``[loser gains]`` after the rules fired) vanished from ``eloleague explain``. Strings given as
+    the title, a heading or a cell become plain :class:`~rich.text.Text`; every table of the
+    command line is one of these."""
+
+    def __init__(self, *headers: str, title: str | None = None, **options: object) -> None:
+        super().__init__(*headers, title=None if title is None else Text(title), **options)  # type: ignore[arg-type]
+
+    def add_column(self, header: RenderableType = "", *args: object, **options: object) -> None:
+        super().add_column(Text(header) if isinstance(header, str) else header, *args, **options)  # type: ignore[arg-type]
+
+    def add_row(self, *cells: RenderableType | None, **options: object) -> None:
+        plain = (Text(c) if isinstance(c, str) else c for c in cells)
+        super().add_row(*plain, **options)  # type: ignore[arg-type]
 
 
 def print_ranking(
@@ -31,7 +50,7 @@ def print_ranking(
     lang = pick_language(lang)
     _ = translator(lang, "league")
     console = console or new_console()
-    table = Table(title=title or f"{rules.name}", title_justify="left")
+    table = PlainTable(title=title or f"{rules.name}", title_justify="left")
     table.add_column("#", justify="right", style="dim")
     table.add_column(_("Player"))
     show_mode = any(r.mode for r in rows)

@@ -15,11 +15,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from eloleague.cli import app
 from eloleague.cli.console import console as new_console
-from eloleague.cli.output import print_fitted
+from eloleague.cli.output import PlainTable, print_fitted
 from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import EloleagueError, InputError, first_problems
 from eloleague.i18n import (
@@ -142,14 +142,16 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
             points = number(format_number(side.advantage, _shown(rules)), lang)
             venue = f", {_('at home')} +{points}"
         console.print(
-            f"{_('side')} {s}{sep}[bold]{', '.join(side.players)}[/] "
+            f"{_('side')} {s}{sep}[bold]{escape(', '.join(side.players))}[/] "
             f"({_('mean')} {number(format_number(side.mean, _shown(rules)), lang)}{venue}) — "
             f"{label} [bold]{percent(side.expected, lang, decimals)}[/]"
         )
     if rules.home_advantage and pred.neutral:
         console.print(_("neutral site: no side gets the home advantage"))
     _venue_ignored(rules, pred.home is not None or pred.neutral, lang, console)
-    table = Table(title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left")
+    table = PlainTable(
+        title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left"
+    )
     table.add_column(_("result"))
     for p in pred.players:
         role = rules.label(p.key.role, lang)
@@ -290,7 +292,9 @@ def _print_balance(
         venue = ""
         if points:
             venue = f", {_('at home')} +{number(format_number(points, _shown(rules)), lang)}"
-        console.print(f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{mean}[/]{venue}{c}{members}")
+        console.print(
+            f"[bold]{_('team')} {i}[/] — {_('mean')} [bold]{mean}[/]{venue}{c}{escape(members)}"
+        )
     if len(b.teams) == 2:
         console.print(
             f"{_('expected score of team 1 against team 2')}{c}[bold]{percent(b.expected, lang)}[/]"
@@ -418,7 +422,7 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         )
     else:
         console.print(_("{n} of the ledger's rating changes differ.").format(n=c.changed_entries))
-    table = Table(title=f"{a.name} → {b.name}", title_justify="left")
+    table = PlainTable(title=f"{a.name} → {b.name}", title_justify="left")
     show_mode = any(r.mode for r in c.rows)
     show_role = any(r.role for r in c.rows)
     table.add_column(_("player"))
@@ -455,7 +459,7 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         table.add_row(*cells)
     print_fitted(console, table, lang)
     if c.movers:
-        movers = Table(title=_("Biggest movers"), title_justify="left")
+        movers = PlainTable(title=_("Biggest movers"), title_justify="left")
         movers.add_column(_("player"))
         movers.add_column(_("places"), justify="right")
         movers.add_column("Δ", justify="right")
@@ -466,7 +470,7 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
                 "" if r.delta is None else number(_signed(r.delta, b), lang),
             )
         console.print(movers)
-    seasons = Table(title=_("Mean rating per season"), title_justify="left")
+    seasons = PlainTable(title=_("Mean rating per season"), title_justify="left")
     seasons.add_column(_("season end"))
     seasons.add_column(a.name, justify="right")
     seasons.add_column(b.name, justify="right")
@@ -545,7 +549,7 @@ def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
             e.games,
         ).format(n=e.games)
     )
-    table = Table(title=_("How well each model predicts results"), title_justify="left")
+    table = PlainTable(title=_("How well each model predicts results"), title_justify="left")
     for col in (_("model"), _("predictions"), _("log loss"), _("Brier score"), _("accuracy")):
         table.add_column(col, justify="left" if col == _("model") else "right")
     for m in e.models:
@@ -557,7 +561,9 @@ def _print_evaluation(e: Evaluation, lang: str, console: Console) -> None:
             "–" if m.accuracy is None else percent(m.accuracy, lang),
         )
     print_fitted(console, table, lang)
-    cal = Table(title=_("Calibration of {rules}").format(rules=e.rules.name), title_justify="left")
+    cal = PlainTable(
+        title=_("Calibration of {rules}").format(rules=e.rules.name), title_justify="left"
+    )
     for col in (_("predicted"), _("mean predicted"), _("observed"), _("count")):
         cal.add_column(col, justify="right")
     for b in e.models[0].calibration:
