@@ -95,22 +95,29 @@ def test_a_post_changing_many_pools_writes_them_as_a_replay_would(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A first post registers the players; the next ones, appended, change more pools than
-    :data:`~eloleague.store.bulk.FEW_ROWS` and mark as many players active in the season (again:
-    those already marked stay as they are). On PostgreSQL each of those is one statement."""
+    :data:`~eloleague.store.bulk.FEW_ROWS`; the last one's players, registered without a game,
+    are marked active in the season, as many of them. On PostgreSQL each of those is one
+    statement; players already marked in the season are not marked again (store/live.py,
+    ``newly_active``): no statement."""
     league = League.create(db_url, "Many", "bataille-empire")
     games = FEW_ROWS  # 2 * FEW_ROWS players
     league.import_games(_post(games, DAY), source="first")
+    for n in range(2 * games, 4 * games):  # a member list: registered before their first game
+        league.add_player(f"P{n}")
     sent, _ = _spy(monkeypatch) if db_url.startswith("postgresql") else ([], [])
     _appended(league, [games, games])  # the same players: their rows change, their marks stay
+    newcomers = _post(games, DAY + dt.timedelta(days=3), first=2 * games)
+    report = league.import_games(newcomers, source="post")
+    assert report.added == games and report.replayed == games  # the append path
     monkeypatch.undo()
     if db_url.startswith("postgresql"):
         updates = [q for q in sent if q.startswith("UPDATE ratings")]
         marks = [q for q in sent if q.startswith("INSERT INTO live_active")]
         assert len(updates) == 2 and all("FROM unnest(" in q for q in updates), updates
-        assert len(marks) == 2 and all("FROM unnest(" in q for q in marks), marks
+        assert len(marks) == 1 and all("FROM unnest(" in q for q in marks), marks
     assert_is_a_fresh_replay(league)
     pools = league.current_pools()
-    assert sum(p.games for p in pools.values()) == 2 * 3 * games
+    assert sum(p.games for p in pools.values()) == 2 * 3 * games + 2 * games
 
 
 def test_a_few_pools_are_written_in_one_statement_planned_once(

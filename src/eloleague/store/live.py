@@ -36,6 +36,7 @@ from sqlalchemy import Connection
 from eloleague.engine import EngineState, Unrated, replay
 from eloleague.engine.fast import try_replay
 from eloleague.engine.methods import method_of
+from eloleague.engine.seasons import season_end
 from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.rules.model import RuleSet
 from eloleague.store import checkpoints as cps
@@ -281,6 +282,31 @@ def _pool_rows(
     return pools, played, set(pools)
 
 
+def newly_active(
+    rules: RuleSet,
+    active: Mapping[dt.date, AbstractSet[str]],
+    played: Mapping[PoolKey, dt.date],
+) -> dict[dt.date, set[str]]:
+    """The players of ``active`` (by the end of the season they played in) not marked active in
+    that season yet, given their pools' last rated games before the new ones (``played``): a
+    pool's last game is a rated game's, and every rated game marks its players active in its
+    season (:meth:`eloleague.engine.replay._Replayer.mark_active`), so a player whose pool last
+    played in the same season has her ``live_active`` row already. A post of 1,000 games wrote
+    an ``INSERT ... ON CONFLICT DO NOTHING`` row for each of its 2,000 players, nearly all there
+    (docs/benchmarks.md, "Live results")."""
+    ends: dict[dt.date, dt.date | None] = {}
+    marked: set[tuple[dt.date | None, str]] = set()
+    for key, day in played.items():
+        if day not in ends:
+            ends[day] = season_end(rules.season, day)
+        marked.add((ends[day], key.player))
+    return {
+        end: fresh
+        for end, names in active.items()
+        if (fresh := {name for name in names if (end, name) not in marked})
+    }
+
+
 def _checkpoint_due(
     conn: Connection, league_id: int, rules: RuleSet, tail: live_tail.Tail, day: dt.date
 ) -> bool:
@@ -459,7 +485,7 @@ def append_writes(
         ],
         {"league_id": league_id},
     )
-    live_tail.add_active(conn, league_id, active, ids)
+    live_tail.add_active(conn, league_id, newly_active(rules, active, stored_played), ids)
     run(
         conn,
         "UPDATE live_tails SET as_of = ?, last_date = ?, last_round = ?, games = ?, "
