@@ -513,6 +513,53 @@ def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path:
     assert "History (" in one
 
 
+def _rows(table: str) -> list[list[str]]:
+    """The cells of each row of a table the command line drew (``│ a │ b │``)."""
+    return [
+        [cell.strip() for cell in line.strip("│").split("│")]
+        for line in table.splitlines()
+        if line.startswith("│")
+    ]
+
+
+def test_a_player_s_pools_read_as_on_her_page_and_her_changes_name_theirs(
+    cli: Run, tmp_path: Path
+) -> None:
+    """``eloleague player`` lists a Diplomacy player's pools as her page on the site does (by
+    mode, the global rating first, "global" and not ``*``), and each of her last changes names
+    its pool (one after the other, a 1,233 of one country and a 1,740 of another read as a
+    jump). A ranking of global rows alone has no column saying so; the CSV keeps ``*``."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    rules = league.rules
+    name = max(league.players(), key=lambda n: len({e.key for e in league.player(n).history}))
+    shown = cli("--lang", "fr", "player", name, *db).output
+    ratings, changes = shown.split("Dernières variations")
+    rows = _rows(ratings)
+    assert "*" not in {row[3] for row in rows}
+    modes = [row[2] for row in rows]
+    assert modes == sorted(modes)  # by mode
+    for mode in set(modes):
+        own = [row for row in rows if row[2] == mode]
+        assert own[0][3] == "global" and all(row[3] != "global" for row in own[1:]), own
+        played = [int(row[5]) for row in own[1:]]
+        assert played == sorted(played, reverse=True)  # the most played country first
+    last = league.player(name).history[-10:]
+    assert len({e.key for e in last}) > 1
+    pools = [row[2] for row in _rows(changes)]
+    assert pools == [
+        f"{rules.label(e.key.mode, 'fr')} · {rules.label(e.key.role, 'fr')}" for e in last
+    ]
+    everyone = cli("--lang", "en", "ranking", "--format", "table", *db).output
+    assert {"global", "Germany"} <= {row[3] for row in _rows(everyone)}
+    alone = cli("--lang", "en", "ranking", "--role", "*", "--format", "table", *db).output
+    assert "Country" not in alone and all(len(row) == 5 for row in _rows(alone)), alone
+    csv_rows = cli("ranking", "--role", "*", "--format", "csv", *db).output.splitlines()[1:]
+    assert csv_rows and all(row.split(",")[2] == "*" for row in csv_rows)
+
+
 def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) -> None:
     """A score a formula computed (a Diplomacy player's share of the points) is shown to three
     places as P is, not as 0.057564855141071763, which pushed the names into three lines; the

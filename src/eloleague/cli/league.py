@@ -623,6 +623,7 @@ def player(
             _t("give a NAME, or: rename OLD NEW, or: merge ALIAS INTO, or: add NAME, or: edit NAME")
         )
     from eloleague.cli.output import print_ranking
+    from eloleague.engine.standings import pool_order
 
     report = lg.player(args[0])
     if output is not None:
@@ -650,12 +651,13 @@ def player(
     if who:
         console.print(_identity_line(who), highlight=False, markup=False)
     places = lg.ranks(report.name)
+    pools = sorted(report.standings, key=pool_order)  # as her page on the site lists them
     print_ranking(
         lg.rules,
-        report.standings,
+        pools,
         title=_t("Ratings"),
         console=console,
-        ranks=[places[r.mode, r.role].rank for r in report.standings],
+        ranks=[places[r.mode, r.role].rank for r in pools],
     )
     for line in history_lines(lg.rules, report.history, report.ratings, pick_language()):
         console.print(line, highlight=False, markup=False)
@@ -826,6 +828,11 @@ def _entries_table(
             max_width=GAME_ID_WIDTH,
         )
         table.add_column(_t("Date"), no_wrap=True, min_width=10)
+    # A player's changes in several pools (a Diplomacy player's countries and modes) say whose:
+    # one after the other, a 1,233 of one country and a 1,740 of another read as a jump.
+    with_pool = with_game and len({e.key for e in entries}) > 1
+    if with_pool:
+        table.add_column(_t("Pool"))
     if with_player:
         table.add_column(_t("Player"))
     details = slice(1, 4 if brief else 1)  # P, K, S among the numbers: left out when brief
@@ -840,6 +847,8 @@ def _entries_table(
         if with_game:
             start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
             cells += [e.game or (_t("start") if start else _t("season")), e.date.isoformat()]
+        if with_pool:
+            cells.append(" · ".join(rules.label(x, lang) for x in (e.key.mode, e.key.role) if x))
         if with_player:
             role = rules.label(e.key.role, lang)
             cells.append(e.key.player + (f" ({role})" if role else ""))

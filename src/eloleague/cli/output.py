@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eloleague.cli.console import console as new_console
-from eloleague.engine.standings import Standing, competition_ranks
+from eloleague.engine.standings import GLOBAL_ROLE, Standing, competition_ranks
 from eloleague.i18n import number, pick_language, translator
 from eloleague.io.ratings_csv import format_number
 from eloleague.rules.model import RuleSet
@@ -54,7 +54,9 @@ def print_ranking(
     table.add_column("#", justify="right", style="dim")
     table.add_column(_("Player"))
     show_mode = any(r.mode for r in rows)
-    show_role = any(r.role for r in rows)
+    # A global rating reads "global", as on the site (``*`` only in the CSV and the options); a
+    # ranking of global rows alone (``--role '*'``, the demo's) needs no column saying so.
+    show_role = any(r.role and r.role != GLOBAL_ROLE for r in rows)
     if show_mode:
         table.add_column(_("Mode"))
     if show_role:
@@ -74,7 +76,7 @@ def print_ranking(
         if show_mode:
             cells.append(rules.label(row.mode, lang))
         if show_role:
-            cells.append(rules.label(row.role, lang))
+            cells.append(_("global") if row.role == GLOBAL_ROLE else rules.label(row.role, lang))
         cells += [number(format_number(row.rating, shown), lang), str(row.games)]
         if rules.titles:
             cells.append(rules.label(row.title, lang))

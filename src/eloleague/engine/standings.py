@@ -27,6 +27,12 @@ class Standing:
     shown: tuple[float, ...] = ()  # the method's shown pool fields (Glicko-2's deviation...)
 
 
+def pool_order(row: Standing) -> tuple[str, bool, int, str]:
+    """A player's pools as her page on the site and ``eloleague player`` list them: by mode, the
+    global row first, then the most played role."""
+    return (row.mode, row.role != GLOBAL_ROLE, -row.games, row.role)
+
+
 def standings(
     rules: RuleSet,
     pools: Mapping[PoolKey, PoolState],

@@ -19,7 +19,7 @@ from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
-from eloleague.engine.standings import Standing, competition_ranks, standings
+from eloleague.engine.standings import Standing, competition_ranks, pool_order, standings
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -357,12 +357,6 @@ def season_ends(league: League, first: dt.date, last: dt.date) -> list[str]:
     return sorted(d.isoformat() for d in ends)
 
 
-def _pool_order(row: Standing) -> tuple[str, bool, int, str]:
-    """A player's pools as her page lists them: by mode, the global row first, then the most
-    played role."""
-    return (row.mode, row.role != GLOBAL_ROLE, -row.games, row.role)
-
-
 def _pool(rules: RuleSet, fields: Sequence[str], row: Standing, **place: int) -> Context:
     """One of a player's pools as her page and the ratings of several players give it
     (``place``: its rank and how many it ranks, on her page)."""
@@ -420,7 +414,7 @@ def player(league: League, name: str, recent: int | None = None) -> Context:
         ),
         "pools": [
             _pool(rules, fields, r, rank=places[r.mode, r.role].rank, of=places[r.mode, r.role].of)
-            for r in sorted(report.standings, key=_pool_order)
+            for r in sorted(report.standings, key=pool_order)
         ],
         "shown_fields": list(fields),
         "games": len(report.games),
@@ -751,7 +745,7 @@ def ratings(league: League, names: Sequence[str]) -> Context:
             {
                 "player": name,
                 "asked": spelling,
-                "pools": [_pool(rules, fields, r) for r in sorted(rows[name], key=_pool_order)],
+                "pools": [_pool(rules, fields, r) for r in sorted(rows[name], key=pool_order)],
             }
         )
     as_of = league.rated_as_of()
