@@ -305,6 +305,12 @@ class Text(str):
         """A message that carries its catalogue's domain (for errors rendered far away)."""
         return cls(template, params, domain)
 
+    def of_domain(self, domain: str) -> Text:
+        """This message carrying ``domain``, unless it carries one: a message of the engine's
+        (``messages``) put into a sentence of another domain's (a tool's) is rendered in that
+        one's, and was left in English."""
+        return self if self.domain else Text(self.template, self.params, domain)
+
 
 def render(message: str, lang: str, domain: str = "messages") -> str:
     """``message`` in ``lang``: a :class:`Text` is translated (in its own domain when it carries

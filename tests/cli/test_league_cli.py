@@ -560,6 +560,25 @@ def test_a_player_s_pools_read_as_on_her_page_and_her_changes_name_theirs(
     assert csv_rows and all(row.split(",")[2] == "*" for row in csv_rows)
 
 
+def test_the_ranking_s_filters_take_roles_and_modes_as_the_tables_show_them(
+    cli: Run, tmp_path: Path
+) -> None:
+    """``--mode classique --role Turquie`` (what the French tables show) ranks the rule file's
+    classic and Turkey: it ranked nobody, silently. A word that is no role is refused, the roles
+    listed in the user's language."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    named = cli("ranking", "--mode", "classic", "--role", "Turkey", "--format", "csv", *db)
+    shown = cli("ranking", "--mode", "classique", "--role", "turquie", "--format", "csv", *db)
+    assert len(named.output.splitlines()) > 2
+    assert shown.output == named.output
+    wrong = run_cli("ranking", "--role", "Turkie", *db, env={"ELOLEAGUE_LANG": "fr"})
+    assert wrong.returncode == 2 and not wrong.stdout
+    said = " ".join(wrong.stderr.replace("│", " ").split())
+    assert "« Turkie » n’est pas un rôle du jeu de règles (parmi : Angleterre, France" in said, said
+
+
 def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) -> None:
     """A score a formula computed (a Diplomacy player's share of the points) is shown to three
     places as P is, not as 0.057564855141071763, which pushed the names into three lines; the

@@ -313,3 +313,58 @@ def test_cli_refuses_a_side_at_home_that_is_not_1_or_2(tmp_path: Path) -> None:
     assert fr.returncode == 2
     assert "--home\u202f: le camp qui reçoit est 1 ou 2, pas «\u202f0\u202f»" in fr.stderr
     assert "Traceback" not in en.stderr + fr.stderr
+
+
+def test_a_seven_player_game_is_a_row_a_player_and_takes_the_names_the_tables_show(
+    tmp_path: Path,
+) -> None:
+    """A Diplomacy game's prediction: the countries and the mode as the French tables show them
+    ("Turquie", "classique") are the rule file's (Turkey, classic), the figures the same; a row
+    for each player (her heading was cut at 100 columns, "(Anglete…"), each place in French
+    ("1re place", "2e place"); in a phone's terminal, a player's figures as lines."""
+    rules = load_rules("diplomacy")
+    initial = tmp_path / "r.csv"
+    initial.write_text(
+        "player,mode,role,rating,games\n"
+        + "".join(
+            f"P{i},classic,{role},{1400 + 40 * i},{i}\n" for i, role in enumerate(rules.roles)
+        )
+    )
+    english = [f"P{i}:{role}" for i, role in enumerate(rules.roles)]
+    french = [f"P{i}:{rules.label(role, 'fr')}" for i, role in enumerate(rules.roles)]
+    assert english != french
+    common = ["--rules", "diplomacy", "--initial", str(initial), "--json"]
+    as_named = run_cli("predict", *english, "--mode", "classic", *common)
+    as_shown = run_cli("predict", *french, "--mode", "classique", *common)
+    assert as_named.returncode == 0 and as_shown.returncode == 0, as_shown.stderr
+    assert json.loads(as_shown.stdout) == json.loads(as_named.stdout)
+    assert {p["games"] for p in json.loads(as_shown.stdout)["players"]} == set(range(7))
+
+    table = run_cli("predict", *french, "--mode", "classique", *common[:-1], "--lang", "fr")
+    rows = [line for line in table.stdout.splitlines() if line.startswith("│")]
+    assert len(rows) == 7, table.stdout
+    heads = next(line for line in table.stdout.splitlines() if line.startswith("┃"))
+    assert "1re place" in heads and "2e place" in heads and "1e place" not in heads
+    assert "…" not in table.stdout
+    for n, (row, role) in enumerate(zip(rows, rules.roles, strict=True)):
+        assert row.split("│")[1].strip() == f"P{n} ({rules.label(role, 'fr')})"
+    narrow = run_cli(
+        "predict", *french, "--mode", "classique", *common[:-1], "--lang", "fr",
+        env={"COLUMNS": "40"},
+    )  # fmt: skip
+    lines = narrow.stdout.splitlines()
+    at = lines.index("P0 (Angleterre)")
+    assert lines[at + 1].startswith("  Elo\u202f: 1400,0 · parties\u202f: 0 · K\u202f: "), lines
+
+
+def test_a_game_that_would_not_be_rated_is_said_so_in_one_language(tmp_path: Path) -> None:
+    """Why a prediction is refused, the tool's sentence and the engine's reason in it both in
+    French (the reason was left in English, the roles named as the rule file names them)."""
+    initial = tmp_path / "r.csv"
+    initial.write_text("player,mode,role,rating,games\nA,classic,France,1500,3\n")
+    common = ["--mode", "classic", "--rules", "diplomacy", "--initial", str(initial), "--new"]
+    out = run_cli("predict", "A:France", "B:Turquie", *common, "--lang", "fr")
+    assert out.returncode == 2
+    said = out.stderr.replace("\u202f", " ").replace("\u00a0", " ")
+    assert "cette partie ne serait pas classée : incomplète : aucun joueur pour" in said, said
+    assert "incomplete" not in said and "would not" not in said

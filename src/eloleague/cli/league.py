@@ -430,6 +430,26 @@ def _signed(rules: RuleSet, value: float) -> str:
     return text if text.startswith("-") else "+" + text
 
 
+def _role_option(rules: RuleSet, role: str) -> str:
+    """``--role`` as the rule file names it: a role as the tables show it is one ("Turquie" is
+    Turkey), ``*`` the global rating; another word is refused (it would rank nobody)."""
+    from eloleague.engine.standings import GLOBAL_ROLE
+
+    name = rules.named(role)
+    if rules.roles and name != GLOBAL_ROLE and name not in rules.roles:
+        lang = pick_language()
+        roles = ", ".join(rules.label(r, lang) for r in rules.roles)
+        raise typer.BadParameter(
+            _t(
+                '"{role}" is not a role of the rule set (one of: {roles}; * for the global rating)',
+                role=role,
+                roles=roles,
+            ),
+            param_hint="'--role'",
+        )
+    return name
+
+
 @app.command()
 def ranking(
     mode: Annotated[str | None, typer.Option("--mode", help="Only this mode.")] = None,
@@ -491,8 +511,8 @@ def ranking(
 
     lg = _open(db, league)
     rows = lg.ranking(
-        mode=mode,
-        role=role,
+        mode=None if mode is None else lg.rules.named(mode),
+        role=None if role is None else _role_option(lg.rules, role),
         as_of=_date(as_of, "--as-of"),
         top=top,
         active_since=_date(active_since, "--active-since"),

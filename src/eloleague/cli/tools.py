@@ -16,8 +16,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.table import Table
 
-from eloleague.cli import app
+from eloleague.cli import app, use_language
 from eloleague.cli.console import console as new_console
 from eloleague.cli.output import PlainTable, print_fitted
 from eloleague.engine.methods import expected_score, ranked, venue_points
@@ -43,7 +44,7 @@ from eloleague.tools.balance import Balance, balance
 from eloleague.tools.compare import Comparison, compare_results
 from eloleague.tools.evaluate import Evaluation, evaluate_result
 from eloleague.tools.players import ToolError, known_players, player_ratings, resolve_player
-from eloleague.tools.predict import Prediction, home_side, predict
+from eloleague.tools.predict import PlayerOdds, Prediction, home_side, predict
 from eloleague.tools.report import comparison_svg, evaluation_html
 from eloleague.tools.source import Source, open_source
 
@@ -81,6 +82,13 @@ def _source(
     return open_source(db=db, league=league, games=games, rules=rules, initial=initial)
 
 
+def _language(lang: str | None) -> str:
+    """The command's ``--lang`` made the language of all it prints, its errors included (an
+    input's problems were printed in the environment's language, the rest in ``--lang``'s)."""
+    use_language(lang)
+    return pick_language(lang)
+
+
 def _fail(exc: EloleagueError, lang: str) -> EloleagueError:
     if isinstance(exc, ToolError):
         return EloleagueError(render(exc.text, lang, "tools"))
@@ -98,6 +106,8 @@ def _signed(value: float, rules: RuleSet) -> str:
 
 def _outcome_name(rules: RuleSet, label: str, lang: str, _: Translate) -> str:
     if label not in rules.outcomes:
+        if label == "rank 1":  # French: « 1re place », then « 2e place »
+            return _("rank 1")
         if label.startswith("rank "):
             return _("rank {n}").format(n=label.removeprefix("rank "))
         return _(label)
@@ -105,9 +115,11 @@ def _outcome_name(rules: RuleSet, label: str, lang: str, _: Translate) -> str:
 
 
 def _parse_participant(token: str, rules: RuleSet) -> Participant:
+    """``NAME`` or, for rule sets with roles, ``NAME:ROLE``: the role as the rule file names it
+    or as the tables show it (``Ana:Turquie`` is Ana playing Turkey)."""
     if rules.roles and ":" in token:
         name, role = token.rsplit(":", 1)
-        return Participant(name.strip(), role.strip())
+        return Participant(name.strip(), rules.named(role.strip()))
     return Participant(token.strip())
 
 
@@ -130,6 +142,64 @@ def _home(value: str | None) -> int | None:
         raise ToolError(Text.of("--home: {problem}", problem=exc.text)) from None
 
 
+def _change(p: PlayerOdds, scenario: str, rules: RuleSet, lang: str) -> str:
+    """A player's change for one result, ``⊘`` when the gain cap holds it back."""
+    c = p.change(scenario)
+    return number(_signed(c.delta, rules), lang) + (" ⊘" if "cap" in c.fired else "")
+
+
+def _who(p: PlayerOdds, rules: RuleSet, lang: str) -> str:
+    role = rules.label(p.key.role, lang)
+    return f"{p.key.player}{' (' + role + ')' if role else ''}"
+
+
+def _by_result(pred: Prediction, lang: str, title: str) -> Table:
+    """A duel's prediction: a row for each result, a column for each player (her rating,
+    games, K and P in its heading)."""
+    _ = translator(lang, "tools")
+    rules = pred.rules
+    table = PlainTable(title=title, title_justify="left")
+    table.add_column(_("result"))
+    for p in pred.players:
+        head = (
+            f"{_who(p, rules, lang)}\n"
+            f"{number(format_number(p.rating, _shown(rules)), lang)}, {p.games} {_('games')}, "
+            f"K {number(f'{p.k:g}', lang)}, "
+            f"P {decimal(p.expected, 2 if rules.probability_decimals else 3, lang)}"
+        )
+        table.add_column(head, justify="right")
+    for scenario in pred.scenarios:
+        row = [_outcome_name(rules, scenario, lang, _)]
+        row += [_change(p, scenario, rules, lang) for p in pred.players]
+        table.add_row(*row)
+    return table
+
+
+def _by_player(pred: Prediction, lang: str, title: str) -> Table:
+    """A prediction of more players (a seven-player game, teams): a row for each player, her
+    rating, games, K and P, then her change for each result. As a duel's, a column a player, the
+    seven players' headings were cut at 100 columns ("(Anglete…") and wrapped over five lines
+    at 40."""
+    _ = translator(lang, "tools")
+    rules = pred.rules
+    table = PlainTable(title=title, title_justify="left")
+    table.add_column(_("player"))
+    for head in (_("rating"), _("games"), "K", "P"):
+        table.add_column(head, justify="right", no_wrap=True)
+    for scenario in pred.scenarios:
+        table.add_column(_outcome_name(rules, scenario, lang, _), justify="right", no_wrap=True)
+    for p in pred.players:
+        table.add_row(
+            _who(p, rules, lang),
+            number(format_number(p.rating, _shown(rules)), lang),
+            str(p.games),
+            number(f"{p.k:g}", lang),
+            decimal(p.expected, 2 if rules.probability_decimals else 3, lang),
+            *(_change(p, scenario, rules, lang) for scenario in pred.scenarios),
+        )
+    return table
+
+
 def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     _ = translator(lang, "tools")
     rules = pred.rules
@@ -149,27 +219,11 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
     if rules.home_advantage and pred.neutral:
         console.print(_("neutral site: no side gets the home advantage"))
     _venue_ignored(rules, pred.home is not None or pred.neutral, lang, console)
-    table = PlainTable(
-        title=f"{rules.name}{sep}{_('rating change by result')}", title_justify="left"
-    )
-    table.add_column(_("result"))
-    for p in pred.players:
-        role = rules.label(p.key.role, lang)
-        head = (
-            f"{p.key.player}{' (' + role + ')' if role else ''}\n"
-            f"{number(format_number(p.rating, _shown(rules)), lang)}, {p.games} {_('games')}, "
-            f"K {number(f'{p.k:g}', lang)}, "
-            f"P {decimal(p.expected, 2 if rules.probability_decimals else 3, lang)}"
-        )
-        table.add_column(head, justify="right")
-    for scenario in pred.scenarios:
-        row = [_outcome_name(rules, scenario, lang, _)]
-        for p in pred.players:
-            c = p.change(scenario)
-            mark = " ⊘" if "cap" in c.fired else ""
-            row.append(number(_signed(c.delta, rules), lang) + mark)
-        table.add_row(*row)
-    console.print(table)
+    title = f"{rules.name}{sep}{_('rating change by result')}"
+    if len(pred.players) <= 2:
+        print_fitted(console, _by_result(pred, lang, title), lang)
+    else:
+        print_fitted(console, _by_player(pred, lang, title), lang)
     if any("cap" in c.fired for p in pred.players for c in p.changes):
         console.print(f"⊘ {_('no gain: the gain cap applies (lead over the other side)')}")
 
@@ -217,7 +271,7 @@ def predict_cmd(
     --rules bataille-empire[/]; teams: [bold]--team A,B --team C,D[/]; Diplomacy:
     [bold]eloleague predict Ana:France Ben:Turkey ... --mode classic[/].
     """
-    language = pick_language(lang)
+    language = _language(lang)
     try:
         home_index = _home(home)
         src = _source(db, league, games, rules, initial)
@@ -250,7 +304,7 @@ def predict_cmd(
             rule_set,
             pools,
             sides,
-            mode=mode,
+            mode=rule_set.named(mode) if mode else mode,  # "classique" as the tables show it
             date=as_of or dt.date.today(),
             home=home_index,
             neutral=neutral,
@@ -360,7 +414,7 @@ def balance_cmd(
 
     Example: [bold]eloleague balance Ana Ben Chloé David Eve Fanny --teams 2 --apart Ana,Ben[/]
     """
-    language = pick_language(lang)
+    language = _language(lang)
     try:
         home_index = _home(home)
         src = _source(db, league, games, rules, initial)
@@ -381,7 +435,12 @@ def balance_cmd(
                 ) from None
         pools, _ = src.ratings()
         ratings = player_ratings(
-            src.rules, pools, players, mode=mode, allow_new=new, aliases=src.aliases
+            src.rules,
+            pools,
+            players,
+            mode=src.rules.named(mode) if mode else mode,
+            allow_new=new,
+            aliases=src.aliases,
         )
         known = list(ratings)
         groups_t = [
@@ -520,7 +579,7 @@ def compare_cmd(
     without a database: [bold]eloleague compare --games results.jsonl --base bataille-empire
     --rules bataille-empire-en[/]
     """
-    language = pick_language(lang)
+    language = _language(lang)
     try:
         src = _source(db, league, games, base, initial)
         other = load_rules(rules)
@@ -608,7 +667,7 @@ def evaluate_cmd(
 
     Example: [bold]eloleague evaluate --games results.jsonl --rules adlg --report eval.html[/]
     """
-    language = pick_language(lang)
+    language = _language(lang)
     try:
         src = _source(db, league, games, rules, initial)
         chosen = None

@@ -476,6 +476,22 @@ class RuleSet(_Strict):
         read back a file written in the reader's language."""
         return {word: name for table in self.labels.values() for name, word in table.items()}
 
+    def named(self, word: str) -> str:
+        """The rule file's name of a role, mode or title as a user typed it: the name itself, or
+        its label in any language ("Turquie" is Turkey, "classique" is classic: what the French
+        tables show), in any case; else ``word`` as it is (a mode the rules do not list)."""
+        by_label = self.names_of()
+        names = {*self.roles, *by_label.values()}
+        if word in names:
+            return word
+        if word in by_label:
+            return by_label[word]
+        folded = word.casefold()
+        for label, name in [*((n, n) for n in names), *by_label.items()]:
+            if label.casefold() == folded:
+                return name
+        return word
+
     @property
     def rounds_to_integers(self) -> bool:
         """Whether ratings stay whole numbers (deltas rounded to 0 decimals)."""

@@ -175,7 +175,14 @@ def _check(rules: RuleSet, game: GameRecord) -> None:
     reason = None if problems else unrated_reason(rules, game)
     if reason is not None:
         problems.append(
-            Problem("", Text.of("this game would not be rated: {reason}", reason=reason))
+            Problem(
+                "",
+                Text.in_domain(
+                    "tools",
+                    "this game would not be rated: {reason}",
+                    reason=reason.of_domain("messages"),  # the engine's words
+                ),
+            )
         )
     if problems:
         raise InputError(problems, "predict")
