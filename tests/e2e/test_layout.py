@@ -361,3 +361,31 @@ def test_a_players_changes_read_across_a_phone(
             assert c["when"]["right"] <= c["what"]["left"] <= c["num"]["left"], c
             assert abs(c["what"]["top"] - c["when"]["top"]) < 8, c
     context.close()
+
+
+# Each element's lines: the distinct tops of its text's boxes.
+LINES_OF = """(selector) => [...document.querySelectorAll(selector)].filter(e => e.offsetParent)
+  .map(e => { const range = document.createRange(); range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].filter(r => r.width > 0)
+      .map(r => Math.round(r.top))).size; })"""
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_an_event_s_standings_say_each_player_s_games_and_performance_in_two_lines(
+    browser: Any, demo: tuple[LiveServer, list[str]], lang: str
+) -> None:
+    """On a 360 px phone, the standings' summary under a player's name ("5 parties ·
+    performance 1345") breaks at its dot only: it ran over three lines, "1345" alone on the last
+    one; and the table stays inside the page's margins."""
+    server, urls = demo
+    event = next(u for u in urls if u.startswith("/leagues/adlg/events/"))
+    context = browser.new_context(viewport=WIDTHS["phone"], locale="fr-FR")
+    page = context.new_page()
+    page.goto(f"{server.base}{event}?lang={lang}")
+    summaries = page.evaluate(LINES_OF, "table .sub.narrow-only")
+    assert len(summaries) >= 8 and max(summaries) <= 2, summaries
+    assert set(page.evaluate(LINES_OF, "table .sub .piece")) == {1}
+    main = page.evaluate("getComputedStyle(document.querySelector('main')).paddingRight")
+    right = page.evaluate("document.querySelector('main table').getBoundingClientRect().right")
+    assert right <= WIDTHS["phone"]["width"] - float(main.removesuffix("px")) + 1, right
+    context.close()
