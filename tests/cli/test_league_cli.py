@@ -579,6 +579,34 @@ def test_the_ranking_s_filters_take_roles_and_modes_as_the_tables_show_them(
     assert "« Turkie » n’est pas un rôle du jeu de règles (parmi : Angleterre, France" in said, said
 
 
+def test_a_diplomacy_game_names_its_mode_and_countries_in_the_games_and_explain(
+    cli: Run, tmp_path: Path
+) -> None:
+    """``eloleague games`` of a Diplomacy league gives each game's mode and each player's country
+    (``Ana (Turquie)``), as ``explain`` does, whose first line names the mode (the pools the game
+    counts for: it was missing); a league whose games have no event has no event column."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    rules = league.rules
+    game = league.games()[-1]
+    assert game.mode and not any(g.event for g in league.games())
+    listed = cli("--lang", "fr", "games", *db).output
+    assert "┃ Mode " in listed and "Manifestation" not in listed
+    said = " ".join(listed.replace("│", " ").split())
+    for side in game.sides:
+        (player,) = side.players
+        assert f"{player.name} ({rules.label(player.role, 'fr')})" in said
+    assert f"{game.id} {game.date.isoformat()} {rules.label(game.mode, 'fr')} " in said
+    explained = cli("--lang", "fr", "explain", game.id or "", *db).output.splitlines()
+    assert (
+        explained[0] == f"{game.id}  {game.date.isoformat()}  mode {rules.label(game.mode, 'fr')}"
+    )
+    (first,) = game.sides[0].players
+    assert f"{first.name} ({rules.label(first.role, 'fr')})" in explained[1]
+
+
 def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) -> None:
     """A score a formula computed (a Diplomacy player's share of the points) is shown to three
     places as P is, not as 0.057564855141071763, which pushed the names into three lines; the

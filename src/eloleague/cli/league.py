@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from eloleague.engine import LedgerEntry
     from eloleague.io.csv_dialect import CsvDialect
     from eloleague.league import League
-    from eloleague.records import PoolKey
+    from eloleague.records import Participant, PoolKey
     from eloleague.rules.model import RuleSet
     from eloleague.store.identity import Identity
 
@@ -905,6 +905,8 @@ def explain(
     g = found.game
     console = _console()
     head = f"{g.id}  {g.date.isoformat()}"
+    if g.mode:  # a Diplomacy game's mode: the pools it counts for
+        head += "  " + _t("mode {mode}", mode=lg.rules.label(g.mode, lang))
     if g.event:
         head += f"  {g.event}" + (
             _t(", round {round}", round=g.round) if g.round is not None else ""
@@ -912,9 +914,7 @@ def explain(
     console.print(head, highlight=False, markup=False, style="bold")
     for n, side in enumerate(g.sides, start=1):
         result = _result(lg.rules, side.outcome, side.score)
-        names = ", ".join(
-            p.name + (f" ({lg.rules.label(p.role, lang)})" if p.role else "") for p in side.players
-        )
+        names = _players(lg.rules, side.players, lang)
         console.print(
             f"  {_t('side')} {n}{i18n_colon(lang)}{names} — {result}", highlight=False, markup=False
         )
@@ -1053,18 +1053,39 @@ def games_(
         people = lg.identities()  # the players' ids, clubs and regions travel with the games
         (write_long_csv if fmt is ExportFormat.csv else write_jsonl)(stored, sys.stdout, people)
         return
+    lang = pick_language()
+    # An event's and a mode's column when a game has one (an online game's have no event); each
+    # player's role, as explain names it (a Diplomacy game's countries).
+    events = any(g.event for g in found)
+    modes = any(g.mode for g in found)
     table = PlainTable(title=_t("Games"), title_justify="left")
     table.add_column(_t("Game"), no_wrap=True)
     table.add_column(_t("Date"), no_wrap=True, min_width=10)  # whole: the sides wrap instead
-    for col in (_t("Event"), _t("Sides")):
-        table.add_column(col)
+    if events:
+        table.add_column(_t("Event"))
+    if modes:
+        table.add_column(_t("Mode"))
+    table.add_column(_t("Sides"))
     for g in found:
         sides = ("  " + _t("vs") + "  ").join(
-            ", ".join(p.name for p in s.players) + " — " + _result(lg.rules, s.outcome, s.score)
+            _players(lg.rules, s.players, lang) + " — " + _result(lg.rules, s.outcome, s.score)
             for s in g.sides
         )
-        table.add_row(g.id or "", g.date.isoformat(), g.event or "", sides)
+        cells = [g.id or "", g.date.isoformat()]
+        if events:
+            cells.append(g.event or "")
+        if modes:
+            cells.append(lg.rules.label(g.mode, lang))
+        table.add_row(*cells, sides)
     print_fitted(_console(), table)
+
+
+def _players(rules: RuleSet, players: Sequence[Participant], lang: str) -> str:
+    """A side's players as the command line names them: each with her role in ``lang``
+    (``Ana (Turquie)``)."""
+    return ", ".join(
+        p.name + (f" ({rules.label(p.role, lang)})" if p.role else "") for p in players
+    )
 
 
 game_app = Typer(help="Correct games.", no_args_is_help=True)
