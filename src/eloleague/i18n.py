@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -312,13 +312,40 @@ class Text(str):
         return self if self.domain else Text(self.template, self.params, domain)
 
 
+class Words(str):
+    """Words of a rule set in a message (the roles a game lacks): as a string, the rule file's
+    names joined by commas (« Germany, Italy », what a file must hold); :func:`render` gives each
+    as the rule set's ``[labels]`` give it in the message's language (« Allemagne, Italie »)."""
+
+    names: tuple[str, ...]
+    shown: dict[str, tuple[str, ...]]
+
+    def __new__(cls, names: Iterable[str], shown: Mapping[str, Sequence[str]]) -> Words:
+        listed = tuple(names)
+        obj = super().__new__(cls, ", ".join(listed))
+        obj.names = listed
+        obj.shown = {lang: tuple(words) for lang, words in shown.items()}
+        return obj
+
+    def __reduce__(self) -> tuple[type[Words], tuple[tuple[str, ...], dict[str, tuple[str, ...]]]]:
+        return (Words, (self.names, self.shown))
+
+    def in_language(self, lang: str) -> str:
+        """The words as ``lang`` reads them (the names themselves without labels in it)."""
+        return ", ".join(self.shown.get(lang, self.names))
+
+
 def render(message: str, lang: str, domain: str = "messages") -> str:
     """``message`` in ``lang``: a :class:`Text` is translated (in its own domain when it carries
     one, else ``domain``), a plain string is left as is."""
     if isinstance(message, Text):
         own = message.domain or domain
         params = {
-            key: render(value, lang, own) if isinstance(value, Text) else value
+            key: render(value, lang, own)
+            if isinstance(value, Text)
+            else value.in_language(lang)
+            if isinstance(value, Words)
+            else value
             for key, value in message.params.items()
         }
         forms = message.params.get(PLURAL)

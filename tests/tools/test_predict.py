@@ -359,12 +359,14 @@ def test_a_seven_player_game_is_a_row_a_player_and_takes_the_names_the_tables_sh
 
 def test_a_game_that_would_not_be_rated_is_said_so_in_one_language(tmp_path: Path) -> None:
     """Why a prediction is refused, the tool's sentence and the engine's reason in it both in
-    French (the reason was left in English, the roles named as the rule file names them)."""
+    French, the countries as the French tables name them (the reason was left in English, the
+    countries named as the rule file names them)."""
     initial = tmp_path / "r.csv"
     initial.write_text("player,mode,role,rating,games\nA,classic,France,1500,3\n")
     common = ["--mode", "classic", "--rules", "diplomacy", "--initial", str(initial), "--new"]
     out = run_cli("predict", "A:France", "B:Turquie", *common, "--lang", "fr")
     assert out.returncode == 2
     said = out.stderr.replace("\u202f", " ").replace("\u00a0", " ")
-    assert "cette partie ne serait pas classée : incomplète : aucun joueur pour" in said, said
-    assert "incomplete" not in said and "would not" not in said
+    lacking = "Angleterre, Allemagne, Italie, Autriche, Russie"  # the countries in French
+    assert f"cette partie ne serait pas classée : incomplète : aucun joueur pour {lacking}" in said
+    assert "incomplete" not in said and "would not" not in said and "Germany" not in said

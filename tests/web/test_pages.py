@@ -266,3 +266,28 @@ def test_a_database_of_one_league_opens_on_its_ranking(
     assert home.status_code == 303
     assert home.headers["location"] == "/leagues/" + quote("Ligue d'Île-de-France", safe="")
     assert client.get(home.headers["location"]).status_code == 200
+
+
+def test_why_a_game_is_not_rated_is_said_in_the_page_s_language(site: Site) -> None:
+    """A Diplomacy game lacking countries: its page and its event's say why it is not rated in
+    the page's language, the countries as the rule set's labels name them (the reason came in
+    English on a French page: « Non classée : incomplete: no player for England, … »)."""
+    league = League.open(site.url, DIPLO)
+    rules = league.rules
+    sides = [
+        {"players": [{"name": f"Joueur {n}", "role": role}], "score": 10 - n}
+        for n, role in enumerate(rules.roles[:5])
+    ]
+    game = {"id": "five-of-seven", "date": "2025-06-01", "mode": "classic", "event": "Open 2025"}
+    path = site.db.parent / "incomplete.jsonl"
+    path.write_text(json.dumps({**game, "sides": sides}) + "\n", encoding="utf-8")
+    league.import_file(path)
+    client = make_client(site)
+    missing = rules.roles[5:]
+    for url in (f"/leagues/{DIPLO}/games/five-of-seven", f"/leagues/{DIPLO}/events/Open 2025"):
+        french = client.get(url, headers={"Accept-Language": "fr"}).text
+        shown = ", ".join(rules.label(r, "fr") for r in missing)
+        assert f"incomplète\u202f: aucun joueur pour {shown}</p>" in french, url
+        assert "incomplete" not in french and missing[0] not in french, url
+        english = client.get(url, headers=EN).text
+        assert f"incomplete: no player for {', '.join(missing)}</p>" in english, url

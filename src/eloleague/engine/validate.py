@@ -7,16 +7,22 @@ stored but not rated.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from eloleague.engine.methods import RANKED, TWO_SIDES, method_of
-from eloleague.i18n import Text
+from eloleague.i18n import LANGUAGES, Text, Words
 from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
 
 
 def _list(items: Iterable[str]) -> str:
     return ", ".join(items)
+
+
+def _words(rules: RuleSet, names: Sequence[str]) -> Words:
+    """Names of ``rules`` (roles) that a message shows in its reader's language: « aucun joueur
+    pour Allemagne, Italie » (the reason a game is not rated, on its page and in predict)."""
+    return Words(names, {lang: [rules.label(n, lang) for n in names] for lang in LANGUAGES})
 
 
 def check_game(rules: RuleSet, game: GameRecord) -> list[Text]:
@@ -143,7 +149,7 @@ def unrated_reason(rules: RuleSet, game: GameRecord) -> Text | None:
         held = {p.role for p in game.participants}
         missing = [r for r in rules.roles if r not in held]
         if missing:
-            return Text.of("incomplete: no player for {roles}", roles=_list(missing))
+            return Text.of("incomplete: no player for {roles}", roles=_words(rules, missing))
     return None
 
 
