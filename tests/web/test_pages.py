@@ -16,6 +16,7 @@ from markupsafe import escape
 from eloleague.league import League
 from eloleague.rules import load_rules
 from eloleague.web import Settings, create_app, views
+from eloleague.web.numbers import yearly
 from tests.web.conftest import BE, DIPLO, Site, app_of, make_client
 
 EN = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -291,3 +292,17 @@ def test_why_a_game_is_not_rated_is_said_in_the_page_s_language(site: Site) -> N
         assert "incomplete" not in french and missing[0] not in french, url
         english = client.get(url, headers=EN).text
         assert f"incomplete: no player for {', '.join(missing)}</p>" in english, url
+
+
+def test_the_rules_page_says_a_season_s_end_as_a_day_of_the_year(
+    read_client: TestClient,
+) -> None:
+    """The season's end reads as a date in the visitor's language: « (le 31 décembre) », « (ending
+    31 December) »; it read « le 12-31 », the rule file's MM-DD; the JSON twin says the same."""
+    french = read_client.get(f"/leagues/{BE}/rules", headers={"Accept-Language": "fr"}).text
+    assert "À la fin de chaque saison (le 31 décembre), " in french and "12-31" not in french
+    english = read_client.get(f"/leagues/{BE}/rules", headers=EN).text
+    assert "At the end of each season (ending 31 December), " in english
+    twin = read_client.get(f"/api/v1/leagues/{BE}/rules", headers=EN).text
+    assert "(ending 31 December)" in twin and "12-31" not in twin
+    assert yearly("07-01", "fr") == "1er juillet" and yearly("02-29", "en") == "29 February"

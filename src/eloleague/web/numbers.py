@@ -93,6 +93,16 @@ def day(value: str | dt.date | None, lang: str, style: str = "long") -> str:
     return format_date(when, "long", locale="en_GB")
 
 
+def yearly(value: str, lang: str) -> str:
+    """A day of every year (a season's end, ``12-31``) in the visitor's language: ``31 décembre``,
+    ``1er juillet``, ``31 December`` (the rules page printed ``le 12-31``)."""
+    month, dom = (int(x) for x in value.split("-"))
+    when = dt.date(2000, month, dom)  # a leap year: 02-29 is a day of it
+    if lang == "fr":
+        return ("1er" if dom == 1 else str(dom)) + " " + format_date(when, "MMMM", locale="fr_FR")
+    return format_date(when, "d MMMM", locale="en_GB")
+
+
 def colon(lang: str) -> str:
     """A colon after a label: French puts a narrow no-break space before it."""
     return f"{NARROW_NBSP}:" if lang == "fr" else ":"

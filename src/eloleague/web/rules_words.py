@@ -11,6 +11,7 @@ from typing import Any
 from eloleague.engine.methods import method_of
 from eloleague.i18n import Text, count_of, render
 from eloleague.rules.model import KTier, RuleSet
+from eloleague.web.numbers import day, yearly
 
 _ROUNDING = {
     "none": "not rounded",
@@ -250,7 +251,9 @@ def describe(rules: RuleSet, lang: str) -> dict[str, Any]:
     season_intro = (
         Text.of(
             "At the end of each season (ending {end}), a player who played no rated game in it:",
-            end=rules.season.year_end,
+            end=", ".join(day(d, lang) for d in rules.season.ends)
+            if rules.season.ends  # explicit ends, dates of their own
+            else yearly(rules.season.year_end, lang),
         )
         if seasons
         else Text.of("No adjustment for inactivity.")
