@@ -607,6 +607,30 @@ def test_a_diplomacy_game_names_its_mode_and_countries_in_the_games_and_explain(
     assert f"{first.name} ({rules.label(first.role, 'fr')})" in explained[1]
 
 
+def test_an_event_s_report_begins_with_its_standings_as_its_page_gives_them(
+    cli: Run, tmp_path: Path
+) -> None:
+    """``eloleague events NAME`` gives the event's standings before its games, the same as its
+    page on the site (rank, games, points, performance, change; one computation): the report
+    began with the first game, who won the event was for the reader to add up."""
+    from eloleague.web import views
+
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"))
+    (event,) = league.events(newest_first=True, limit=1)
+    page = views.event(league, event.name)["standings"]
+    shown = cli("--lang", "en", "events", event.name, *db).output
+    assert shown.splitlines()[1] == "Standings", shown
+    rows = _rows(shown.split("Standings", 1)[1].split("┘", 1)[0])
+    assert len(rows) == len(page) > 2
+    for row, line in zip(rows, page, strict=True):
+        delta = f"{line['delta']:+}" if line["delta"] else "+0"
+        want = [str(line["rank"]), line["player"], str(line["games"]), f"{line['points']:g}"]
+        assert row[:4] == want and row[4] == f"{line['performance']}" and row[5] == delta, row
+
+
 def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) -> None:
     """A score a formula computed (a Diplomacy player's share of the points) is shown to three
     places as P is, not as 0.057564855141071763, which pushed the names into three lines; the

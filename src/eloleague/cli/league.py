@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from eloleague.records import Participant, PoolKey
     from eloleague.rules.model import RuleSet
     from eloleague.store.identity import Identity
+    from eloleague.store.reports import GameExplanation
 
 DOMAIN = "league"
 PROGRESS_FROM = 50_000  # games: smaller recomputes take well under a second
@@ -1009,6 +1010,7 @@ def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str |
     ]
     if any(where):
         console.print(" · ".join(w for w in where if w), highlight=False, markup=False)
+    _print_standings(lg.rules, report.games, console)
     for found in report.games:
         g = found.game
         head = f"{g.id or ''}  {g.date.isoformat()}"
@@ -1022,6 +1024,44 @@ def _event_report(lg: League, name: str, output: Path | None, csv_dialect: str |
             )
             continue
         _print_entries(lg.rules, found.entries, head, console, with_player=True)
+
+
+def _print_standings(rules: RuleSet, games: Sequence[GameExplanation], console: Console) -> None:
+    """An event's standings before its games, as its page on the site gives them (one
+    :func:`eloleague.event_facts.standings`): rank, games, points, performance rating (a
+    free-for-all game's average place), the rating change over the event. The report began with
+    the first game's table: who won the event was for the reader to add up."""
+    from eloleague import event_facts
+    from eloleague.cli.output import PlainTable, print_fitted
+
+    lines = event_facts.standings(rules, games)
+    if not lines:
+        return
+    ffa = any(line.places for line in lines)
+    table = PlainTable(title=_t("Standings"), title_justify="left")
+    table.add_column("#", justify="right", style="dim")
+    table.add_column(_t("Player"))
+    second_heading = _t("Average place") if ffa else _t("Performance")
+    for heading in (_t("Games"), _t("Points"), second_heading):
+        table.add_column(heading, justify="right", no_wrap=True)
+    table.add_column(_t("Change"), justify="right", no_wrap=True)
+    places = event_facts.competition_places([line.points for line in lines])
+    lang = pick_language()
+    for place, line in zip(places, lines, strict=True):
+        second = (
+            number(_figure(line.average_place), lang)
+            if ffa
+            else _shown(rules, line.performance(rules.scale))
+        )
+        table.add_row(
+            str(place),
+            line.player,
+            str(line.games),
+            number(_figure(line.points), lang),
+            second,
+            _signed(rules, line.delta),
+        )
+    print_fitted(console, table, lead=2)
 
 
 @app.command("games")

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from eloleague import event_facts
 from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
@@ -30,7 +31,6 @@ from eloleague.store.ranking import RankingFilter
 from eloleague.store.reports import STARTING
 from eloleague.tools.players import ToolError, known_players, resolve_player
 from eloleague.tools.predict import home_side, predict
-from eloleague.web import event_facts
 from eloleague.web import player_facts as facts
 from eloleague.web.errors import WebError, not_found, translate
 from eloleague.web.numbers import plain, shown
