@@ -7,9 +7,22 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
+from eloleague.engine.ledger import LedgerEntry
+from eloleague.records import GameRecord
 from eloleague.rules.model import RuleSet
-from eloleague.store.reports import GameExplanation
+
+
+class Explained(Protocol):
+    """A game and its ledger entries (:class:`~eloleague.store.reports.GameExplanation`, or the
+    pairs an export makes from an event's entries)."""
+
+    @property
+    def game(self) -> GameRecord: ...
+
+    @property
+    def entries(self) -> Sequence[LedgerEntry]: ...
 
 
 @dataclass(slots=True)
@@ -47,7 +60,7 @@ def _result_code(score: float | None) -> str:
     return "+" if score > 0.5 else ("=" if score == 0.5 else "−")
 
 
-def standings(rules: RuleSet, games: Sequence[GameExplanation]) -> list[Line]:
+def standings(rules: RuleSet, games: Sequence[Explained]) -> list[Line]:
     """Each player's line, best first (points, then performance or average place, then name)."""
     lines: dict[str, Line] = {}
     counted: set[tuple[str, str]] = set()

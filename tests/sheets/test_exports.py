@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import datetime as dt
 from pathlib import Path
+from typing import Any
 
+import pytest
 from openpyxl import load_workbook
 
 from eloleague.engine import ReplayResult, replay
@@ -91,8 +93,25 @@ def test_event_report_has_the_seed_table_per_game(tmp_path: Path) -> None:
         entry.delta,
         entry.after,
     ]
-    totals = {r[0].value: r[1].value for r in book["Players"].iter_rows(min_row=3)}
-    assert totals[entry.key.player] == sum(e.delta for e in entries if e.key == entry.key)
+    # the standings first, as the event's page gives them: rank, player, games, points,
+    # performance, change (the sheet held the change alone)
+    active = book.active
+    assert book.sheetnames == ["Standings", "Games"] and active is not None
+    assert active.title == "Standings"
+    standings = book["Standings"]
+    assert [c.value for c in standings[2]] == [
+        "#", "Player", "Games", "Points", "Performance", "Change"
+    ]  # fmt: skip
+    table: list[list[Any]] = [[c.value for c in r] for r in standings.iter_rows(min_row=3)]
+    players = {e.key.player for e in entries}
+    assert sorted(r[1] for r in table) == sorted(players)
+    points = [r[3] for r in table]
+    assert points == sorted(points, reverse=True) and table[0][0] == 1
+    for rank, player, played, scored, _performance, change in table:
+        own = [e for e in entries if e.key.player == player]
+        assert played == len({e.game for e in own}) and scored == sum(e.score or 0 for e in own)
+        assert change == pytest.approx(sum(e.delta for e in own))
+        assert rank == 1 + sum(1 for r in table if r[3] > scored)  # ties share a rank
     rows = list(csv.DictReader(beside.open(encoding="utf-8")))
     assert len(rows) == len(entries) and rows[0]["player"] == entry.key.player
 

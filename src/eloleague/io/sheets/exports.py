@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
+from eloleague import event_facts
 from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.standings import Standing, competition_ranks
 from eloleague.i18n import Text, render
@@ -249,18 +251,16 @@ def export_event_xlsx(
     ws = book.active
     assert ws is not None
     ws.title = tr(lang, "Games")
-    title = tr(lang, "Event report — {event}", event=event)
-    if place:
-        title += " · " + place
-    if referee:
-        title += " · " + tr(lang, "referee: {name}", name=referee)
+    where = (" · " + place if place else "") + (
+        " · " + tr(lang, "referee: {name}", name=referee) if referee else ""
+    )
+    title = tr(lang, "Event report — {event}", event=event) + where
     ws.cell(row=1, column=1, value=title).font = TITLE_FONT
     labels = _entry_labels(rules, lang)
     _header(ws, 2, labels, ENTRY_WIDTHS)
     ws.freeze_panes = "A3"
     row = 3
     current = None
-    totals: dict[str, float] = {}
     for entry in entries:
         if entry.game != current:
             current = entry.game
@@ -273,20 +273,54 @@ def export_event_xlsx(
             row += 1
         values, formats = _entry_values(entry, rules, lang)
         _row(ws, row, values, formats)
-        totals[entry.key.player] = totals.get(entry.key.player, 0.0) + entry.delta
         row += 1
-    summary = book.create_sheet(tr(lang, "Players"))
-    summary.cell(
-        row=1, column=1, value=tr(lang, "Change over the event — {event}", event=event)
-    ).font = TITLE_FONT
-    _header(summary, 2, [tr(lang, "Player"), tr(lang, "Change")], (28, 12))
-    summary.freeze_panes = "A3"
-    ordered = sorted(totals.items(), key=lambda kv: (-kv[1], kv[0]))
-    for i, (player, total) in enumerate(ordered, start=3):
-        _row(summary, i, [player, total], [None, _rating_format(rules)])
+    standings = tr(lang, "Standings — {event}", event=event) + where
+    _standings_sheet(book, standings, entries, games, rules, lang)
     book.save(path)
     _ledger_csv(entries, csv_beside(path), dialect or choose(None, lang))
     return path, csv_beside(path)
+
+
+@dataclass(frozen=True)
+class _Played:
+    """A game of the event and its entries (:class:`eloleague.event_facts.Explained`)."""
+
+    game: GameRecord
+    entries: list[LedgerEntry]
+
+
+def _standings_sheet(
+    book: Workbook,
+    title: str,
+    entries: Sequence[LedgerEntry],
+    games: Iterable[GameRecord],
+    rules: RuleSet,
+    lang: str,
+) -> None:
+    """The event's standings, as its page on the site and ``eloleague events NAME`` give them
+    (:func:`eloleague.event_facts.standings`): rank, player, games, points, performance rating
+    (a free-for-all game's average place), the change over the event. The sheet held the change
+    alone, players ordered by it. ``title``: the sheet's first line."""
+    records = {g.id: g for g in games if g.id is not None}
+    played: dict[str, _Played] = {}
+    for e in entries:  # a game the caller did not give: its entries alone (no opponents' names)
+        found = records.get(e.game) or GameRecord(date=e.date, sides=(), id=e.game)
+        played.setdefault(e.game, _Played(found, [])).entries.append(e)
+    lines = event_facts.standings(rules, list(played.values()))
+    ffa = any(line.places for line in lines)
+    sheet = book.create_sheet(tr(lang, "Standings"), 0)  # first: who won, then each game
+    book.active = 0
+    sheet.cell(row=1, column=1, value=title).font = TITLE_FONT
+    second = tr(lang, "Average place") if ffa else tr(lang, "Performance")
+    headings = ["#", tr(lang, "Player"), tr(lang, "Games"), tr(lang, "Points"), second]
+    _header(sheet, 2, [*headings, tr(lang, "Change")], (6, 28, 10, 10, 14, 12))
+    sheet.freeze_panes = "A3"
+    rating = _rating_format(rules)
+    places = event_facts.competition_places([line.points for line in lines])
+    for i, (place, line) in enumerate(zip(places, lines, strict=True), start=3):
+        figure = line.average_place if ffa else line.performance(rules.scale)
+        values = [place, line.player, line.games, line.points, figure, line.delta]
+        _row(sheet, i, values, [None, None, None, None, "0.00" if ffa else rating, rating])
 
 
 def _ledger_csv(entries: Sequence[LedgerEntry], path: Path, dialect: CsvDialect) -> None:
