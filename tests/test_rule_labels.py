@@ -3,10 +3,13 @@ language (docs/rule-sets.md, "Names in French and English")."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from eloleague.errors import RuleSetError
 from eloleague.rules import load_rules, parse_rules, preset_names
+from tests.conftest import run_cli
 
 CLUB = """
 name = "club"
@@ -99,3 +102,25 @@ def test_a_rule_file_names_its_roles_in_each_language() -> None:
     without_roles = without_roles.replace("[pools]\nby_role = true\n", "")
     with pytest.raises(RuleSetError, match="'role_heading' names the 'roles': list them"):
         parse_rules(without_roles)
+
+
+def test_rules_check_asks_about_a_label_that_looks_like_a_misspelt_name(tmp_path: Path) -> None:
+    """A ``[labels.fr]`` entry for ``Knigt`` is never shown (the French tables print "Knight"):
+    ``rules check`` asks whether ``Knight`` was meant, on standard error, the file still valid; a
+    mode's label (``classic``, modes being free-form) looks like nothing and is not asked about."""
+    text = CLUB.replace('Knight = "Chevalier"', 'Knigt = "Chevalier"')
+    path = tmp_path / "club.toml"
+    path.write_text(text, encoding="utf-8")
+    done = run_cli("--lang", "fr", "rules", "check", str(path))
+    assert done.returncode == 0 and "est valide" in done.stdout, done.stderr
+    said = done.stderr.replace("\u202f", " ")
+    assert (
+        said
+        == f"{path} : [labels.fr] « Knigt » ne nomme aucun titre, rôle ni résultat ; « Knight » ?\n"
+    )
+    (tmp_path / "fine.toml").write_text(CLUB, encoding="utf-8")
+    fine = run_cli("rules", "check", str(tmp_path / "fine.toml"))
+    assert fine.returncode == 0 and fine.stderr == "", fine.stderr
+    for preset in preset_names():  # the presets' labels all name something, or a mode
+        shipped = run_cli("rules", "check", preset)
+        assert shipped.returncode == 0 and shipped.stderr == "", (preset, shipped.stderr)
