@@ -53,6 +53,11 @@ class Line:
     def average_place(self) -> float | None:
         return sum(self.places) / len(self.places) if self.places else None
 
+    def figure(self, scale: float) -> float | None:
+        """The standings' figure after the points: a free-for-all player's average place, else
+        the performance rating (the command line's report and the event's workbook)."""
+        return self.average_place if self.places else self.performance(scale)
+
 
 def _result_code(score: float | None) -> str:
     if score is None:
@@ -107,6 +112,11 @@ def competition_places(values: Sequence[float]) -> list[int]:
     for n, value in enumerate(values):
         places.append(places[-1] if n and value == values[n - 1] else n + 1)
     return places
+
+
+def places(lines: Sequence[Line]) -> list[int]:
+    """The place of each line of :func:`standings`: by points, ties sharing one."""
+    return competition_places([line.points for line in lines])
 
 
 def rounds_of(lines: Sequence[Line]) -> list[int]:

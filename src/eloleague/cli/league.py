@@ -697,6 +697,8 @@ def history_lines(
     ends at: ``History: ▂▄▆▇▃  1500 → 1478``, the pool named when she has several (a Diplomacy
     player's sixteen pools drawn as one line mixed a 2,000 of one country with a 1,300 of
     another). ``ratings``: the pool's rating after each entry of ``history``."""
+    from eloleague.cli.output import pool_words
+
     pools: dict[PoolKey, list[tuple[LedgerEntry, float]]] = {}
     for entry, rating in zip(history, ratings, strict=True):
         pools.setdefault(entry.key, []).append((entry, rating))
@@ -713,7 +715,7 @@ def history_lines(
         if len(pools) == 1:
             lines.append(_t("History: {line}", line=drawn))
         else:
-            pool = " · ".join(rules.label(x, lang) for x in (key.mode, key.role) if x)
+            pool = pool_words(rules, key, lang)
             lines.append(_t("History ({pool}): {line}", pool=pool, line=drawn))
     if len(ordered) > HISTORY_POOLS:
         rest = len(ordered) - HISTORY_POOLS
@@ -834,7 +836,7 @@ def _entries_table(
     *,
     brief: bool,
 ) -> Table:
-    from eloleague.cli.output import PlainTable
+    from eloleague.cli.output import PlainTable, pool_words, who
 
     lang = pick_language()
     table = PlainTable(title=title, title_justify="left")
@@ -869,10 +871,9 @@ def _entries_table(
             start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
             cells += [e.game or (_t("start") if start else _t("season")), e.date.isoformat()]
         if with_pool:
-            cells.append(" · ".join(rules.label(x, lang) for x in (e.key.mode, e.key.role) if x))
+            cells.append(pool_words(rules, e.key, lang))
         if with_player:
-            role = rules.label(e.key.role, lang)
-            cells.append(e.key.player + (f" ({role})" if role else ""))
+            cells.append(who(rules, e.key.player, e.key.role, lang))
         values = [
             _shown(rules, e.before),
             "" if e.expected is None else number(f"{e.expected:.3f}", lang),
@@ -1045,14 +1046,10 @@ def _print_standings(rules: RuleSet, games: Sequence[GameExplanation], console: 
     for heading in (_t("Games"), _t("Points"), second_heading):
         table.add_column(heading, justify="right", no_wrap=True)
     table.add_column(_t("Change"), justify="right", no_wrap=True)
-    places = event_facts.competition_places([line.points for line in lines])
     lang = pick_language()
-    for place, line in zip(places, lines, strict=True):
-        second = (
-            number(_figure(line.average_place), lang)
-            if ffa
-            else _shown(rules, line.performance(rules.scale))
-        )
+    for place, line in zip(event_facts.places(lines), lines, strict=True):
+        figure = line.figure(rules.scale)
+        second = number(_figure(figure), lang) if ffa else _shown(rules, figure)
         table.add_row(
             str(place),
             line.player,
@@ -1123,9 +1120,9 @@ def games_(
 def _players(rules: RuleSet, players: Sequence[Participant], lang: str) -> str:
     """A side's players as the command line names them: each with her role in ``lang``
     (``Ana (Turquie)``)."""
-    return ", ".join(
-        p.name + (f" ({rules.label(p.role, lang)})" if p.role else "") for p in players
-    )
+    from eloleague.cli.output import who
+
+    return ", ".join(who(rules, p.name, p.role, lang) for p in players)
 
 
 game_app = Typer(help="Correct games.", no_args_is_help=True)

@@ -12,6 +12,7 @@ from eloleague.cli.console import console as new_console
 from eloleague.engine.standings import GLOBAL_ROLE, Standing, competition_ranks
 from eloleague.i18n import number, pick_language, translator
 from eloleague.io.ratings_csv import format_number
+from eloleague.records import PoolKey
 from eloleague.rules.model import RuleSet
 
 
@@ -31,6 +32,19 @@ class PlainTable(Table):
     def add_row(self, *cells: RenderableType | None, **options: object) -> None:
         plain = (Text(c) if isinstance(c, str) else c for c in cells)
         super().add_row(*plain, **options)  # type: ignore[arg-type]
+
+
+def who(rules: RuleSet, name: str, role: str, lang: str) -> str:
+    """A player as the command line names her: with her role in ``lang`` when she has one
+    (``Ana (Turquie)``)."""
+    label = rules.label(role, lang)
+    return f"{name} ({label})" if label else name
+
+
+def pool_words(rules: RuleSet, key: PoolKey, lang: str) -> str:
+    """A pool as the command line names it: its mode and role in ``lang`` (``classique ·
+    France``), empty for a rule set of one pool a player."""
+    return " · ".join(rules.label(x, lang) for x in (key.mode, key.role) if x)
 
 
 def print_ranking(

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from eloleague.cli import app, use_language
 from eloleague.cli.console import console as new_console
-from eloleague.cli.output import PlainTable, print_fitted
+from eloleague.cli.output import PlainTable, print_fitted, who
 from eloleague.engine.methods import expected_score, ranked, venue_points
 from eloleague.errors import EloleagueError, InputError, first_problems
 from eloleague.i18n import (
@@ -127,7 +127,8 @@ def _check_games(rules: RuleSet, src: Source) -> None:
     problems = validate_games(rules, src.games)
     if problems:
         raise InputError(
-            first_problems(problems), Text.of("under rule set {name}", name=rules.name)
+            first_problems(problems),
+            Text.of("under rule set {name}", name=rules.name),
         )
 
 
@@ -148,9 +149,13 @@ def _change(p: PlayerOdds, scenario: str, rules: RuleSet, lang: str) -> str:
     return number(_signed(c.delta, rules), lang) + (" ⊘" if "cap" in c.fired else "")
 
 
-def _who(p: PlayerOdds, rules: RuleSet, lang: str) -> str:
-    role = rules.label(p.key.role, lang)
-    return f"{p.key.player}{' (' + role + ')' if role else ''}"
+def _odds(p: PlayerOdds, rules: RuleSet, lang: str) -> tuple[str, str, str]:
+    """A player's rating, K and P as a prediction shows them."""
+    return (
+        number(format_number(p.rating, _shown(rules)), lang),
+        number(f"{p.k:g}", lang),
+        decimal(p.expected, 2 if rules.probability_decimals else 3, lang),
+    )
 
 
 def _by_result(pred: Prediction, lang: str, title: str) -> Table:
@@ -161,11 +166,10 @@ def _by_result(pred: Prediction, lang: str, title: str) -> Table:
     table = PlainTable(title=title, title_justify="left")
     table.add_column(_("result"))
     for p in pred.players:
+        rating, k, expected = _odds(p, rules, lang)
         head = (
-            f"{_who(p, rules, lang)}\n"
-            f"{number(format_number(p.rating, _shown(rules)), lang)}, {p.games} {_('games')}, "
-            f"K {number(f'{p.k:g}', lang)}, "
-            f"P {decimal(p.expected, 2 if rules.probability_decimals else 3, lang)}"
+            f"{who(rules, p.key.player, p.key.role, lang)}\n"
+            f"{rating}, {p.games} {_('games')}, K {k}, P {expected}"
         )
         table.add_column(head, justify="right")
     for scenario in pred.scenarios:
@@ -189,12 +193,13 @@ def _by_player(pred: Prediction, lang: str, title: str) -> Table:
     for scenario in pred.scenarios:
         table.add_column(_outcome_name(rules, scenario, lang, _), justify="right", no_wrap=True)
     for p in pred.players:
+        rating, k, expected = _odds(p, rules, lang)
         table.add_row(
-            _who(p, rules, lang),
-            number(format_number(p.rating, _shown(rules)), lang),
+            who(rules, p.key.player, p.key.role, lang),
+            rating,
             str(p.games),
-            number(f"{p.k:g}", lang),
-            decimal(p.expected, 2 if rules.probability_decimals else 3, lang),
+            k,
+            expected,
             *(_change(p, scenario, rules, lang) for scenario in pred.scenarios),
         )
     return table
@@ -524,7 +529,7 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
         movers.add_column("Δ", justify="right")
         for r in c.movers:
             movers.add_row(
-                r.player + (f" ({b.label(r.role, lang)})" if r.role else ""),
+                who(b, r.player, r.role, lang),
                 f"{r.rank_change or 0:+d}",
                 "" if r.delta is None else number(_signed(r.delta, b), lang),
             )

@@ -522,7 +522,7 @@ def event(league: League, name: str) -> Context:
             }
         )
     lines = event_facts.standings(rules, report.games)
-    places = event_facts.competition_places([line.points for line in lines])
+    places = event_facts.places(lines)
     cross = event_facts.crosstable(lines)
     days = sorted(g.game.date for g in report.games)
 

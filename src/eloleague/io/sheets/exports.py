@@ -316,10 +316,9 @@ def _standings_sheet(
     _header(sheet, 2, [*headings, tr(lang, "Change")], (6, 28, 10, 10, 14, 12))
     sheet.freeze_panes = "A3"
     rating = _rating_format(rules)
-    places = event_facts.competition_places([line.points for line in lines])
+    places = event_facts.places(lines)
     for i, (place, line) in enumerate(zip(places, lines, strict=True), start=3):
-        figure = line.average_place if ffa else line.performance(rules.scale)
-        values = [place, line.player, line.games, line.points, figure, line.delta]
+        values = [place, line.player, line.games, line.points, line.figure(rules.scale), line.delta]
         _row(sheet, i, values, [None, None, None, None, "0.00" if ffa else rating, rating])
 
 
