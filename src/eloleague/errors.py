@@ -39,7 +39,9 @@ def first_problems(problems: Sequence[Problem], shown: int = 20) -> list[Problem
     first = list(problems[:shown])
     if len(problems) > shown:
         more = len(problems) - shown
-        words = Text.plural("... and {count} more problem", "... and {count} more problems", more)
+        words = Text.plural_in_domain(  # the tools' words, wherever the problems are shown
+            "tools", "... and {count} more problem", "... and {count} more problems", more
+        )
         first.append(Problem("", words))
     return first
 

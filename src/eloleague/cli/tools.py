@@ -128,7 +128,7 @@ def _check_games(rules: RuleSet, src: Source) -> None:
     if problems:
         raise InputError(
             first_problems(problems),
-            Text.of("under rule set {name}", name=rules.name),
+            Text.in_domain("tools", "under rule set {name}", name=rules.name),
         )
 
 
