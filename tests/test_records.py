@@ -44,6 +44,15 @@ def test_a_game_read_from_two_files_is_the_same_game() -> None:
     assert here.origin != there.origin  # still told where it came from
 
 
+def test_a_game_without_origin_is_pointed_at_by_its_id_in_either_language() -> None:
+    from eloleague.i18n import render
+
+    assert _game("line 4").where == "line 4"
+    stored = _game("")  # a stored game, or one a program gave the library
+    assert (render(stored.where, "en"), render(stored.where, "fr")) == ("game g1", "partie g1")
+    assert _game("", id=None).where == ""  # nothing to point at
+
+
 @pytest.mark.parametrize(
     "change",
     [

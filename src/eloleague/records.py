@@ -126,6 +126,17 @@ class GameRecord(msgspec.Struct, frozen=True, gc=False):
         return hash(self._compared())
 
     @property
+    def where(self) -> str:
+        """Where a message about the game points: its ``origin``, else the game by its id
+        (« partie d3 » in French: a game the league stores, or one a program gave the library),
+        else nothing."""
+        if self.origin or self.id is None:
+            return self.origin
+        from eloleague.i18n import Text  # not at import: eloleague rate starts without babel
+
+        return Text.in_domain("messages", "game {game}", game=self.id)
+
+    @property
     def participants(self) -> tuple[Participant, ...]:
         """Every participant of the game, side by side, in input order."""
         sides = self.sides

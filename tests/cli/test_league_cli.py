@@ -21,6 +21,7 @@ from eloleague.cli import app
 from eloleague.errors import EloleagueError, InputError
 from eloleague.i18n import Text, render
 from eloleague.league import League
+from eloleague.rules import preset_text
 from tests.conftest import REPLAY, run_cli
 from tests.pg.server import db_url, pg_server  # noqa: F401 - fixtures
 from tests.store.helpers import read_lines, write_lines
@@ -203,6 +204,32 @@ def test_messages_in_french(cli: Run, tmp_path: Path) -> None:
     assert _error(missing, "fr") == (
         "aucun joueur nommé «\u202fZoé\u202f» dans la ligue «\u202fbataille-empire\u202f»"
     )
+
+
+def test_a_refused_rule_change_names_each_stored_game_in_the_readers_language(
+    cli: Run, tmp_path: Path
+) -> None:
+    """A stored game has no line of a file: the problems of a rule change point at it by its id,
+    « partie d3 » in French (it read "game d3" on a French screen)."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "Club", *db)
+    game = {
+        "id": "d3",
+        "date": "2025-01-05",
+        "sides": [
+            {"players": ["Ana"], "outcome": "draw"},
+            {"players": ["Bob"], "outcome": "draw"},
+        ],
+    }
+    cli("import", str(write_lines(tmp_path / "one.jsonl", [game])), *db)
+    rules = preset_text("adlg").replace('name = "adlg"', 'name = "no-draws"')
+    rules = rules.replace('draw = { score = 0.5, against = ["draw"], fr = "Match nul", en = "Draw" }\n', "")
+    (tmp_path / "no-draws.toml").write_text(rules, "utf-8")
+    refused = cli("change-rules", str(tmp_path / "no-draws.toml"), *db, fails=True)
+    french, english = _error(refused, "fr"), _error(refused, "en")
+    assert "partie d3\u202f: camp 1\u202f: résultat inconnu" in french and "game" not in french
+    assert "game d3: side 1: unknown outcome" in english
+    assert League.open(str(tmp_path / "club.db"), "Club").rules.name == "adlg"  # unchanged
 
 
 def test_the_real_command_prints_one_french_line_and_exits_2(tmp_path: Path) -> None:

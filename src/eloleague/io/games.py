@@ -24,12 +24,12 @@ def validate_games(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]
     for game in games:
         beyond = game_problems(game, checked)
         if beyond:
-            problems.extend(Problem(game.origin, message) for message in beyond)
+            problems.extend(Problem(game.where, message) for message in beyond)
             continue
         if fine(game):
             continue
         for message in check_game(rules, game):
-            problems.append(Problem(game.origin, message))
+            problems.append(Problem(game.where, message))
     return problems + duplicate_ids(games)
 
 
@@ -42,7 +42,7 @@ def unplayed(games: Sequence[GameRecord], today: dt.date) -> list[Problem]:
     latest = today + dt.timedelta(days=1)
     return [
         Problem(
-            game.origin,
+            game.where,
             Text.of(
                 "dated {date}, a day that has not come yet (today is {today})",
                 date=game.date.isoformat(),
@@ -95,7 +95,7 @@ def rule_problems(rules: RuleSet, games: Sequence[GameRecord]) -> list[Problem]:
     another rule set can rate them."""
     fine = quick_check(rules)
     return [
-        Problem(game.origin, message)
+        Problem(game.where, message)
         for game in games
         if not fine(game)
         for message in check_game(rules, game)

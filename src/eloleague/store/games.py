@@ -497,7 +497,6 @@ def load_games(
             round=rnd,
             mode=mode,
             rated=bool(rated),
-            origin=f"game {name}",
             home=home,
             neutral=bool(neutral),
         )

@@ -440,7 +440,7 @@ def resolve(
             if p.identified:
                 identified = True
             elif p.name in shared:
-                problems.append(Problem(game.origin, _ambiguous_text(p.name, shared[p.name])))
+                problems.append(Problem(game.where, _ambiguous_text(p.name, shared[p.name])))
     if problems or not identified:
         return records, [], problems
     registry = _Registry(
