@@ -292,6 +292,18 @@ def test_why_a_game_is_not_rated_is_said_in_the_page_s_language(site: Site) -> N
         assert "incomplete" not in french and missing[0] not in french, url
         english = client.get(url, headers=EN).text
         assert f"incomplete: no player for {', '.join(missing)}</p>" in english, url
+    # the API answers in the asker's language too (a game's page and its event's, as JSON)
+    shown = ", ".join(rules.label(r, "fr") for r in missing)
+    api = f"/api/v1/leagues/{DIPLO}"
+    for lang, reason in (
+        ("fr", f"incomplète\u202f: aucun joueur pour {shown}"),
+        ("en", f"incomplete: no player for {', '.join(missing)}"),
+    ):
+        asked = {"Accept-Language": lang}
+        played = client.get(f"{api}/games/five-of-seven", headers=asked).json()
+        assert played["unrated_reason"] == reason
+        held = client.get(f"{api}/events/Open 2025", headers=asked).json()
+        assert [g["unrated_reason"] for g in held["games"]] == [reason]
 
 
 def test_the_rules_page_says_a_season_s_end_as_a_day_of_the_year(

@@ -257,7 +257,8 @@ def history(request: Request, league: str, name: str) -> dict[str, Any]:
     summary="Explain a game: before, P, K, S, delta and the rules that fired",
 )
 def explain(request: Request, league: str, game: str) -> dict[str, Any]:
-    return views.explain(views.open_league(request.app.state.engine, league), game)
+    found = views.open_league(request.app.state.engine, league)
+    return views.explain(found, game, page_lang(request))
 
 
 @router.get(
@@ -277,7 +278,8 @@ def events(request: Request, league: str) -> dict[str, Any]:
     summary="An event's games, results and rating changes",
 )
 def event(request: Request, league: str, name: str) -> dict[str, Any]:
-    return views.event(views.open_league(request.app.state.engine, league), name)
+    found = views.open_league(request.app.state.engine, league)
+    return views.event(found, name, page_lang(request))
 
 
 @router.get(

@@ -32,7 +32,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.store.faces import COLOURS, MAX_LOGO_BYTES, Face
 from eloleague.web import language, views
 from eloleague.web.chart import NARROW, WIDE, ChartPoint, Series, history_svg, legend
-from eloleague.web.errors import WebError, error_body, not_found, translate
+from eloleague.web.errors import WebError, error_body, not_found
 from eloleague.web.numbers import colon, day, place, plain, readable, signed
 from eloleague.web.rules_words import describe
 from eloleague.web.security import checked_form, csrf_token, require_user, session_user
@@ -89,11 +89,6 @@ def templates() -> Environment:
     env.filters["grouped"] = pass_context(lambda ctx, v: grouped(v, ctx.get("lang", "en")))
     env.filters["named"] = pass_context(
         lambda ctx, name: (ctx.get("labels") or {}).get(name, name) if name else name
-    )
-    # a message of the engine's (why a game is not rated) in the page's language: it came in
-    # English on a French page, « Non classée : incomplete: no player for England, … »
-    env.filters["said"] = pass_context(
-        lambda ctx, message: translate(message, ctx.get("lang", "en"))
     )
     return env
 
@@ -448,7 +443,7 @@ def player_page(request: Request, league: str, name: str) -> Response:
 @router.get("/leagues/{league}/games/{game:path}", include_in_schema=False)
 def game_page(request: Request, league: str, game: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    return render_page(request, "game.html", views.explain(found, game))
+    return render_page(request, "game.html", views.explain(found, game, page_lang(request)))
 
 
 @router.get("/leagues/{league}/events", include_in_schema=False)
@@ -460,7 +455,7 @@ def events_page(request: Request, league: str) -> Response:
 @router.get("/leagues/{league}/events/{name:path}", include_in_schema=False)
 def event_page(request: Request, league: str, name: str) -> Response:
     found = views.open_league(request.app.state.engine, league)
-    return render_page(request, "event.html", views.event(found, name))
+    return render_page(request, "event.html", views.event(found, name, page_lang(request)))
 
 
 @router.get("/leagues/{league}/rules", include_in_schema=False)

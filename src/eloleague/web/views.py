@@ -467,14 +467,15 @@ def require_game(league: League, game_id: str) -> None:
     _lookup(league.explain, game_id)
 
 
-def explain(league: League, game_id: str) -> Context:
-    """One game and, for each player, rating before, P, K, S, delta and the rules that fired."""
+def explain(league: League, game_id: str, lang: str = "en") -> Context:
+    """One game and, for each player, rating before, P, K, S, delta and the rules that fired;
+    why it is not rated, if it is not, in ``lang``."""
     found = _lookup(league.explain, game_id)
     return {
         "league": league.name,
         "game": _game(league, found.game),
         "outcomes": outcome_names(league),
-        "unrated_reason": found.unrated_reason,
+        "unrated_reason": _reason(found.unrated_reason, lang),
         "entries": [_entry(league, e) for e in found.entries],
     }
 
@@ -505,9 +506,16 @@ def events(league: League, page: int = 1, per_page: int = 100) -> Context:
     }
 
 
-def event(league: League, name: str) -> Context:
+def _reason(message: str | None, lang: str) -> str | None:
+    """Why a game is not rated, in ``lang`` (an engine's message, « incomplet : aucun joueur
+    pour Angleterre, … » on a French page and in a French API answer; it came in English)."""
+    return None if message is None else translate(message, lang)
+
+
+def event(league: League, name: str, lang: str = "en") -> Context:
     """An event: its dates, standings (games, points, rating change, performance rating),
-    round-by-round table, and its games with their rating changes.
+    round-by-round table, and its games with their rating changes (why a game is not rated in
+    ``lang``).
 
     ``place`` and ``referee``: as the referee's workbook gave them (docs/sheets.md), or ``None``."""
     report = _lookup(league.event, name)
@@ -517,7 +525,7 @@ def event(league: League, name: str) -> Context:
         out.append(
             {
                 "game": _game(league, g.game),
-                "unrated_reason": g.unrated_reason,
+                "unrated_reason": _reason(g.unrated_reason, lang),
                 "entries": [_entry(league, e) for e in g.entries],
             }
         )
