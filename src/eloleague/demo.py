@@ -23,7 +23,8 @@ from rich.markup import escape
 
 from eloleague.cli import guarded
 from eloleague.cli.console import console as new_console
-from eloleague.cli.output import print_ranking
+from eloleague.cli.output import print_rankings
+from eloleague.engine.standings import mode_order
 from eloleague.i18n import Text, colon, pick_language, render
 from eloleague.league import League
 from eloleague.rules import preset_names
@@ -66,15 +67,16 @@ def show(leagues: list[League], console: Console) -> None:
     lang = pick_language()
     for league in leagues:
         rules = league.rules
-        rows = league.ranking()
+        rows = league.ranking(top=TOP)  # each mode's first
         if rules.pools.by_role:
             rows = [r for r in rows if r.role == "*"]
         console.print()
-        print_ranking(
+        print_rankings(
             rules,
-            rows[:TOP],
+            rows,
             title=f"{league.name}{colon(lang)}{rules.described(lang)}",
             console=console,
+            modes=mode_order(league.present_pools()),
         )
 
 

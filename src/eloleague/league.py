@@ -38,6 +38,7 @@ from eloleague.engine import (
     standings,
 )
 from eloleague.engine.seasons import season_end
+from eloleague.engine.standings import first_of_each
 from eloleague.engine.validate import unrated_reason
 from eloleague.errors import EloleagueError, InputError, LeagueExists, LookAlike, Problem
 from eloleague.i18n import Text
@@ -1078,6 +1079,7 @@ class League:
         before it applied (equal to ``eloleague rate`` of those games with ``--as-of``).
         ``active_since``: only players with a rated game dated on or after that day.
         ``club``, ``region``: only that club's or region's players (case ignored).
+        ``top``: the first rows of each ranking (each mode's, each role's: ranks count in one).
         """
         with self._reading() as conn:
             names = player_names(conn, self.id)
@@ -1098,7 +1100,7 @@ class League:
         if role is not None and not (role == GLOBAL_ROLE and not self.rules.pools.by_role):
             rows = [r for r in rows if r.role == role]  # "*" without roles: every row, as the site
         if top is not None:
-            rows = rows[:top]
+            rows = first_of_each(rows, top)
         return rows
 
     def _pools_as_of(

@@ -223,7 +223,9 @@ def test_a_refused_rule_change_names_each_stored_game_in_the_readers_language(
     }
     cli("import", str(write_lines(tmp_path / "one.jsonl", [game])), *db)
     rules = preset_text("adlg").replace('name = "adlg"', 'name = "no-draws"')
-    rules = rules.replace('draw = { score = 0.5, against = ["draw"], fr = "Match nul", en = "Draw" }\n', "")
+    rules = rules.replace(
+        'draw = { score = 0.5, against = ["draw"], fr = "Match nul", en = "Draw" }\n', ""
+    )
     (tmp_path / "no-draws.toml").write_text(rules, "utf-8")
     refused = cli("change-rules", str(tmp_path / "no-draws.toml"), *db, fails=True)
     french, english = _error(refused, "fr"), _error(refused, "en")
@@ -499,7 +501,8 @@ def test_diplomacy_s_tables_and_workbooks_call_its_roles_countries(
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "diplomacy", *db)
     cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
-    table = cli("--lang", "fr", "ranking", "--format", "table", *db).output
+    someone = League.open(str(tmp_path / "club.db"), "diplomacy").ranking(top=1)[0].player
+    table = cli("--lang", "fr", "player", someone, *db).output
     assert "┃ Pays " in table and "Rôle" not in table
     book = tmp_path / "classement.xlsx"
     cli("--lang", "en", "ranking", "-o", str(book), *db)
@@ -507,6 +510,38 @@ def test_diplomacy_s_tables_and_workbooks_call_its_roles_countries(
     assert sheet is not None
     headers = next(row for row in sheet.iter_rows(values_only=True) if row[0] == "#")
     assert "Country" in headers and "Role" not in headers
+
+
+def test_a_ranking_of_several_modes_and_countries_is_a_table_each(cli: Run, tmp_path: Path) -> None:
+    """Diplomacy's ranking on a terminal: a table a mode and country (and a mode's global rows),
+    each titled and ranked from 1 (one table read « 1 classique, 1 blitz, 2 classique, … », each
+    row ranked in its own pool). ``--top 2``: each ranking's two first, in every format."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    cli("import", str(REPLAY / "diplomacy.jsonl"), *db)
+    league = League.open(str(tmp_path / "club.db"), "diplomacy")
+    rows = league.ranking()
+    groups = {(r.mode, r.role) for r in rows}
+    assert len({m for m, _ in groups}) == 2 and len(groups) == 16
+    table = cli("--lang", "fr", "ranking", "--format", "table", "--top", "2", *db).output
+    titles = [line for line in table.splitlines() if " · " in line]
+    rules = league.rules
+    want = {
+        f"{rules.label(m, 'fr')} · {'global' if r == '*' else rules.label(r, 'fr')}"
+        for m, r in groups
+    }
+    assert len(titles) == 16 and set(titles) == want
+    assert titles[0].endswith(" · global") and titles[8].endswith(" · global")
+    ranks = [line.split("│")[1].strip() for line in table.splitlines() if line.startswith("│")]
+    assert ranks == ["1", "2"] * 16
+    assert "┃ Mode " not in table and "┃ Pays " not in table  # the title names them
+    top = json.loads(cli("ranking", "--format", "json", "--top", "2", *db).stdout)
+    assert len(top) == 32 and {(r["mode"], r["role"]) for r in top} == groups
+    assert [(r.player, r.mode, r.role) for r in league.ranking(top=2)] == [
+        (r["player"], r["mode"], r["role"]) for r in top
+    ]
+    one = cli("ranking", "--format", "table", "--mode", "classic", "--role", "*", *db).output
+    assert " · " not in one and "┃ Mode " in one  # one ranking: one table, as before
 
 
 def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path: Path) -> None:
@@ -579,10 +614,11 @@ def test_a_player_s_pools_read_as_on_her_page_and_her_changes_name_theirs(
     assert pools == [
         f"{rules.label(e.key.mode, 'fr')} · {rules.label(e.key.role, 'fr')}" for e in last
     ]
-    everyone = cli("--lang", "en", "ranking", "--format", "table", *db).output
-    assert {"global", "Germany"} <= {row[3] for row in _rows(everyone)}
+    everyone = cli("--lang", "en", "ranking", "--format", "table", *db).output.splitlines()
+    assert {"classic · global", "classic · Germany"} <= set(everyone)  # a table each
     alone = cli("--lang", "en", "ranking", "--role", "*", "--format", "table", *db).output
-    assert "Country" not in alone and all(len(row) == 5 for row in _rows(alone)), alone
+    assert "Country" not in alone and all(len(row) == 4 for row in _rows(alone)), alone
+    assert {"classic · global", "blitz · global"} <= set(alone.splitlines())
     csv_rows = cli("ranking", "--role", "*", "--format", "csv", *db).output.splitlines()[1:]
     assert csv_rows and all(row.split(",")[2] == "*" for row in csv_rows)
 

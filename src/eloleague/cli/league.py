@@ -458,7 +458,10 @@ def ranking(
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="The ranking as it stood on YYYY-MM-DD.")
     ] = None,
-    top: Annotated[int | None, typer.Option("--top", min=1, help="Only the first N rows.")] = None,
+    top: Annotated[
+        int | None,
+        typer.Option("--top", min=1, help="Only the first N rows of each ranking (mode, role)."),
+    ] = None,
     active_since: Annotated[
         str | None,
         typer.Option("--active-since", help="Only players with a rated game since YYYY-MM-DD."),
@@ -506,8 +509,8 @@ def ranking(
     With --as-of, the games dated on or before that day are rated and the seasons ending before
     it applied: the same as [bold]eloleague rate[/] of those games with --as-of.
     """
-    from eloleague.cli.output import print_ranking
-    from eloleague.engine.standings import competition_ranks
+    from eloleague.cli.output import print_rankings
+    from eloleague.engine.standings import competition_ranks, mode_order
     from eloleague.io.ratings_csv import format_number, write_ratings
 
     lg = _open(db, league)
@@ -571,7 +574,8 @@ def ranking(
         ]
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
-        print_ranking(lg.rules, rows, title=f"{lg.name} ({lg.rules.name})")
+        modes = mode_order(lg.present_pools())  # the site's order
+        print_rankings(lg.rules, rows, title=f"{lg.name} ({lg.rules.name})", modes=modes)
 
 
 SPARKS = "▁▂▃▄▅▆▇█"

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from eloleague.cli.console import console as new_console
-from eloleague.engine.standings import GLOBAL_ROLE, Standing, competition_ranks
+from eloleague.engine.standings import GLOBAL_ROLE, Standing, competition_ranks, rankings
 from eloleague.i18n import number, pick_language, translator
 from eloleague.io.ratings_csv import format_number
 from eloleague.records import PoolKey
@@ -47,6 +47,35 @@ def pool_words(rules: RuleSet, key: PoolKey, lang: str) -> str:
     return " · ".join(rules.label(x, lang) for x in (key.mode, key.role) if x)
 
 
+def print_rankings(
+    rules: RuleSet,
+    rows: Sequence[Standing],
+    title: str | None = None,
+    console: Console | None = None,
+    lang: str | None = None,
+    modes: Sequence[str] = (),
+) -> None:
+    """Print a league's rankings: when the rows hold several, one table a ranking (each mode's,
+    each role's, each mode's global rows: :func:`~eloleague.engine.standings.rankings`, the
+    modes in the order of ``modes``), titled with its mode and role; else one table. A
+    Diplomacy ranking of both modes read « 1 classique, 1 blitz, 2 classique, … » in one table,
+    each row ranked in its own mode."""
+    groups = rankings(rules, rows, modes)
+    if len(groups) < 2:
+        print_ranking(rules, rows, title, console, lang)
+        return
+    lang = pick_language(lang)
+    _ = translator(lang, "league")
+    console = console or new_console()
+    console.print(Text(title or rules.name, style="bold"))
+    for group in groups:
+        first = group[0]
+        role = _("global") if first.role == GLOBAL_ROLE else rules.label(first.role, lang)
+        words = " · ".join(w for w in (rules.label(first.mode, lang), role) if w)
+        console.print()
+        print_ranking(rules, group, words, console, lang, pool_in_title=True)
+
+
 def print_ranking(
     rules: RuleSet,
     rows: Sequence[Standing],
@@ -54,8 +83,12 @@ def print_ranking(
     console: Console | None = None,
     lang: str | None = None,
     ranks: Sequence[int] | None = None,
+    *,
+    pool_in_title: bool = False,
 ) -> None:
-    """Print ranking rows as a table, with rank, titles and the rule set's rating precision.
+    """Print ranking rows as a table, with rank, titles and the rule set's rating precision;
+    without the mode and role columns when the ``title`` names the rows' one pool
+    (``pool_in_title``).
 
     Column headings in ``lang`` (default: :func:`~eloleague.i18n.pick_language`). The ranks are
     the rows' competition ranks (ties share a rank) unless ``ranks`` gives them (a player's rows
@@ -67,10 +100,10 @@ def print_ranking(
     table = PlainTable(title=title or f"{rules.name}", title_justify="left")
     table.add_column("#", justify="right", style="dim")
     table.add_column(_("Player"))
-    show_mode = any(r.mode for r in rows)
+    show_mode = any(r.mode for r in rows) and not pool_in_title
     # A global rating reads "global", as on the site (``*`` only in the CSV and the options); a
     # ranking of global rows alone (``--role '*'``, the demo's) needs no column saying so.
-    show_role = any(r.role and r.role != GLOBAL_ROLE for r in rows)
+    show_role = any(r.role and r.role != GLOBAL_ROLE for r in rows) and not pool_in_title
     if show_mode:
         table.add_column(_("Mode"))
     if show_role:

@@ -12,7 +12,7 @@ import typer
 
 from eloleague.batch import rate_file
 from eloleague.cli import app
-from eloleague.cli.output import print_ranking
+from eloleague.cli.output import print_rankings
 from eloleague.i18n import Text, pick_language, render
 from eloleague.i18n import colon as i18n_colon
 
@@ -87,4 +87,4 @@ def rate(
     if chosen is Format.csv:
         result.write_csv(sys.stdout)
     else:
-        print_ranking(result.rules, result.standings)
+        print_rankings(result.rules, result.standings)

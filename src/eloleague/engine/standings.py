@@ -102,6 +102,52 @@ def ranking_group(row: Standing) -> tuple[str, str]:
     return row.mode, row.role
 
 
+def mode_order(players: Mapping[tuple[str, str], int]) -> list[str]:
+    """The modes as the site offers them and the command line prints their rankings: the one
+    whose pools rank the most players first, then by name. ``players``: (mode, role) -> how
+    many players the pool ranks."""
+    per_mode: dict[str, int] = defaultdict(int)
+    for (mode, _role), count in players.items():
+        per_mode[mode] += count
+    return sorted(per_mode, key=lambda m: (-per_mode[m], m))
+
+
+def rankings(
+    rules: RuleSet, rows: Sequence[Standing], modes: Sequence[str] = ()
+) -> list[list[Standing]]:
+    """``rows`` split into their rankings (:func:`ranking_group`), each in the rows' order: by
+    mode in the order of ``modes`` (:func:`mode_order`; by the rows' own count without it), in
+    each mode the global rows first, then the roles in the rule file's order (Diplomacy's
+    Austria to Turkey). One list for a league of one pool a player."""
+    by_group: dict[tuple[str, str], list[Standing]] = defaultdict(list)
+    for r in rows:
+        by_group[ranking_group(r)].append(r)
+    counted: dict[tuple[str, str], int] = {g: len(found) for g, found in by_group.items()}
+    first: dict[str, int] = {}
+    for n, mode in enumerate([*modes, *mode_order(counted)]):  # modes missing from ``modes`` last
+        first.setdefault(mode, n)
+    roles = {role: n for n, role in enumerate(rules.roles)}
+
+    def place(group: tuple[str, str]) -> tuple[int, bool, int, str]:
+        mode, role = group
+        return first[mode], role != GLOBAL_ROLE, roles.get(role, len(roles)), role
+
+    return [by_group[g] for g in sorted(by_group, key=place)]
+
+
+def first_of_each(rows: Sequence[Standing], top: int) -> list[Standing]:
+    """The first ``top`` rows of each ranking (``--top 10``: each mode's ten first, each
+    country's), in the rows' order."""
+    seen: dict[tuple[str, str], int] = defaultdict(int)
+    kept = []
+    for r in rows:
+        group = ranking_group(r)
+        if seen[group] < top:
+            seen[group] += 1
+            kept.append(r)
+    return kept
+
+
 def competition_ranks(rows: Sequence[Standing]) -> list[int]:
     """Each row's rank in its group (:func:`ranking_group`), standard competition ranking
     ("1224"): one more than the number of rows of the group with a strictly higher rating, so

@@ -20,7 +20,13 @@ from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
 from eloleague.engine.seasons import next_season_end, season_end
-from eloleague.engine.standings import Standing, competition_ranks, pool_order, standings
+from eloleague.engine.standings import (
+    Standing,
+    competition_ranks,
+    mode_order,
+    pool_order,
+    standings,
+)
 from eloleague.errors import EloleagueError, InputError, Problem
 from eloleague.i18n import Text
 from eloleague.league import League, PlayerReport
@@ -155,10 +161,7 @@ def pool_choices(league: League) -> Context:
     """The pools a visitor can pick: modes and roles present (the most played mode first), and
     the global rows."""
     found = league.present_pools()
-    players: dict[str, int] = defaultdict(int)
-    for (mode, _role), count in found.items():
-        players[mode] += count
-    modes = sorted(players, key=lambda m: (-players[m], m))
+    modes = mode_order(found)
     roles = sorted({r for _, r in found if r})
     if league.rules.pools.by_role:
         roles = [GLOBAL_ROLE, *roles]
