@@ -1321,6 +1321,14 @@ class League:
             )
             return identities(conn, self.id, [pid]).get(pid, Identity())
 
+    def _event_id(self, conn: Connection, name: str) -> int:
+        event_id = event_named(conn, self.id, name.strip()) if storable(name.strip()) else None
+        if event_id is None:
+            raise EloleagueError(
+                msg("no event named {name!r} in league {league!r}", name=name, league=self.name)
+            )
+        return event_id
+
     def _player_id(self, conn: Connection, name: str) -> int:
         wanted = normalise_name(name)
         if not storable(wanted):  # no player has it (a NUL would be a PostgreSQL error)
@@ -1467,13 +1475,7 @@ class League:
         """An event's games in arrival order, each with its ledger entries."""
         with self._reading() as conn:
             names = player_names(conn, self.id)
-            event_id = None
-            if storable(name.strip()):
-                event_id = event_named(conn, self.id, name.strip())
-            if event_id is None:
-                raise EloleagueError(
-                    msg("no event named {name!r} in league {league!r}", name=name, league=self.name)
-                )
+            event_id = self._event_id(conn, name)
             pks = event_game_ids(conn, event_id)
             place, referee = place_of(conn, event_id)
             stored = load_games(conn, self.id, names, pks=pks)
@@ -1497,11 +1499,13 @@ class League:
         """The league's games in arrival order (optionally one event's, or one player's).
 
         Each record's ``id`` is its id in the league: the source id, or ``#N`` (arrival number).
+        An event or a player the league does not know is an :class:`EloleagueError`, as in
+        :meth:`event` and :meth:`player` (a mistyped event listed no games, as if it had none).
         """
         with self._reading() as conn:
             names = player_names(conn, self.id)
-            if event is not None and not storable(event.strip()):
-                return []
+            if event is not None:
+                self._event_id(conn, event)
             pid = self._player_id(conn, player) if player is not None else None
             if event is None and player is None:
                 stored = load_games(conn, self.id, names)

@@ -544,6 +544,30 @@ def test_a_ranking_of_several_modes_and_countries_is_a_table_each(cli: Run, tmp_
     assert " · " not in one and "┃ Mode " in one  # one ranking: one table, as before
 
 
+def test_an_empty_ranking_and_an_unknown_event_say_so(cli: Run, tmp_path: Path) -> None:
+    """A ranking with no row drew an empty table, and ``games --event`` of a mistyped event an
+    empty list, as if the event had no games: each now says why, in the user's language."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "Club", *db)
+    empty = cli("--lang", "fr", "ranking", "--format", "table", *db).stdout
+    assert empty.strip() == (
+        "aucun joueur n’est encore classé\u202f: importez des parties avec eloleague import FICHIER"
+    )
+    assert cli("ranking", "--format", "csv", *db).stdout == "player,mode,role,rating,games,title\n"
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    nobody = cli("--lang", "en", "ranking", "--format", "table", "--club", "Nowhere", *db).stdout
+    assert nobody.strip() == "no player is ranked with these options"
+    league = League.open(str(tmp_path / "club.db"), "Club")
+    event = league.events()[0].name
+    assert cli("games", "--event", event, "--format", "jsonl", *db).stdout.strip()
+    wrong = cli("--lang", "fr", "games", "--event", event + "x", *db, fails=True)
+    assert _error(wrong, "fr") == (
+        f"aucune manifestation nommée «\u202f{event}x\u202f» dans la ligue «\u202fClub\u202f»"
+    )
+    with pytest.raises(EloleagueError):
+        league.games(event="\x00")  # what no event can be called: the same refusal
+
+
 def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path: Path) -> None:
     """Each line of ``eloleague player``'s history is one pool's: its name, its ratings, where
     it started and where it stands (a Diplomacy player's sixteen pools drawn as one line mixed a

@@ -574,7 +574,15 @@ def ranking(
         ]
         print(json.dumps(data, ensure_ascii=False, indent=1))
     else:
-        modes = mode_order(lg.present_pools())  # the site's order
+        present = lg.present_pools()
+        if not rows:  # a table with no row said nothing of why
+            print(
+                _t("no player is ranked with these options")
+                if present
+                else _t("no player is ranked yet: import games with eloleague import FILE")
+            )
+            return
+        modes = mode_order(present)  # the site's order
         print_rankings(lg.rules, rows, title=f"{lg.name} ({lg.rules.name})", modes=modes)
 
 
