@@ -128,6 +128,21 @@ def test_cli_prints_the_seed_table(tmp_path: Path) -> None:
     )
     assert "Victoire écrasante" in fr.stdout
     assert "home advantage" not in out.stdout and "avantage du terrain" not in fr.stdout
+    # A player alone has her rating, not a mean; in 80 columns each heading's K and P stay on a
+    # line of their own (one line of four figures wrapped between "P" and its value)
+    assert "side 1: A (1000) — expected score 28 %" in out.stdout
+    narrow = run_cli(
+        "predict", "A", "B", "--rules", "bataille-empire", "--initial", str(initial),
+        env={"COLUMNS": "80"},
+    )  # fmt: skip
+    heads = [line for line in narrow.stdout.splitlines() if line.startswith("┃")]
+    assert any("K 30, P 0.28" in h and "K 60, P 0.72" in h for h in heads), narrow.stdout
+    teams = run_cli(
+        "predict", "--team", "A,C", "--team", "B,D", "--rules", "card-battle",
+        "--initial", str(write_initial(tmp_path / "t.csv", {"A": (1000, 0), "B": (1200, 20)})),
+        "--new",
+    )  # fmt: skip
+    assert "side 1: A, C (mean " in teams.stdout, teams.stdout + teams.stderr
 
 
 def test_cli_says_when_the_venue_changes_nothing(tmp_path: Path) -> None:
@@ -292,7 +307,7 @@ def test_cli_home_and_neutral(tmp_path: Path) -> None:
     away = json.loads(run_cli(*common, "--home", "2", "--json").stdout)
     assert away["players"][0]["changes"]["win"]["delta"] == 13  # 10 on a neutral site
     table = run_cli(*common, "--home", "1")
-    assert "side 1: A (mean 1500, at home +100) — expected score 64 %" in table.stdout
+    assert "side 1: A (1500, at home +100) — expected score 64 %" in table.stdout
     fr = run_cli(*common, "--home", "1", "--neutral", "--lang", "fr")
     assert fr.returncode == 0, fr.stderr
     assert "terrain neutre : aucun camp n’a l’avantage du terrain" in fr.stdout.replace(

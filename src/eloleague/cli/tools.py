@@ -167,9 +167,11 @@ def _by_result(pred: Prediction, lang: str, title: str) -> Table:
     table.add_column(_("result"))
     for p in pred.players:
         rating, k, expected = _odds(p, rules, lang)
+        # K and P on a line of their own: at 80 columns, one line of four figures wrapped
+        # between "P" and its value
         head = (
             f"{who(rules, p.key.player, p.key.role, lang)}\n"
-            f"{rating}, {p.games} {_('games')}, K {k}, P {expected}"
+            f"{rating}, {p.games} {_('games')}\nK {k}, P {expected}"
         )
         table.add_column(head, justify="right")
     for scenario in pred.scenarios:
@@ -216,10 +218,12 @@ def _print_prediction(pred: Prediction, lang: str, console: Console) -> None:
         if side.advantage:
             points = number(format_number(side.advantage, _shown(rules)), lang)
             venue = f", {_('at home')} +{points}"
+        strength = number(format_number(side.mean, _shown(rules)), lang)
+        if len(side.players) > 1:  # a player alone has her rating, not a mean
+            strength = f"{_('mean')} {strength}"
         console.print(
             f"{_('side')} {s}{sep}[bold]{escape(', '.join(side.players))}[/] "
-            f"({_('mean')} {number(format_number(side.mean, _shown(rules)), lang)}{venue}) — "
-            f"{label} [bold]{percent(side.expected, lang, decimals)}[/]"
+            f"({strength}{venue}) — {label} [bold]{percent(side.expected, lang, decimals)}[/]"
         )
     if rules.home_advantage and pred.neutral:
         console.print(_("neutral site: no side gets the home advantage"))
