@@ -306,6 +306,31 @@ def test_why_a_game_is_not_rated_is_said_in_the_page_s_language(site: Site) -> N
         assert [g["unrated_reason"] for g in held["games"]] == [reason]
 
 
+def test_a_game_ranked_by_score_lists_its_sides_by_place(site: Site) -> None:
+    """A Diplomacy game's page lists its players by place, tied ones sharing it (numbered in the
+    order they were given, 1. to 7., its sides read as places they were not); the API gives
+    each side's place, the ledger's rank."""
+    league = League.open(site.url, DIPLO)
+    game = next(g for g in league.games() if g.rated and len({s.score for s in g.sides}) < 7)
+    entries = league.explain(game.id or "").entries
+    rank = {e.key.player: e.rank for e in entries}
+    client = make_client(site)
+    page = client.get(f"/leagues/{DIPLO}/games/{quote(game.id or '', safe='')}", headers=EN).text
+    listed = re.findall(r'<li value="(\d+)"><a href="[^"]*">([^<]+)</a>', page)
+    assert [(int(n), p) for n, p in listed] == sorted(
+        ((rank[s.players[0].name], str(escape(s.players[0].name))) for s in game.sides),
+        key=lambda x: x[0],
+    )
+    assert [int(n) for n, _ in listed] != list(range(1, 8))  # a tie shares its place
+    api = client.get(f"/api/v1/leagues/{DIPLO}/games/{quote(game.id or '', safe='')}").json()
+    assert [s["place"] for s in api["game"]["sides"]] == [
+        rank[s.players[0].name] for s in game.sides
+    ]
+    be = League.open(site.url, BE).games()[0]
+    duel = client.get(f"/api/v1/leagues/{BE}/games/{quote(be.id or '', safe='')}").json()
+    assert all("place" not in s for s in duel["game"]["sides"])  # a duel's sides are sides
+
+
 def test_the_rules_page_says_a_season_s_end_as_a_day_of_the_year(
     read_client: TestClient,
 ) -> None:

@@ -19,6 +19,7 @@ from eloleague import event_facts
 from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
 from eloleague.engine.methods import ledger_fields, method_of, ranked
+from eloleague.engine.methods.ffa_rank import places
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.standings import (
     Standing,
@@ -291,6 +292,13 @@ def _entry(league: League, e: LedgerEntry) -> Context:
 
 
 def _game(league: League, g: GameRecord) -> Context:
+    """A game's facts; under a rule set that ranks by score, each side's ``place`` too (its page
+    lists the sides by place: numbered in the order they were given, 1. to 7., a Diplomacy
+    game's sides read as places they were not)."""
+    scores = [s.score for s in g.sides]
+    placed = None
+    if ranked(league.rules) and all(x is not None for x in scores):
+        placed = places([float(x) for x in scores if x is not None])
     return {
         "id": g.id,
         "date": g.date.isoformat(),
@@ -305,8 +313,9 @@ def _game(league: League, g: GameRecord) -> Context:
                 "players": [{"name": p.name, "role": p.role} for p in s.players],
                 "outcome": s.outcome,
                 "score": s.score,
+                **({"place": placed[n]} if placed else {}),
             }
-            for s in g.sides
+            for n, s in enumerate(g.sides)
         ],
     }
 

@@ -3,6 +3,8 @@ diplomacy preset)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from eloleague.engine import formulas
 from eloleague.engine.formulas import ffa_delta, ffa_weight
 from eloleague.engine.kfactor import k_factor
@@ -28,6 +30,12 @@ def ffa_performances(scores: list[float], alpha: float, renormalise: bool) -> li
     return perf
 
 
+def places(scores: Sequence[float]) -> list[int]:
+    """Each side's place by its score, tied sides sharing the better one (10, 4, 4, 2: places
+    1, 2, 2, 4): the ledger's ``rank``, and the order a game's page lists its sides in."""
+    return [1 + sum(1 for y in scores if y > x) for x in scores]
+
+
 def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> list[LedgerEntry]:
     """Seven-player games ranked by score (docs/rule-sets.md, the Diplomacy site's rules)."""
     players = [(side.players[0], float(side.score or 0.0)) for side in game.sides]
@@ -38,6 +46,7 @@ def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> li
     n = len(players)
     pairs = n * (n - 1) / 2
     perf = ffa_performances(scores, rules.ffa.alpha, rules.ffa.renormalise)
+    place = places(scores)
     low, high = min(scores), max(scores)
     entries = []
     for i, key in enumerate(keys):
@@ -51,7 +60,6 @@ def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> li
             warning = LOSER_GAIN
         elif scores[i] == high and raw < 0:
             warning = WINNER_LOSS
-        rank = 1 + sum(1 for y in scores if y > scores[i])
         entries.append(
             finish(
                 rules,
@@ -64,7 +72,7 @@ def rate_ffa(rules: RuleSet, game: GameRecord, label: str, lookup: Lookup) -> li
                 perf[i],
                 raw,
                 rounded,
-                rank=rank,
+                rank=place[i],
                 points=scores[i],
                 warning=warning,
             )
