@@ -326,6 +326,18 @@ def test_a_game_ranked_by_score_lists_its_sides_by_place(site: Site) -> None:
     assert [s["place"] for s in api["game"]["sides"]] == [
         rank[s.players[0].name] for s in game.sides
     ]
+    # an event's page sums its games up in the same order
+    sides = [
+        {"players": [{"name": f"Joueur {n}", "role": role}], "score": score}
+        for n, (role, score) in enumerate(zip(league.rules.roles, [1, 9, 4, 4, 0, 12, 2]))
+    ]
+    path = site.db.parent / "ranked.jsonl"
+    held = {"id": "ranked-1", "date": "2025-06-02", "mode": "classic", "event": "Coupe 2025"}
+    path.write_text(json.dumps({**held, "sides": sides}) + "\n", encoding="utf-8")
+    league.import_file(path)
+    summary = client.get(f"/leagues/{DIPLO}/events/Coupe 2025", headers=EN).text
+    order = [int(n) for n in re.findall(r"Joueur (\d)", summary.split('class="what"')[1])[:7]]
+    assert order == [5, 1, 2, 3, 6, 0, 4]  # 12, 9, 4, 4, 2, 1, 0
     be = League.open(site.url, BE).games()[0]
     duel = client.get(f"/api/v1/leagues/{BE}/games/{quote(be.id or '', safe='')}").json()
     assert all("place" not in s for s in duel["game"]["sides"])  # a duel's sides are sides
