@@ -716,6 +716,15 @@ def test_an_event_s_report_begins_with_its_standings_as_its_page_gives_them(
         delta = f"{line['delta']:+}" if line["delta"] else "+0"
         want = [str(line["rank"]), line["player"], str(line["games"]), f"{line['points']:g}"]
         assert row[:4] == want and row[4] == f"{line['performance']}" and row[5] == delta, row
+    # each game's table has the rules fired only when a rule fired in it (an empty column took
+    # the width a name needed)
+    report = league.event(event.name)
+    tables = shown.split("Standings", 1)[1].split("┘")[1:-1]
+    assert len(tables) == len(report.games)
+    for table, played in zip(tables, report.games, strict=True):
+        assert ("Rules fired" in table) == any(e.fired or e.warning for e in played.entries)
+    fired = next(e for e in league.ledger() if e.fired and e.game)  # ADLG's gain cap, its floor
+    assert "Rules fired" in cli("--lang", "en", "explain", fired.game, *db).output
 
 
 def test_explain_reads_k_and_s_to_three_places_as_p(cli: Run, tmp_path: Path) -> None:

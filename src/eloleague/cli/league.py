@@ -875,9 +875,12 @@ def _entries_table(
     del numbers[details]
     for col in numbers:
         table.add_column(col, justify="right", no_wrap=True)
-    if not brief:
+    # the rules fired only when some did: an empty column took the width a name needed
+    # (« François / Legrand » over two lines in each game of an event's report)
+    fired = [_fired(e) for e in entries] if not brief else []
+    if any(fired):
         table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
-    for e in entries:
+    for e, rules_fired in zip(entries, fired or [""] * len(entries), strict=True):
         cells = []
         if with_game:
             start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
@@ -896,8 +899,8 @@ def _entries_table(
         ]
         del values[details]
         cells += values
-        if not brief:
-            cells.append(_fired(e))
+        if any(fired):
+            cells.append(rules_fired)
         table.add_row(*cells)
     return table
 
