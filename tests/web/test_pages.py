@@ -329,7 +329,9 @@ def test_a_game_ranked_by_score_lists_its_sides_by_place(site: Site) -> None:
     # an event's page sums its games up in the same order
     sides = [
         {"players": [{"name": f"Joueur {n}", "role": role}], "score": score}
-        for n, (role, score) in enumerate(zip(league.rules.roles, [1, 9, 4, 4, 0, 12, 2]))
+        for n, (role, score) in enumerate(
+            zip(league.rules.roles, [1, 9, 4, 4, 0, 12, 2], strict=True)
+        )
     ]
     path = site.db.parent / "ranked.jsonl"
     held = {"id": "ranked-1", "date": "2025-06-02", "mode": "classic", "event": "Coupe 2025"}
