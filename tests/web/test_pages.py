@@ -357,3 +357,14 @@ def test_the_rules_page_says_a_season_s_end_as_a_day_of_the_year(
     twin = read_client.get(f"/api/v1/leagues/{BE}/rules", headers=EN).text
     assert "(ending 31 December)" in twin and "12-31" not in twin
     assert yearly("07-01", "fr") == "1er juillet" and yearly("02-29", "en") == "29 February"
+
+
+@pytest.mark.parametrize(
+    ("change", "shown"),
+    [(12, "+12"), (-4, "-4"), (0, "0"), (2.5, "+2.5"), (-0.04, "0.0"), (-0.0, "0")],
+)
+def test_a_change_that_rounds_to_nothing_has_no_sign(change: float, shown: str) -> None:
+    """A page's change (``signed``): -0.04 read « -0.0 », a loss of nothing."""
+    from eloleague.web.numbers import signed
+
+    assert signed(change) == shown

@@ -427,7 +427,11 @@ def _shown(rules: RuleSet, value: float | None) -> str:
 
 
 def _signed(rules: RuleSet, value: float) -> str:
+    """A change as the site shows it: ``+12``, ``-4``, and ``0`` with no sign (``+0`` here, ``0``
+    on the event's page; a change of -0.04 shown as ``-0``)."""
     text = _shown(rules, value)
+    if not text.lstrip("-").strip("0.,"):
+        return text.lstrip("-")
     return text if text.startswith("-") else "+" + text
 
 

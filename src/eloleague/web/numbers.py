@@ -52,12 +52,14 @@ def plain(value: float | None, decimals: int = 3) -> float | int | None:
 
 
 def signed(value: float | int | None) -> str:
-    """``+12``, ``-4``, ``0``: a change as pages print it."""
+    """``+12``, ``-4``, ``0``: a change as pages print it (one that rounds to nothing unsigned)."""
     if value is None:
         return ""
     text = str(value)
     if isinstance(value, float):
         text = f"{value:.1f}" if not value.is_integer() else str(int(value))
+    if not text.lstrip("-").strip("0."):  # -0.04 reads 0, not -0.0
+        return text.lstrip("-")
     return ("+" + text) if value > 0 else text
 
 
