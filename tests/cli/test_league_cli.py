@@ -624,14 +624,15 @@ def test_a_player_s_pools_read_as_on_her_page_and_her_changes_name_theirs(
     name = max(league.players(), key=lambda n: len({e.key for e in league.player(n).history}))
     shown = cli("--lang", "fr", "player", name, *db).output
     ratings, changes = shown.split("Dernières variations")
-    rows = _rows(ratings)
-    assert "*" not in {row[3] for row in rows}
-    modes = [row[2] for row in rows]
+    rows = _rows(ratings)  # rank, mode, country, rating, games: her name is above, not in each
+    assert name not in {cell for row in rows for cell in row}
+    assert "*" not in {row[2] for row in rows}
+    modes = [row[1] for row in rows]
     assert modes == sorted(modes)  # by mode
     for mode in set(modes):
-        own = [row for row in rows if row[2] == mode]
-        assert own[0][3] == "global" and all(row[3] != "global" for row in own[1:]), own
-        played = [int(row[5]) for row in own[1:]]
+        own = [row for row in rows if row[1] == mode]
+        assert own[0][2] == "global" and all(row[2] != "global" for row in own[1:]), own
+        played = [int(row[4]) for row in own[1:]]
         assert played == sorted(played, reverse=True)  # the most played country first
     last = league.player(name).history[-10:]
     assert len({e.key for e in last}) > 1

@@ -695,6 +695,7 @@ def player(
         title=_t("Ratings"),
         console=console,
         ranks=[places[r.mode, r.role].rank for r in pools],
+        one_player=True,
     )
     for line in history_lines(lg.rules, report.history, report.ratings, pick_language()):
         console.print(line, highlight=False, markup=False)

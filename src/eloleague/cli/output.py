@@ -85,10 +85,12 @@ def print_ranking(
     ranks: Sequence[int] | None = None,
     *,
     pool_in_title: bool = False,
+    one_player: bool = False,
 ) -> None:
     """Print ranking rows as a table, with rank, titles and the rule set's rating precision;
     without the mode and role columns when the ``title`` names the rows' one pool
-    (``pool_in_title``).
+    (``pool_in_title``), without the player's when the rows are one player's (``one_player``:
+    ``eloleague player`` printed her name on each of her pools' rows, under her name).
 
     Column headings in ``lang`` (default: :func:`~eloleague.i18n.pick_language`). The ranks are
     the rows' competition ranks (ties share a rank) unless ``ranks`` gives them (a player's rows
@@ -99,7 +101,8 @@ def print_ranking(
     console = console or new_console()
     table = PlainTable(title=title or f"{rules.name}", title_justify="left")
     table.add_column("#", justify="right", style="dim")
-    table.add_column(_("Player"))
+    if not one_player:
+        table.add_column(_("Player"))
     show_mode = any(r.mode for r in rows) and not pool_in_title
     # A global rating reads "global", as on the site (``*`` only in the CSV and the options); a
     # ranking of global rows alone (``--role '*'``, the demo's) needs no column saying so.
@@ -119,7 +122,7 @@ def print_ranking(
         shown = Rounding(mode="half_up", decimals=1)
     places = list(ranks) if ranks is not None else competition_ranks(rows)
     for rank, row in zip(places, rows, strict=True):
-        cells = [str(rank), row.player]
+        cells = [str(rank)] if one_player else [str(rank), row.player]
         if show_mode:
             cells.append(rules.label(row.mode, lang))
         if show_role:
