@@ -96,6 +96,9 @@ from eloleague.store.games import (
     player_game_labels,
     set_content_hash,
 )
+from eloleague.store.games import (
+    totals as game_totals,
+)
 from eloleague.store.group_commit import (
     NotTogether,
     Queued,
@@ -1465,6 +1468,12 @@ class League:
             return event_summaries(
                 conn, self.id, newest_first=newest_first, limit=limit, offset=offset
             )
+
+    def totals(self) -> tuple[int, int, dt.date | None]:
+        """How many games and registered players the league holds, and its last game's date
+        (``eloleague leagues``)."""
+        with self._reading() as conn:
+            return game_totals(conn, self.id)
 
     def event_count(self) -> int:
         """How many events hold at least one game."""

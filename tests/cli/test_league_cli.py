@@ -9,6 +9,7 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 import shlex
 from collections.abc import Callable
 from pathlib import Path
@@ -567,6 +568,49 @@ def test_an_empty_ranking_and_an_unknown_event_say_so(cli: Run, tmp_path: Path) 
     )
     with pytest.raises(EloleagueError):
         league.games(event="\x00")  # what no event can be called: the same refusal
+
+
+def _in_a_terminal(*args: str, columns: int = 100) -> str:
+    """What ``eloleague ARGS`` prints in a terminal (a pseudo-terminal: the command draws its
+    tables for one, and prints plain lines into a pipe)."""
+    import os
+    import pty
+    import sys
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the real command, as typed
+        env = {**os.environ, "COLUMNS": str(columns), "NO_COLOR": "1", "ELOLEAGUE_LANG": "en"}
+        os.execve(sys.executable, [sys.executable, "-m", "eloleague", *args], env)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:  # the child has ended
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.waitpid(pid, 0)
+    return re.sub(r"\x1b\[[0-9;]*m", "", out.decode()).replace("\r\n", "\n")
+
+
+def test_leagues_in_a_terminal_say_what_each_holds(cli: Run, tmp_path: Path) -> None:
+    """``eloleague leagues`` in a terminal: each league's rule set, games, players and last
+    game (it gave the names alone, as it still does into a pipe, for scripts)."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", "--league", "Club", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    cli("init", "--rules", "diplomacy", "--league", "Diplo", *db)
+    games, people, last = League.open(str(tmp_path / "club.db"), "Club").totals()
+    assert games == len(read_lines(REPLAY / "adlg.jsonl")) and people > 10 and last is not None
+    assert cli("leagues", *db).stdout == "Club\nDiplo\n"
+    shown = _in_a_terminal("leagues", *db)
+    assert "┃ League" in shown and "Rule set" in shown, shown
+    club = next(line for line in shown.splitlines() if line.startswith("│ Club"))
+    cells = [c.strip() for c in club.strip("│").split("│")]
+    assert cells == ["Club", "adlg", f"{games:,}", str(people), last.isoformat()]
+    diplo = next(line for line in shown.splitlines() if line.startswith("│ Diplo"))
+    assert [c.strip() for c in diplo.strip("│").split("│")] == ["Diplo", "diplomacy", "0", "0", ""]
 
 
 def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path: Path) -> None:

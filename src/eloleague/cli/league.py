@@ -1421,5 +1421,28 @@ def leagues(db: DbOption = None) -> None:
     """
     from eloleague.league import League
 
-    for name in League.names(db):
-        print(name)
+    names = League.names(db)
+    if not sys.stdout.isatty():  # a script reads the names, one a line
+        for name in names:
+            print(name)
+        return
+    from eloleague.cli.output import PlainTable, print_fitted
+
+    table = PlainTable(title=_t("Leagues"), title_justify="left")
+    table.add_column(_t("League"))
+    table.add_column(_t("Rule set"))
+    for heading in (_t("Games"), _t("Players")):
+        table.add_column(heading, justify="right", no_wrap=True)
+    table.add_column(_t("Last game"), no_wrap=True)
+    lang = pick_language()
+    for name in names:
+        lg = League.open(db, name)
+        games, people, last = lg.totals()
+        table.add_row(
+            name,
+            lg.rules.name,
+            grouped(games, lang),
+            grouped(people, lang),
+            "" if last is None else last.isoformat(),
+        )
+    print_fitted(_console(), table)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from sqlalchemy import Connection, and_, delete, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from eloleague.records import GameRecord, Participant, Side, replace
 from eloleague.store.bulk import (
@@ -29,7 +29,7 @@ from eloleague.store.bulk import (
     to_date,
 )
 from eloleague.store.by_player import games_of
-from eloleague.store.tables import events, games, side_players
+from eloleague.store.tables import events, games, players, side_players
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +303,17 @@ def _row_ids(conn: Connection, league_id: int, seqs: Sequence[int]) -> list[int]
         query = query.where(games.c.seq >= first)
     by_seq: dict[int, int] = {seq: pk for seq, pk in conn.execute(query)}
     return [by_seq[seq] for seq in seqs]
+
+
+def totals(conn: Connection, league_id: int) -> tuple[int, int, dt.date | None]:
+    """How many games and registered players the league holds, and its last game's date."""
+    count, last = conn.execute(
+        select(func.count(), func.max(games.c.date)).where(games.c.league_id == league_id)
+    ).one()
+    people = conn.execute(
+        select(func.count()).select_from(players).where(players.c.league_id == league_id)
+    ).scalar_one()
+    return int(count), int(people), None if last is None else to_date(last)
 
 
 def game_by_id(conn: Connection, league_id: int, ext_id: str) -> tuple[int, int, str | None] | None:
