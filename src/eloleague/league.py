@@ -1504,8 +1504,11 @@ class League:
             )
         return EventReport(name.strip(), out, place, referee)
 
-    def games(self, *, event: str | None = None, player: str | None = None) -> list[GameRecord]:
-        """The league's games in arrival order (optionally one event's, or one player's).
+    def games(
+        self, *, event: str | None = None, player: str | None = None, last: int | None = None
+    ) -> list[GameRecord]:
+        """The league's games in arrival order (optionally one event's, or one player's; with
+        ``last``, the last ``last`` of them, read without the others).
 
         Each record's ``id`` is its id in the league: the source id, or ``#N`` (arrival number).
         An event or a player the league does not know is an :class:`EloleagueError`, as in
@@ -1516,11 +1519,11 @@ class League:
             if event is not None:
                 self._event_id(conn, event)
             pid = self._player_id(conn, player) if player is not None else None
-            if event is None and player is None:
+            if event is None and player is None and last is None:
                 stored = load_games(conn, self.id, names)
             else:
                 wanted = event.strip() if event is not None else None
-                pks = game_ids(conn, self.id, event=wanted, player_id=pid)
+                pks = game_ids(conn, self.id, event=wanted, player_id=pid, last=last)
                 stored = load_games(conn, self.id, names, pks=pks)
         return [g.record for g in stored]
 

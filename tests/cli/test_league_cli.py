@@ -613,6 +613,31 @@ def test_leagues_in_a_terminal_say_what_each_holds(cli: Run, tmp_path: Path) -> 
     assert [c.strip() for c in diplo.strip("│").split("│")] == ["Diplo", "diplomacy", "0", "0", ""]
 
 
+def test_games_in_a_terminal_are_the_last_hundred(cli: Run, tmp_path: Path) -> None:
+    """``eloleague games`` in a terminal shows the league's last 100 games and says how to get
+    more (on a million-game league it drew every game, for minutes); ``--last N`` the last N in
+    any format; a file or a pipe gets every game."""
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "adlg", *db)
+    cli("import", str(REPLAY / "adlg.jsonl"), *db)
+    everything = [g.id for g in League.open(str(tmp_path / "club.db")).games()]
+    assert len(everything) > 100
+    shown = _in_a_terminal("games", *db, columns=120)
+    ids = [line.split("│")[1].strip() for line in shown.splitlines() if line.startswith("│")]
+    assert [i for i in ids if i] == everything[-100:]
+    assert "the last 100 games: --last N for more, --format csv for every game" in shown
+    few = _in_a_terminal("games", "--last", "3", *db, columns=120)
+    assert [line.split("│")[1].strip() for line in few.splitlines() if line.startswith("│")] == (
+        everything[-3:]
+    )
+    assert "the last" not in few  # asked for: nothing to say
+    lines = cli("games", "--format", "jsonl", *db).stdout.splitlines()
+    assert [json.loads(line)["id"] for line in lines] == everything
+    last = cli("games", "--format", "jsonl", "--last", "2", *db).stdout.splitlines()
+    assert [json.loads(line)["id"] for line in last] == everything[-2:]
+    assert len(_rows(cli("games", *db).stdout)) >= len(everything)  # a pipe: every game
+
+
 def test_a_player_of_many_pools_gets_a_history_line_per_pool(cli: Run, tmp_path: Path) -> None:
     """Each line of ``eloleague player``'s history is one pool's: its name, its ratings, where
     it started and where it stands (a Diplomacy player's sixteen pools drawn as one line mixed a

@@ -1087,6 +1087,12 @@ def games_(
     player_name: Annotated[
         str | None, typer.Option("--player", help="Only this player's games.")
     ] = None,
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last", min=1, help="Only the last N games (a terminal shows the last 100)."
+        ),
+    ] = None,
     fmt: Annotated[
         ExportFormat | None,
         typer.Option("--format", "-f", help="jsonl or csv (long format) instead of a table."),
@@ -1101,7 +1107,15 @@ def games_(
     from eloleague.cli.output import PlainTable, print_fitted
 
     lg = _open(db, league)
-    found = lg.games(event=event, player=player_name)
+    # A terminal gets the last games, not a million-game league's every game (it drew them all,
+    # for minutes); a file or a pipe, every game unless --last says otherwise.
+    shown = (
+        last if last is not None or fmt is not None or not sys.stdout.isatty() else TERMINAL_GAMES
+    )
+    found = lg.games(event=event, player=player_name, last=None if shown is None else shown + 1)
+    more = shown is not None and len(found) > shown
+    if more:
+        found = found[1:]
     if fmt is not None:
         from eloleague.store.exports import write_jsonl, write_long_csv
         from eloleague.store.games import StoredGame
@@ -1135,6 +1149,12 @@ def games_(
             cells.append(lg.rules.label(g.mode, lang))
         table.add_row(*cells, sides)
     print_fitted(_console(), table)
+    if more and last is None:
+        print(_t("the last {n} games: --last N for more, --format csv for every game", n=shown))
+
+
+TERMINAL_GAMES = 100
+"""The games ``eloleague games`` shows in a terminal without ``--last``."""
 
 
 def _players(rules: RuleSet, players: Sequence[Participant], lang: str) -> str:

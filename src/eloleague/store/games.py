@@ -373,11 +373,20 @@ def player_game_ids(conn: Connection, player_id: int) -> set[int]:
 
 
 def game_ids(
-    conn: Connection, league_id: int, *, event: str | None = None, player_id: int | None = None
+    conn: Connection,
+    league_id: int,
+    *,
+    event: str | None = None,
+    player_id: int | None = None,
+    last: int | None = None,
 ) -> list[int]:
     """The row ids of the league's games of the event named ``event`` (when given) that player
-    ``player_id`` played (when given), in the order the database gives them."""
+    ``player_id`` played (when given), in the order the database gives them; with ``last``, only
+    the last ``last`` of them in arrival order (read by the unique index on arrival order: a
+    million-game league's last fifty are a seek)."""
     query = select(games.c.id).where(games.c.league_id == league_id)
+    if last is not None:
+        query = query.order_by(games.c.seq.desc()).limit(last)
     if event is not None:
         query = query.where(
             games.c.event_id.in_(
