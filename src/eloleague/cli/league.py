@@ -427,8 +427,8 @@ def _shown(rules: RuleSet, value: float | None) -> str:
 
 
 def _signed(rules: RuleSet, value: float) -> str:
-    """A change as the site shows it: ``+12``, ``-4``, and ``0`` with no sign (``+0`` here, ``0``
-    on the event's page; a change of -0.04 shown as ``-0``)."""
+    """A change as the site shows it: ``+12``, ``-4``, and ``0`` with no sign (it printed ``+0``
+    where the event's page prints ``0``, and ``-0`` for a change of -0.04)."""
     text = _shown(rules, value)
     if not text.lstrip("-").strip("0.,"):
         return text.lstrip("-")
