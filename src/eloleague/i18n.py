@@ -108,6 +108,15 @@ def number(text: str, lang: str) -> str:
     return text.replace(".", ",") if lang == "fr" and _NUMBER.fullmatch(text) else text
 
 
+def with_sign(text: str) -> str:
+    """A change already written (``"12"``, ``"-4"``, ``"0,0"``) with its sign, as the pages and the
+    command line print changes: ``+12``, ``-4``, and one that rounds to nothing unsigned (``0``:
+    it read ``+0`` on the command line, ``-0.0`` on a page for -0.04)."""
+    if not text.lstrip("-").strip("0.,"):
+        return text.lstrip("-")
+    return text if text.startswith("-") else "+" + text
+
+
 _POINT = re.compile(r"(?<=\d)\.(?=\d)")
 _LONE_NUMBER = re.compile(r"[+\-−]?\d+(\.\d+)?")  # "1731", "+12", "0.560": the page's most
 

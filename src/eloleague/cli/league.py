@@ -22,7 +22,7 @@ import typer
 
 from eloleague.cli import app
 from eloleague.cli.help import Typer
-from eloleague.i18n import Text, grouped, number, pick_language, render
+from eloleague.i18n import Text, grouped, number, pick_language, render, with_sign
 from eloleague.i18n import colon as i18n_colon
 
 if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the commands that run
@@ -427,12 +427,8 @@ def _shown(rules: RuleSet, value: float | None) -> str:
 
 
 def _signed(rules: RuleSet, value: float) -> str:
-    """A change as the site shows it: ``+12``, ``-4``, and ``0`` with no sign (it printed ``+0``
-    where the event's page prints ``0``, and ``-0`` for a change of -0.04)."""
-    text = _shown(rules, value)
-    if not text.lstrip("-").strip("0.,"):
-        return text.lstrip("-")
-    return text if text.startswith("-") else "+" + text
+    """A change as the site shows it (:func:`~eloleague.i18n.with_sign`)."""
+    return with_sign(_shown(rules, value))
 
 
 def _role_option(rules: RuleSet, role: str) -> str:
@@ -882,10 +878,11 @@ def _entries_table(
         table.add_column(col, justify="right", no_wrap=True)
     # the rules fired only when some did: an empty column took the width a name needed
     # (« François / Legrand » over two lines in each game of an event's report)
-    fired = [_fired(e) for e in entries] if not brief else []
-    if any(fired):
+    fired = [_fired(e) for e in entries] if not brief else [""] * len(entries)
+    with_fired = any(fired)
+    if with_fired:
         table.add_column(_t("Rules fired"), overflow="fold", min_width=7)
-    for e, rules_fired in zip(entries, fired or [""] * len(entries), strict=True):
+    for e, rules_fired in zip(entries, fired, strict=True):
         cells = []
         if with_game:
             start = not e.game and "initial" in e.fired  # a starting rating (docs/league.md)
@@ -904,7 +901,7 @@ def _entries_table(
         ]
         del values[details]
         cells += values
-        if any(fired):
+        if with_fired:
             cells.append(rules_fired)
         table.add_row(*cells)
     return table

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from babel.dates import format_date
 
 from eloleague.engine.maths import round_float
-from eloleague.i18n import NARROW_NBSP
+from eloleague.i18n import NARROW_NBSP, with_sign
 from eloleague.rules.model import RuleSet
 
 
@@ -58,9 +58,7 @@ def signed(value: float | int | None) -> str:
     text = str(value)
     if isinstance(value, float):
         text = f"{value:.1f}" if not value.is_integer() else str(int(value))
-    if not text.lstrip("-").strip("0."):  # -0.04 reads 0, not -0.0
-        return text.lstrip("-")
-    return ("+" + text) if value > 0 else text
+    return with_sign(text)
 
 
 def readable(value: float | int | None) -> str:
