@@ -25,7 +25,7 @@ from eloleague.league import League
 from eloleague.rules import preset_text
 from tests.conftest import REPLAY, run_cli
 from tests.pg.server import db_url, pg_server  # noqa: F401 - fixtures
-from tests.store.helpers import read_lines, write_lines
+from tests.store.helpers import duel, read_lines, write_lines
 
 Run = Callable[..., Result]
 
@@ -215,14 +215,7 @@ def test_a_refused_rule_change_names_each_stored_game_in_the_readers_language(
     « partie d3 » in French (it read "game d3" on a French screen)."""
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "adlg", "--league", "Club", *db)
-    game = {
-        "id": "d3",
-        "date": "2025-01-05",
-        "sides": [
-            {"players": ["Ana"], "outcome": "draw"},
-            {"players": ["Bob"], "outcome": "draw"},
-        ],
-    }
+    game = duel("d3", "2025-01-05", "Ana", "Bob", ("draw", "draw"))
     cli("import", str(write_lines(tmp_path / "one.jsonl", [game])), *db)
     rules = preset_text("adlg").replace('name = "adlg"', 'name = "no-draws"')
     rules = rules.replace(
@@ -798,21 +791,10 @@ def test_ledger_tables_have_the_rules_fired_only_where_a_rule_fired(
     db = ["--db", str(tmp_path / "club.db")]
     cli("init", "--rules", "adlg", *db)
 
-    def duel(gid: str, day: str, event: str, a: str, b: str) -> dict[str, Any]:
-        return {
-            "id": gid,
-            "date": day,
-            "event": event,
-            "sides": [
-                {"players": [a], "outcome": "victory"},
-                {"players": [b], "outcome": "defeat"},
-            ],
-        }
-
     games = [
-        duel("o1", "2025-03-01", "Open", "Ana", "Ben"),
-        duel("o2", "2025-03-01", "Open", "Cléo", "Dan"),
-        duel("c1", "2025-04-01", "Cup", "Ana", "Dan"),
+        duel("o1", "2025-03-01", "Ana", "Ben", event="Open"),
+        duel("o2", "2025-03-01", "Cléo", "Dan", event="Open"),
+        duel("c1", "2025-04-01", "Ana", "Dan", event="Cup"),
     ]
     cli("import", str(write_lines(tmp_path / "g.jsonl", games)), *db)
     league = League.open(str(tmp_path / "club.db"))

@@ -41,6 +41,20 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
+def duel(
+    game_id: str,
+    day: str,
+    a: str,
+    b: str,
+    outcomes: tuple[str, str] = ("victory", "defeat"),
+    **more: Any,
+) -> dict[str, Any]:
+    """A two-player game as an interchange record (JSON Lines): ``a`` and ``b`` with their
+    outcomes, and any other key (``event``, ``mode``) as given."""
+    sides = [{"players": [a], "outcome": outcomes[0]}, {"players": [b], "outcome": outcomes[1]}]
+    return {"id": game_id, "date": day, **more, "sides": sides}
+
+
 def write_lines(path: Path, objs: Iterable[dict[str, Any]]) -> Path:
     path.write_text(
         "".join(json.dumps(o, ensure_ascii=False) + "\n" for o in objs), encoding="utf-8"
