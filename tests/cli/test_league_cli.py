@@ -754,8 +754,58 @@ def test_a_diplomacy_game_names_its_mode_and_countries_in_the_games_and_explain(
     assert (
         explained[0] == f"{game.id}  {game.date.isoformat()}  mode {rules.label(game.mode, 'fr')}"
     )
-    (first,) = game.sides[0].players
+    (first,) = max(game.sides, key=lambda s: s.score or 0).players  # by place: the top score
     assert f"{first.name} ({rules.label(first.role, 'fr')})" in explained[1]
+
+
+def test_a_diplomacy_game_s_sides_come_by_place_in_explain_and_the_games(
+    cli: Run, tmp_path: Path
+) -> None:
+    """A Diplomacy game's sides, given in any order, come by place in ``explain`` (1., 2., tied
+    sides sharing the better place) and in ``eloleague games``, as on the game's page (one
+    computation): numbered « camp 1 … 7 » in the order given, they read as places they were not.
+    A duel's sides keep their numbers, by which a correction names them."""
+    from eloleague.web import views
+
+    db = ["--db", str(tmp_path / "club.db")]
+    cli("init", "--rules", "diplomacy", *db)
+    countries = ["England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"]
+    scores = [3, 1, 10, 2, -1, 9, -1]
+    given = [f"P{n}" for n in range(7)]
+    sides = [
+        {"players": [{"name": name, "role": country}], "score": score}
+        for name, country, score in zip(given, countries, scores, strict=True)
+    ]
+    game = {"id": "d1", "date": "2025-03-01", "mode": "classic", "sides": sides}
+    cli("import", str(write_lines(tmp_path / "d.jsonl", [game])), *db)
+    explained = cli("--lang", "fr", "explain", "d1", *db).output.splitlines()
+    listed = [line.strip() for line in explained[1:8]]
+    # by score: 10, 9, 3, 2, 1, then the two at -1 sharing 6th place, in the order given
+    want = [(1, "P2"), (2, "P5"), (3, "P0"), (4, "P3"), (5, "P1"), (6, "P4"), (6, "P6")]
+    assert [line.split(" (")[0] for line in listed] == [f"{n}. {p}" for n, p in want], listed
+    assert "camp" not in " ".join(explained)
+    page = views.explain(League.open(str(tmp_path / "club.db")), "d1")["game"]["sides"]
+    on_page = sorted(page, key=lambda s: s["place"])
+    assert [(s["place"], s["players"][0]["name"]) for s in on_page] == want
+    games = " ".join(cli("--lang", "en", "games", *db).output.replace("│", " ").split())
+    at = [games.index(f"{p} (") for _, p in want]
+    assert at == sorted(at), games
+
+    cli("init", "--rules", "adlg", "--league", "duels", *db)
+    cli(
+        "import",
+        str(
+            write_lines(
+                tmp_path / "g.jsonl",
+                [duel("g1", "2025-03-01", "Ana", "Ben", ("defeat", "victory"))],
+            )
+        ),
+        "--league",
+        "duels",
+        *db,
+    )
+    shown = cli("--lang", "en", "explain", "g1", "--league", "duels", *db).output.splitlines()
+    assert shown[1].strip().startswith("side 1: Ana") and shown[2].strip().startswith("side 2: Ben")
 
 
 def test_an_event_s_report_begins_with_its_standings_as_its_page_gives_them(

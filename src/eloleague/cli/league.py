@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the library (SQLAlchemy, the engine) is imported by the com
     from eloleague.engine import LedgerEntry
     from eloleague.io.csv_dialect import CsvDialect
     from eloleague.league import League
-    from eloleague.records import Participant, PoolKey
+    from eloleague.records import GameRecord, Participant, PoolKey
     from eloleague.rules.model import RuleSet
     from eloleague.store.identity import Identity
     from eloleague.store.reports import GameExplanation
@@ -327,7 +327,6 @@ def import_(
     """
     from eloleague.errors import InputError, Problem, in_source, with_remedy
     from eloleague.io.games import read_games
-    from eloleague.records import GameRecord
 
     names = _name_map(maps or [])
     lg = _open(db, league)
@@ -931,12 +930,17 @@ def explain(
             _t(", round {round}", round=g.round) if g.round is not None else ""
         )
     console.print(head, highlight=False, markup=False, style="bold")
-    for n, side in enumerate(g.sides, start=1):
+    # A Diplomacy game's sides by place, as its page lists them (1., 2., 2., 4.); other games'
+    # as they were given, numbered: a side's number is how a correction names it.
+    from eloleague.engine.methods import side_places
+
+    placed = side_places(lg.rules, g)
+    for n in _in_place_order(lg.rules, g):
+        side = g.sides[n]
         result = _result(lg.rules, side.outcome, side.score)
         names = _players(lg.rules, side.players, lang)
-        console.print(
-            f"  {_t('side')} {n}{i18n_colon(lang)}{names} — {result}", highlight=False, markup=False
-        )
+        label = f"{placed[n]}. " if placed else f"{_t('side')} {n + 1}{i18n_colon(lang)}"
+        console.print(f"  {label}{names} — {result}", highlight=False, markup=False)
     if found.unrated_reason:
         console.print(
             _t("not rated: {reason}", reason=found.unrated_reason), highlight=False, markup=False
@@ -1137,7 +1141,7 @@ def games_(
     for g in found:
         sides = ("  " + _t("vs") + "  ").join(
             _players(lg.rules, s.players, lang) + " — " + _result(lg.rules, s.outcome, s.score)
-            for s in g.sides
+            for s in (g.sides[n] for n in _in_place_order(lg.rules, g))
         )
         cells = [g.id or "", g.date.isoformat()]
         if events:
@@ -1152,6 +1156,16 @@ def games_(
 
 TERMINAL_GAMES = 100
 """The games ``eloleague games`` shows in a terminal without ``--last``."""
+
+
+def _in_place_order(rules: RuleSet, game: GameRecord) -> list[int]:
+    """The indexes of ``game``'s sides by place under a rule set that ranks by score (ties in
+    the order given, as on the game's page), else as given."""
+    from eloleague.engine.methods import side_places
+
+    placed = side_places(rules, game)
+    order = list(range(len(game.sides)))
+    return sorted(order, key=placed.__getitem__) if placed else order
 
 
 def _players(rules: RuleSet, players: Sequence[Participant], lang: str) -> str:

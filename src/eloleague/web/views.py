@@ -18,8 +18,7 @@ from sqlalchemy import Engine
 from eloleague import event_facts
 from eloleague.accounts import User, user_for_token_and
 from eloleague.engine import GLOBAL_ROLE, LedgerEntry
-from eloleague.engine.methods import ledger_fields, method_of, ranked
-from eloleague.engine.methods.ffa_rank import places
+from eloleague.engine.methods import ledger_fields, method_of, ranked, side_places
 from eloleague.engine.seasons import next_season_end, season_end
 from eloleague.engine.standings import (
     Standing,
@@ -295,10 +294,7 @@ def _game(league: League, g: GameRecord) -> Context:
     """A game's facts; under a rule set that ranks by score, each side's ``place`` too (its page
     lists the sides by place: numbered in the order they were given, 1. to 7., a Diplomacy
     game's sides read as places they were not)."""
-    scores = [s.score for s in g.sides]
-    placed = None
-    if ranked(league.rules) and all(x is not None for x in scores):
-        placed = places([float(x) for x in scores if x is not None])
+    placed = side_places(league.rules, g)
     return {
         "id": g.id,
         "date": g.date.isoformat(),

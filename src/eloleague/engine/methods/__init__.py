@@ -20,10 +20,10 @@ from eloleague.engine.methods.base import (
     pool_key,
 )
 from eloleague.engine.methods.duel import DUEL, venue_points
-from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances
+from eloleague.engine.methods.ffa_rank import FFA_RANK, ffa_performances, places
 from eloleague.engine.methods.glicko2 import GLICKO2
 from eloleague.engine.methods.team_and_personal import TEAM_AND_PERSONAL
-from eloleague.records import PoolState, replace
+from eloleague.records import GameRecord, PoolState, replace
 from eloleague.rules.model import RuleSet
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "ranked",
     "register",
     "shown_values",
+    "side_places",
     "unregister",
     "venue_points",
     "with_shown",
@@ -122,6 +123,17 @@ def ledger_fields(rules: RuleSet) -> tuple[str, ...]:
 def ranked(rules: RuleSet) -> bool:
     """Whether the rule set's games are free-for-all games ranked by score (one player a side)."""
     return _REGISTRY[rules.method].shape == RANKED
+
+
+def side_places(rules: RuleSet, game: GameRecord) -> list[int] | None:
+    """Each side's place by its score, tied sides sharing the better one, under a rule set that
+    ranks by score (a Diplomacy game): the order a game's page and the command line list its
+    sides in, since sides numbered in the order they were given read as places they were not.
+    ``None`` under other rule sets, and for a game with a side without a score."""
+    scores = [side.score for side in game.sides]
+    if not ranked(rules) or any(x is None for x in scores):
+        return None
+    return places([float(x) for x in scores if x is not None])
 
 
 for _method in (DUEL, TEAM_AND_PERSONAL, FFA_RANK, GLICKO2):
