@@ -784,6 +784,8 @@ def test_a_diplomacy_game_s_sides_come_by_place_in_explain_and_the_games(
     want = [(1, "P2"), (2, "P5"), (3, "P0"), (4, "P3"), (5, "P1"), (6, "P4"), (6, "P6")]
     assert [line.split(" (")[0] for line in listed] == [f"{n}. {p}" for n, p in want], listed
     assert "camp" not in " ".join(explained)
+    table = [row.split("│")[1].strip() for row in explained if row.startswith("│")]
+    assert [row.split(" (")[0] for row in table] == [p for _, p in want]  # changes too
     page = views.explain(League.open(str(tmp_path / "club.db")), "d1")["game"]["sides"]
     on_page = sorted(page, key=lambda s: s["place"])
     assert [(s["place"], s["players"][0]["name"]) for s in on_page] == want

@@ -323,6 +323,10 @@ def test_a_game_ranked_by_score_lists_its_sides_by_place(site: Site) -> None:
         key=lambda x: x[0],
     )
     assert [int(n) for n, _ in listed] != list(range(1, 8))  # a tie shares its place
+    # each player's change in the same order (it was the order the sides were given)
+    changes = page.split('class="changes', 1)[1]
+    changed = re.findall(r'<span class="what"><strong>([^<]+)</strong>', changes)
+    assert changed == [p for _, p in listed]
     api = client.get(f"/api/v1/leagues/{DIPLO}/games/{quote(game.id or '', safe='')}").json()
     assert [s["place"] for s in api["game"]["sides"]] == [
         rank[s.players[0].name] for s in game.sides
