@@ -37,6 +37,7 @@ from eloleague.engine import (
     running_ratings,
     standings,
 )
+from eloleague.engine.methods import by_place
 from eloleague.engine.seasons import season_end
 from eloleague.engine.standings import first_of_each
 from eloleague.engine.validate import unrated_reason
@@ -1398,14 +1399,19 @@ class League:
         return self._labels(conn)
 
     def explain(self, game_id: str) -> GameExplanation:
-        """A game and its ledger entries: each player's rating before, P, K, S, delta, rules fired."""
+        """A game and its ledger entries: each player's rating before, P, K, S, delta, rules fired
+        (in the order its sides are shown: by place under a rule set that ranks by score)."""
         with self._reading() as conn:
             names = player_names(conn, self.id)
             pk, seq, ext = self._find_game(conn, game_id)
             stored = load_games(conn, self.id, names, pks=[pk])[0]
             entries = read_ledger(conn, self.id, names, {pk: label(ext, seq)}, game_id=pk)
         reason = unrated_reason(self.rules, stored.record)
-        return GameExplanation(stored.record, entries, engine_text(reason) if reason else None)
+        return GameExplanation(
+            stored.record,
+            by_place(self.rules, stored.record, entries),
+            engine_text(reason) if reason else None,
+        )
 
     def player(self, name: str) -> PlayerReport:
         """A player's pools, title, aliases, ledger history and games (newest last)."""
@@ -1481,7 +1487,8 @@ class League:
             return event_count(conn, self.id)
 
     def event(self, name: str) -> EventReport:
-        """An event's games in arrival order, each with its ledger entries."""
+        """An event's games in arrival order, each with its ledger entries (in the order of
+        :meth:`explain`)."""
         with self._reading() as conn:
             names = player_names(conn, self.id)
             event_id = self._event_id(conn, name)
@@ -1498,7 +1505,7 @@ class League:
             out.append(
                 GameExplanation(
                     g.record,
-                    by_game.get(g.record.id or "", []),
+                    by_place(self.rules, g.record, by_game.get(g.record.id or "", [])),
                     engine_text(reason) if reason else None,
                 )
             )

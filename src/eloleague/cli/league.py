@@ -946,9 +946,7 @@ def explain(
             _t("not rated: {reason}", reason=found.unrated_reason), highlight=False, markup=False
         )
         return
-    # the changes in the sides' order: by place (the ledger's rank) when they come by place
-    entries = sorted(found.entries, key=lambda e: e.rank or 0) if placed else found.entries
-    _print_entries(lg.rules, entries, _t("Rating changes"), console, with_player=True)
+    _print_entries(lg.rules, found.entries, _t("Rating changes"), console, with_player=True)
 
 
 @app.command("events")

@@ -9,6 +9,9 @@ instead of comparing names. Adding a method is one module, one line below, its t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from eloleague.engine.ledger import LedgerEntry
 from eloleague.engine.methods.base import (
     RANKED,
     TWO_SIDES,
@@ -34,6 +37,7 @@ __all__ = [
     "Rated",
     "RatingMethod",
     "Shape",
+    "by_place",
     "expected_score",
     "ffa_performances",
     "get",
@@ -134,6 +138,15 @@ def side_places(rules: RuleSet, game: GameRecord) -> list[int] | None:
     if not ranked(rules) or any(x is None for x in scores):
         return None
     return places([float(x) for x in scores if x is not None])
+
+
+def by_place(rules: RuleSet, game: GameRecord, entries: Sequence[LedgerEntry]) -> list[LedgerEntry]:
+    """A game's ledger entries in the order its sides are shown (:func:`side_places`): by place
+    (the ledger's ``rank``) under a rule set that ranks by score, tied ones in the order given;
+    else as they were written."""
+    if side_places(rules, game) is None:
+        return list(entries)
+    return sorted(entries, key=lambda e: e.rank or 0)
 
 
 for _method in (DUEL, TEAM_AND_PERSONAL, FFA_RANK, GLICKO2):
