@@ -191,6 +191,24 @@ def test_provisional_title_needs_a_maximum_games_count() -> None:
     assert COMMUNITY.title_for(1500, 11) == "established"
 
 
+def test_a_title_listed_twice_is_held_either_way() -> None:
+    """Two ``[[titles]]`` of one name are one title reached either way (docs/rule-sets.md): 1,800
+    points, or 1,700 with 100 games; the next title a player is shown is the way listed last."""
+    from eloleague.web.player_facts import next_title
+
+    rules = _rules(
+        "[k]\ndefault = 20\n"
+        '[[titles]]\nname = "Grand maître"\nmin_rating = 1800\n'
+        '[[titles]]\nname = "Grand maître"\nmin_rating = 1700\nmin_games = 100\n'
+        '[[titles]]\nname = "Maître"\nmin_rating = 1600\n'
+    )
+    assert rules.title_for(1800, 0) == rules.title_for(1750, 120) == "Grand maître"
+    assert rules.title_for(1750, 99) == "Maître"
+    ahead = next_title(rules, 1750, 99)
+    assert ahead is not None and (ahead["title"], ahead["games_needed"]) == ("Grand maître", 1)
+    assert next_title(rules, 1750, 120) is None  # held: nothing above it
+
+
 def test_rate_prints_the_shown_value_and_hides_inactive_players(tmp_path: Path) -> None:
     lines = [
         '{"date": "2020-01-01", "sides": [{"players": ["Old"], "outcome": "win"}, {"players": ["Gone"], "outcome": "loss"}]}',
