@@ -916,6 +916,7 @@ def explain(
 
     Example: [bold]eloleague explain g17[/]
     """
+    from eloleague.engine.methods import side_places
 
     lg = _open(db, league)
     lang = pick_language()
@@ -932,8 +933,6 @@ def explain(
     console.print(head, highlight=False, markup=False, style="bold")
     # A Diplomacy game's sides by place, as its page lists them (1., 2., 2., 4.); other games'
     # as they were given, numbered: a side's number is how a correction names it.
-    from eloleague.engine.methods import side_places
-
     placed = side_places(lg.rules, g)
     for n in _in_place_order(lg.rules, g):
         side = g.sides[n]
