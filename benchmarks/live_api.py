@@ -26,7 +26,11 @@ PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of i
   SQLite transaction per game (same players, same database settings: WAL, synchronous=NORMAL),
   in a database of its own holding only those ratings and the new games; and the floor on the
   same data, as the issue that asked for this benchmark measured it: the same minimal script on a
-  copy of the league's database, its games and ratings tables as the league has them.
+  copy of the league's database, its games and ratings tables as the league has them; and the
+  floor of posts of 1,000 games: one transaction a post storing only their rows on a copy of the
+  league, measured first and, on SQLite, again right after the posts of 1,000 games, whose
+  figure over it is printed (``over the floor of their rows``): the share of SQLite's own speed a
+  post reaches, whatever the machine's speed of the moment.
 
 ``--lived N`` measures SQLite again on the league after ``N`` more games appended live (built
 once too): SQLite builds an index with its pages full, so the first live games after a bulk
@@ -632,10 +636,17 @@ def pg_copy(template: str, name: str) -> str:
 
 
 def measurements(
-    kind: str, copy: Callable[[str], str], args: argparse.Namespace, day: dt.date
+    kind: str,
+    copy: Callable[[str], str],
+    args: argparse.Namespace,
+    day: dt.date,
+    floor_db: Path | None = None,
 ) -> list[Callable[[], dict[str, Any]]]:
     """Each measurement of one backend (``kind``, its leagues' ``copy``), to run in turn: each
-    makes its own copy of the league and prints its summary."""
+    makes its own copy of the league and prints its summary. With ``floor_db`` (SQLite's league
+    file), the posts of 1,000 games are followed at once by the floor of their rows on it and
+    their figure over that floor: the two seconds apart, where the run's first floor was minutes
+    before (this machine's speed moves within minutes, docs/benchmarks.md)."""
 
     def in_process_of(name: str, label: str, prefix: str, newcomers: bool) -> dict[str, Any]:
         poster = Poster(args.players, day, prefix, newcomers=newcomers)
@@ -678,10 +689,18 @@ def measurements(
             n, wall, lat, _statuses = posts(
                 base, auth, poster, clients, per_post, limit, args.seconds, client
             )
-            return summary(f"{kind}: {label} ({client})", n, wall, lat)
         finally:
             server.terminate()
             server.wait(timeout=30)
+        row = summary(f"{kind}: {label} ({client})", n, wall, lat)
+        if per_post > 1 and floor_db is not None:
+            floor_poster = Poster(args.players, day, f"B{client}")
+            n, wall, lat = floor_posts_in_league(floor_db, floor_poster, limit // 1000, 60)
+            floor_row = summary(f"{kind}: floor of their rows, right after", n, wall, lat)
+            ratio = row["games_per_s"] / floor_row["games_per_s"]
+            what = f"{kind}: {label} ({client}) over the floor of their rows"
+            print(json.dumps({"what": what, "ratio": round(ratio, 2)}), flush=True)
+        return row
 
     steps += [
         functools.partial(over_http, client, *what) for client in args.client for what in kinds
@@ -690,10 +709,15 @@ def measurements(
 
 
 def run_all(
-    kind: str, copy: Callable[[str], str], args: argparse.Namespace, day: dt.date
+    kind: str,
+    copy: Callable[[str], str],
+    args: argparse.Namespace,
+    day: dt.date,
+    floor_db: Path | None = None,
 ) -> list[dict[str, Any]]:
-    """Every measurement of one backend, one after the other."""
-    return [step() for step in measurements(kind, copy, args, day)]
+    """Every measurement of one backend, one after the other (``floor_db``: see
+    :func:`measurements`)."""
+    return [step() for step in measurements(kind, copy, args, day, floor_db)]
 
 
 def in_pairs(
@@ -785,23 +809,23 @@ def measure(args: argparse.Namespace) -> None:
     summary("the same without the two indexes by player", n, wall, lat)
     on_sqlite = functools.partial(sqlite_copy, db)
     if not args.pg:
-        run_all("SQLite", on_sqlite, args, day)
+        run_all("SQLite", on_sqlite, args, day, db)
     if args.lived:
         lived = lived_sqlite(db, args.players, day, args.lived)
         label = f"SQLite after {args.lived:,} live games"
-        run_all(label, lambda name: sqlite_copy(lived, f"lived-{name}"), args, day)
+        run_all(label, lambda name: sqlite_copy(lived, f"lived-{name}"), args, day, lived)
     if args.pg:
         for template in pg_league(args.players, args.games):
             on_server = functools.partial(pg_run_copy, template)
             for round_no in range(args.rounds):
                 if args.paired:  # each ratio from two measurements made one right after the other
                     in_pairs(
-                        measurements("SQLite", on_sqlite, args, day),
+                        measurements("SQLite", on_sqlite, args, day, db),
                         measurements("PostgreSQL", on_server, args, day),
                         server_first=round_no % 2 == 1,
                     )
                 else:  # a round of SQLite's measurements, then one of PostgreSQL's
-                    on_file = run_all("SQLite", on_sqlite, args, day)
+                    on_file = run_all("SQLite", on_sqlite, args, day, db)
                     ratios(on_file, run_all("PostgreSQL", on_server, args, day))
 
 
