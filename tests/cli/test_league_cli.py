@@ -702,6 +702,8 @@ def test_a_player_s_pools_read_as_on_her_page_and_her_changes_name_theirs(
     assert pools == [
         f"{rules.label(e.key.mode, 'fr')} · {rules.label(e.key.role, 'fr')}" for e in last
     ]
+    # how each game went, as on her page: her place (a duel's: its outcome, below)
+    assert [row[3] for row in _rows(changes)] == [f"place {e.rank}" for e in last]
     everyone = cli("--lang", "en", "ranking", "--format", "table", *db).output.splitlines()
     assert {"classic · global", "classic · Germany"} <= set(everyone)  # a table each
     alone = cli("--lang", "en", "ranking", "--role", "*", "--format", "table", *db).output
@@ -1045,6 +1047,14 @@ def test_a_players_history_fits_a_terminal_of_80_columns_or_a_phones(
         assert f"{entry.after:.0f}" in shown
         if entry.game != late["id"]:  # a short id whole on its row
             assert any(f"│ {entry.game} " in line for line in table), entry.game
+    # each game's result in the reader's words (the long id's row: its first piece); a phone's
+    # terminal leaves the results out with P, K and S, to keep the table
+    row = next(line for line in table if line.startswith("│ open-de"))
+    won = league.rules.label("victory", "fr")
+    if width == 60:
+        assert "Résultat" not in shown
+    else:
+        assert won != "victory" and row.split("│")[3].strip() == won
     assert "Historique\u202f: " in shown
     pointer = "P, K, S et règles appliquées\u202f: eloleague explain PARTIE"
     assert ("Règles" in shown, pointer in shown) == (width == 120, width != 120)

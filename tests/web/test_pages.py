@@ -346,7 +346,7 @@ def test_a_game_ranked_by_score_lists_its_sides_by_place(site: Site) -> None:
     order = [int(n) for n in re.findall(r"Joueur (\d)", summary.split('class="what"')[1])[:7]]
     assert order == [5, 1, 2, 3, 6, 0, 4]  # 12, 9, 4, 4, 2, 1, 0
     changes = summary.split('class="changes', 2)[2]  # the game's changes, below its summary
-    changed = [int(n) for n in re.findall(r'<strong>Joueur (\d)</strong>', changes)]
+    changed = [int(n) for n in re.findall(r"<strong>Joueur (\d)</strong>", changes)]
     assert changed == order
     api_event = client.get(f"/api/v1/leagues/{DIPLO}/events/Coupe 2025").json()
     (held_game,) = api_event["games"]

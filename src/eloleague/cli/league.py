@@ -92,6 +92,14 @@ def _result(rules: RuleSet, outcome: str | None, score: float | None) -> str:
     return rules.label(outcome, pick_language())
 
 
+def _entry_result(rules: RuleSet, e: LedgerEntry) -> str:
+    """What a ledger entry's game was for its player, as her page says it: the rule set's wording
+    of her outcome, her place in a game ranked by score, or nothing (a season's adjustment)."""
+    if e.outcome:
+        return rules.label(e.outcome, pick_language())
+    return _t("place {n}", n=e.rank) if e.rank is not None else ""
+
+
 def _rule_word(name: str) -> str:
     """A rule that fired (``rounding``, ``cap``...), in the words of the site's catalogue."""
     return render(Text.in_domain("web", name), pick_language())
@@ -797,9 +805,10 @@ def _print_entries(
 ) -> None:
     # A player's history shows every column of the ledger when they fit the terminal, a long
     # game id folded (GAME_ID_WIDTH); else it leaves out P, K, S and the rules fired (squeezed,
-    # the headings and rules were cut mid-word): each game's are one command away. A game's
-    # players (explain, an event's report, a season's adjustments) keep every column. Either
-    # table, in a terminal too narrow for it, comes as lines (print_fitted).
+    # the headings and rules were cut mid-word): each game's are one command away; in a phone's
+    # terminal it leaves out the results too. A game's players (explain, an event's report, a
+    # season's adjustments) keep every column. Either table, in a terminal too narrow for it,
+    # comes as lines (print_fitted).
     from eloleague.cli.output import fits, print_fitted
 
     table = _entries_table(rules, entries, title, with_game, with_player, brief=False)
@@ -809,6 +818,10 @@ def _print_entries(
     brief = not fits(console, table, wrapped=False)
     if brief:
         table = _entries_table(rules, entries, title, with_game, with_player, brief=True)
+        if not fits(console, table, wrapped=False):  # a phone's terminal: the results go too
+            table = _entries_table(
+                rules, entries, title, with_game, with_player, brief=True, results=False
+            )
     print_fitted(console, table)
     if brief:  # below the table, not as its caption: a caption wraps at the table's width
         console.print(_t("P, K, S and the rules fired: eloleague explain GAME"))
@@ -847,6 +860,7 @@ def _entries_table(
     with_player: bool,
     *,
     brief: bool,
+    results: bool = True,
 ) -> Table:
     from eloleague.cli.output import PlainTable, pool_words, who
 
@@ -870,6 +884,11 @@ def _entries_table(
         table.add_column(_t("Pool"))
     if with_player:
         table.add_column(_t("Player"))
+    # A player's history says how each game went, as her page does (« Victoire », « place 3 »);
+    # a game's own tables list its sides' results above them.
+    with_result = results and with_game and not with_player
+    if with_result:
+        table.add_column(_t("Result"))
     details = slice(1, 4 if brief else 1)  # P, K, S among the numbers: left out when brief
     numbers = [_t("Before"), "P", "K", "S", _t("Change"), _t("After")]
     del numbers[details]
@@ -890,6 +909,8 @@ def _entries_table(
             cells.append(pool_words(rules, e.key, lang))
         if with_player:
             cells.append(who(rules, e.key.player, e.key.role, lang))
+        if with_result:
+            cells.append(_entry_result(rules, e))
         values = [
             _shown(rules, e.before),
             "" if e.expected is None else number(f"{e.expected:.3f}", lang),
