@@ -796,18 +796,8 @@ def test_a_diplomacy_game_s_sides_come_by_place_in_explain_and_the_games(
     assert at == sorted(at), games
 
     cli("init", "--rules", "adlg", "--league", "duels", *db)
-    cli(
-        "import",
-        str(
-            write_lines(
-                tmp_path / "g.jsonl",
-                [duel("g1", "2025-03-01", "Ana", "Ben", ("defeat", "victory"))],
-            )
-        ),
-        "--league",
-        "duels",
-        *db,
-    )
+    lost = duel("g1", "2025-03-01", "Ana", "Ben", ("defeat", "victory"))
+    cli("import", str(write_lines(tmp_path / "g.jsonl", [lost])), "--league", "duels", *db)
     shown = cli("--lang", "en", "explain", "g1", "--league", "duels", *db).output.splitlines()
     assert shown[1].strip().startswith("side 1: Ana") and shown[2].strip().startswith("side 2: Ben")
 

@@ -937,8 +937,6 @@ def explain(
 
     Example: [bold]eloleague explain g17[/]
     """
-    from eloleague.engine.methods import side_places
-
     lg = _open(db, league)
     lang = pick_language()
     found = lg.explain(game_id)
@@ -954,12 +952,11 @@ def explain(
     console.print(head, highlight=False, markup=False, style="bold")
     # A Diplomacy game's sides by place, as its page lists them (1., 2., 2., 4.); other games'
     # as they were given, numbered: a side's number is how a correction names it.
-    placed = side_places(lg.rules, g)
-    for n in _in_place_order(lg.rules, g):
+    for n, place in _in_place_order(lg.rules, g):
         side = g.sides[n]
         result = _result(lg.rules, side.outcome, side.score)
         names = _players(lg.rules, side.players, lang)
-        label = f"{placed[n]}. " if placed else f"{_t('side')} {n + 1}{i18n_colon(lang)}"
+        label = f"{place}. " if place else f"{_t('side')} {n + 1}{i18n_colon(lang)}"
         console.print(f"  {label}{names} — {result}", highlight=False, markup=False)
     if found.unrated_reason:
         console.print(
@@ -1161,7 +1158,7 @@ def games_(
     for g in found:
         sides = ("  " + _t("vs") + "  ").join(
             _players(lg.rules, s.players, lang) + " — " + _result(lg.rules, s.outcome, s.score)
-            for s in (g.sides[n] for n in _in_place_order(lg.rules, g))
+            for s in (g.sides[n] for n, _ in _in_place_order(lg.rules, g))
         )
         cells = [g.id or "", g.date.isoformat()]
         if events:
@@ -1178,14 +1175,15 @@ TERMINAL_GAMES = 100
 """The games ``eloleague games`` shows in a terminal without ``--last``."""
 
 
-def _in_place_order(rules: RuleSet, game: GameRecord) -> list[int]:
-    """The indexes of ``game``'s sides by place under a rule set that ranks by score (ties in
-    the order given, as on the game's page), else as given."""
+def _in_place_order(rules: RuleSet, game: GameRecord) -> list[tuple[int, int | None]]:
+    """Each of ``game``'s sides as (its index, its place): by place under a rule set that ranks
+    by score (ties in the order given, as on the game's page), else as given, without places."""
     from eloleague.engine.methods import side_places
 
     placed = side_places(rules, game)
-    order = list(range(len(game.sides)))
-    return sorted(order, key=placed.__getitem__) if placed else order
+    if placed is None:
+        return [(n, None) for n in range(len(game.sides))]
+    return [(n, place) for n, place in sorted(enumerate(placed), key=lambda side: side[1])]
 
 
 def _players(rules: RuleSet, players: Sequence[Participant], lang: str) -> str:
