@@ -30,7 +30,12 @@ PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of i
   floor of posts of 1,000 games: one transaction a post storing only their rows on a copy of the
   league, measured first and, on SQLite, again right after the posts of 1,000 games, whose
   figure over it is printed (``over the floor of their rows``): the share of SQLite's own speed a
-  post reaches, whatever the machine's speed of the moment.
+  post reaches, whatever the machine's speed of the moment;
+- on SQLite, right after each run of single-game posts, the floor of such posts over HTTP: the
+  same client, clients and bodies posting to a bare ASGI application under Uvicorn
+  (``benchmarks/http_floor.py``: it reads the body and answers ``201``), and the posts' figure
+  over it (``over the HTTP floor``): this machine's round trip of the moment, beside what a post
+  costs above it.
 
 ``--lived N`` measures SQLite again on the league after ``N`` more games appended live (built
 once too): SQLite builds an index with its pages full, so the first live games after a bulk
@@ -276,6 +281,60 @@ def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dic
         time.sleep(0.2)
     server.kill()
     raise SystemExit("the server did not start")
+
+
+def serve_floor() -> tuple[subprocess.Popen[bytes], str]:
+    """The bare application of ``benchmarks/http_floor.py`` under Uvicorn, as ``eloleague
+    serve`` runs the site (uvloop, httptools; no line per request): (its process, its URL)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--app-dir",
+            str(Path(__file__).parent),
+            "http_floor:app",
+            "--port",
+            str(port),
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.post(base, timeout=2).status_code == 201:
+                return server, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    server.kill()
+    raise SystemExit("the bare HTTP server did not start")
+
+
+def http_floor(
+    poster: Poster, clients: int, limit: int, seconds: float, client: str
+) -> tuple[int, float, list[float]]:
+    """The floor of single-game posts over HTTP (:func:`serve_floor`): ``clients`` clients of
+    ``client`` posting the same bodies as :func:`posts`, after as many uncounted as the posts'
+    warm-up; (games answered, wall time, each request's latency)."""
+    server, base = serve_floor()
+    try:
+        posts(base, {}, poster, clients, 1, WARM_UP, seconds, client)
+        n, wall, lat, _statuses = posts(base, {}, poster, clients, 1, limit, seconds, client)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return n, wall, lat
 
 
 WARM_UP = 200
@@ -693,6 +752,13 @@ def measurements(
             server.terminate()
             server.wait(timeout=30)
         row = summary(f"{kind}: {label} ({client})", n, wall, lat)
+        if per_post == 1 and workers == args.workers and floor_db is not None:
+            floor_poster = Poster(args.players, day, f"H{clients}{client}")
+            n, wall, lat = http_floor(floor_poster, clients, limit, args.seconds, client)
+            floor_row = summary(f"{kind}: HTTP floor of {label}, right after", n, wall, lat)
+            ratio = row["games_per_s"] / floor_row["games_per_s"]
+            what = f"{kind}: {label} ({client}) over the HTTP floor"
+            print(json.dumps({"what": what, "ratio": round(ratio, 2)}), flush=True)
         if per_post > 1 and floor_db is not None:
             floor_poster = Poster(args.players, day, f"B{client}")
             n, wall, lat = floor_posts_in_league(floor_db, floor_poster, limit // 1000, 60)
