@@ -30,7 +30,9 @@ PostgreSQL server, the test suite's). Each measurement runs on a fresh copy of i
   floor of posts of 1,000 games: one transaction a post storing only their rows on a copy of the
   league, measured first and, on SQLite, again right after the posts of 1,000 games, whose
   figure over it is printed (``over the floor of their rows``): the share of SQLite's own speed a
-  post reaches, whatever the machine's speed of the moment;
+  post reaches, whatever the machine's speed of the moment; the floor on the same data, likewise,
+  again right after SQLite's ``League.import_games`` of one game (``over the floor on the same
+  data``: the issue's "a quarter of the floor's rate");
 - on SQLite, right after each run of single-game posts, the floor of such posts over HTTP: the
   same client, clients and bodies posting to a bare ASGI application under Uvicorn
   (``benchmarks/http_floor.py``: it reads the body and answers ``201``), and the posts' figure
@@ -96,6 +98,9 @@ OUTCOMES = (
     ("defeat", "marginal_victory"),
 )
 START = dt.date(2012, 1, 7)
+
+Measured = tuple[int, float, list[float]]
+"""What a run of posts or a floor gives: (games, wall time, each one's latency)."""
 
 
 def names(players: int) -> list[str]:
@@ -707,10 +712,27 @@ def measurements(
     their figure over that floor: the two seconds apart, where the run's first floor was minutes
     before (this machine's speed moves within minutes, docs/benchmarks.md)."""
 
+    def beside(row: dict[str, Any], label: str, what: str, measure: Callable[[], Measured]) -> None:
+        """``measure`` a floor right after ``row`` and print ``row``'s figure over it."""
+        n, wall, lat = measure()
+        floor_row = summary(f"{kind}: {label}, right after", n, wall, lat)
+        ratio = row["games_per_s"] / floor_row["games_per_s"]
+        print(json.dumps({"what": f"{kind}: {what}", "ratio": round(ratio, 2)}), flush=True)
+
     def in_process_of(name: str, label: str, prefix: str, newcomers: bool) -> dict[str, Any]:
         poster = Poster(args.players, day, prefix, newcomers=newcomers)
         n, wall, lat = in_process(copy(name), poster, args.posts, args.seconds)
-        return summary(f"{kind}: {label}", n, wall, lat)
+        row = summary(f"{kind}: {label}", n, wall, lat)
+        if not newcomers and floor_db is not None:
+            beside(
+                row,
+                "floor on the same data",
+                f"{label} over the floor on the same data",
+                lambda: floor_in_league(
+                    floor_db, Poster(args.players, day, "G"), args.posts, args.seconds
+                ),
+            )
+        return row
 
     steps: list[Callable[[], dict[str, Any]]] = [
         functools.partial(in_process_of, "inproc", "League.import_games, one game", "p", False),
@@ -752,20 +774,30 @@ def measurements(
             server.terminate()
             server.wait(timeout=30)
         row = summary(f"{kind}: {label} ({client})", n, wall, lat)
-        if per_post == 1 and workers == args.workers and floor_db is not None:
-            floor_poster = Poster(args.players, day, f"H{clients}{client}")
-            n, wall, lat = http_floor(floor_poster, clients, limit, args.seconds, client)
-            floor_row = summary(f"{kind}: HTTP floor of {label}, right after", n, wall, lat)
-            ratio = row["games_per_s"] / floor_row["games_per_s"]
-            what = f"{kind}: {label} ({client}) over the HTTP floor"
-            print(json.dumps({"what": what, "ratio": round(ratio, 2)}), flush=True)
-        if per_post > 1 and floor_db is not None:
-            floor_poster = Poster(args.players, day, f"B{client}")
-            n, wall, lat = floor_posts_in_league(floor_db, floor_poster, limit // 1000, 60)
-            floor_row = summary(f"{kind}: floor of their rows, right after", n, wall, lat)
-            ratio = row["games_per_s"] / floor_row["games_per_s"]
-            what = f"{kind}: {label} ({client}) over the floor of their rows"
-            print(json.dumps({"what": what, "ratio": round(ratio, 2)}), flush=True)
+        if floor_db is None:
+            return row
+        if per_post == 1 and workers == args.workers:
+            beside(
+                row,
+                f"HTTP floor of {label}",
+                f"{label} ({client}) over the HTTP floor",
+                lambda: http_floor(
+                    Poster(args.players, day, f"H{clients}{client}"),
+                    clients,
+                    limit,
+                    args.seconds,
+                    client,
+                ),
+            )
+        if per_post > 1:
+            beside(
+                row,
+                "floor of their rows",
+                f"{label} ({client}) over the floor of their rows",
+                lambda: floor_posts_in_league(
+                    floor_db, Poster(args.players, day, f"B{client}"), limit // 1000, 60
+                ),
+            )
         return row
 
     steps += [
