@@ -253,9 +253,11 @@ def _places(
     out: list[int] = []
     state: dict[tuple[str, str], tuple[float, int, int]] = {}  # group: rating, rank, place
     for r in found:
-        group = (rows.c.mode == r.mode, rows.c.role == r.role)
         key = (r.mode, r.role)
         if not contiguous or key not in state:
+            # (the conditions built only for a counted row: fifty pairs of them made a tenth of
+            # a page computed again after a live post, docs/benchmarks.md "Live results")
+            group = (rows.c.mode == r.mode, rows.c.role == r.role)
             rank = 1 + count(*group, rows.c.rating > r.rating)
             place = rank
             if contiguous:  # rows tied with it and listed before it (on earlier pages)
