@@ -48,16 +48,16 @@ OVERFLOW = """() => {
   return out;
 }"""
 
-# Headers (table headers, the key figures' labels) with a word split over two lines: 'Manifestati'
-# over 'on', 'Adversair' over 'e'. Each word's boxes are measured (a line may end after a hyphen):
-# one word, one line.
-BROKEN_WORDS = """() => {
+# Headers (table headers, the key figures' labels; or the elements of another selector) with a word
+# split over two lines: 'Manifestati' over 'on', 'Adversair' over 'e'. Each word's boxes are
+# measured (a line may end after a hyphen, or at a soft hyphen, which shows one): one word, one line.
+BROKEN_WORDS = """(selector = 'th, dt') => {
   const out = [];
-  for (const el of document.querySelectorAll('th, dt')) {
+  for (const el of document.querySelectorAll(selector)) {
     if (!el.offsetParent) continue;
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.textContent.matchAll(/[^\\s-]+/g)) {  // a hyphen may break
+      for (const m of node.textContent.matchAll(/[^\\s\\u00ad-]+/g)) {  // a hyphen may break
         const range = document.createRange();
         range.setStart(node, m.index);
         range.setEnd(node, m.index + m[0].length);
@@ -270,6 +270,10 @@ def test_the_officers_tools_fit(
         if tool != "balance":  # the result's chart, as wide as the window at most
             chart = page.locator("figure svg").first.bounding_box()
             assert chart is not None and chart["x"] + chart["width"] <= WIDTHS[width]["width"]
+        if tool == "evaluate":  # the models' figures fit a phone, their names broken between words
+            box = "document.querySelector('#metrics').parentElement"
+            assert page.evaluate(f"{box}.scrollWidth <= {box}.clientWidth + 1"), tool
+            assert page.evaluate(BROKEN_WORDS, "table.metrics td:first-child") == []
         check(f"{tool}-result")
     context.close()
     assert problems == {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,26 @@ def test_baselines_run_on_every_method() -> None:
             assert m.accuracy is not None and m.accuracy > 0.5
         if preset == "diplomacy":
             assert ev.models[0].samples == ev.games * 21  # one sample per pair of 7 players
+
+
+def test_report_reads_in_its_language() -> None:
+    """The report and its chart write numbers as the reader's language does (a decimal comma and
+    a spaced percent in French) and the chart's tips in that language."""
+    rules = load_rules("adlg")
+    evaluation = evaluate(rules, read_games(REPLAY / "adlg.jsonl", rules))
+    first = evaluation.models[0]
+    french, english = evaluation_html(evaluation, "fr"), evaluation_html(evaluation, "en")
+    assert f"<td>{first.log_loss:.4f}</td>".replace(".", ",") in french
+    assert f"<td>{first.log_loss:.4f}</td>" in english
+    assert first.accuracy is not None
+    assert f"{100 * first.accuracy:.1f}\u202f%".replace(".", ",") in french
+    assert 'text-anchor="end">0,2</text>' in french  # the chart's axes
+    assert 'text-anchor="end">0.2</text>' in english
+    tips = re.findall(r"<circle [^>]*><title>([^<]*)</title>", french)
+    assert tips and all(
+        re.fullmatch(r".+\u202f: prédit 0,\d\d, observé [01],\d\d, \d+ parties?", t) for t in tips
+    )
+    assert re.search(r"<title>[^<]*: predicted 0\.\d\d, observed", english)
 
 
 def test_report_and_cli(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from html import escape
 
-from eloleague.i18n import ngettext, translator
+from eloleague.i18n import decimal, grouped, ngettext, percent, translator
 from eloleague.tools.compare import Comparison
 from eloleague.tools.evaluate import Evaluation, Metrics
 from eloleague.tools.svg import calibration_chart, line_chart
@@ -26,6 +26,7 @@ def comparison_svg(comparison: Comparison, lang: str = "en") -> str:
             (comparison.rules_b.name, [s.mean_b for s in comparison.seasons]),
         ],
         _("mean rating"),
+        lang,
     )
 
 
@@ -37,26 +38,28 @@ def calibration_svg(evaluation: Evaluation, lang: str = "en") -> str:
         for m in evaluation.models
     ]
     return calibration_chart(
-        _("Calibration"), series, _("predicted expected score"), _("observed score")
+        _("Calibration"), series, _("predicted expected score"), _("observed score"), lang
     )
 
 
-def _num(value: float | None, digits: int = 4) -> str:
+def _num(value: float | None, lang: str, digits: int = 4) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    return f"{value:.{digits}f}"
+    return decimal(value, digits, lang)
 
 
-def _metrics_rows(models: tuple[Metrics, ...]) -> str:
+def _metrics_rows(models: tuple[Metrics, ...], lang: str) -> str:
     best_ll = min(m.log_loss for m in models)
     best_brier = min(m.brier for m in models)
     rows = []
     for m in models:
-        ll = f"<b>{_num(m.log_loss)}</b>" if m.log_loss == best_ll else _num(m.log_loss)
-        br = f"<b>{_num(m.brier)}</b>" if m.brier == best_brier else _num(m.brier)
-        acc = "–" if m.accuracy is None else f"{100 * m.accuracy:.1f} %"
+        ll = _num(m.log_loss, lang)
+        ll = f"<b>{ll}</b>" if m.log_loss == best_ll else ll
+        br = _num(m.brier, lang)
+        br = f"<b>{br}</b>" if m.brier == best_brier else br
+        acc = "–" if m.accuracy is None else percent(m.accuracy, lang)
         rows.append(
-            f"<tr><td>{escape(m.name)}</td><td>{m.samples}</td><td>{ll}</td>"
+            f"<tr><td>{escape(m.name)}</td><td>{grouped(m.samples, lang)}</td><td>{ll}</td>"
             f"<td>{br}</td><td>{acc}</td></tr>"
         )
     return "".join(rows)
@@ -67,8 +70,9 @@ def evaluation_html(evaluation: Evaluation, lang: str = "en") -> str:
     _ = translator(lang, "tools")
     first = evaluation.models[0]
     bins = "".join(
-        f"<tr><td>{b.low:.1f}–{b.high:.1f}</td><td>{_num(b.predicted, 3)}</td>"
-        f"<td>{_num(b.observed, 3)}</td><td>{b.count}</td></tr>"
+        f"<tr><td>{decimal(b.low, 1, lang)}–{decimal(b.high, 1, lang)}</td>"
+        f"<td>{_num(b.predicted, lang, 3)}</td><td>{_num(b.observed, lang, 3)}</td>"
+        f"<td>{grouped(b.count, lang)}</td></tr>"
         for b in first.calibration
         if b.count
     )
@@ -87,12 +91,12 @@ text-align:right}}td:first-child,th:first-child{{text-align:left}}</style></head
                 "{n} rated game, predicted from the ratings just before it.",
                 "{n} rated games, each predicted from the ratings just before it.",
                 evaluation.games,
-            ).format(n=evaluation.games)
+            ).format(n=grouped(evaluation.games, lang))
         )
     }</p>
 <table id="metrics"><thead><tr><th>{escape(_("model"))}</th><th>{escape(_("predictions"))}</th>
 <th>{escape(_("log loss"))}</th><th>{escape(_("Brier score"))}</th>
-<th>{escape(_("accuracy"))}</th></tr></thead><tbody>{_metrics_rows(evaluation.models)}</tbody>
+<th>{escape(_("accuracy"))}</th></tr></thead><tbody>{_metrics_rows(evaluation.models, lang)}</tbody>
 </table>
 <ul>
 <li>{

@@ -1,13 +1,17 @@
 """Small self-contained SVG charts written by hand.
 
 :func:`line_chart` draws series over labelled x positions (mean rating per season);
-:func:`calibration_chart` draws predicted against observed frequencies with the diagonal.
+:func:`calibration_chart` draws predicted against observed frequencies with the diagonal. Their
+numbers and the tips of their points are written in the reader's language (``lang``: a decimal
+comma in French, the tips translated in the ``tools`` catalogue).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
+
+from eloleague.i18n import colon, decimal, grouped, ngettext
 
 COLOURS = ("#1f5fa8", "#c0392b", "#2e8b57", "#8e44ad", "#d68910")
 WIDTH, HEIGHT = 640, 360
@@ -39,6 +43,7 @@ def line_chart(
     labels: Sequence[str],
     series: Sequence[tuple[str, Sequence[float | None]]],
     y_label: str = "",
+    lang: str = "en",
 ) -> str:
     """Lines of ``series`` (name, values aligned with ``labels``; ``None`` leaves a gap)."""
     values = [v for _, vs in series for v in vs if v is not None]
@@ -89,7 +94,8 @@ def line_chart(
             if w is not None:
                 body.append(
                     f'<circle cx="{x(i):.1f}" cy="{y(w):.1f}" r="3" fill="{colour}">'
-                    f"<title>{escape(name)} {escape(labels[i])}: {w:.1f}</title></circle>"
+                    f"<title>{escape(name)} {escape(labels[i])}{colon(lang)}"
+                    f"{decimal(w, 1, lang)}</title></circle>"
                 )
         body.append(
             f'<rect x="{LEFT + 10}" y="{TOP + 8 + 18 * s}" width="12" height="12" '
@@ -104,6 +110,7 @@ def calibration_chart(
     series: Sequence[tuple[str, Sequence[tuple[float, float, int]]]],
     x_label: str = "predicted",
     y_label: str = "observed",
+    lang: str = "en",
 ) -> str:
     """Calibration: for each series, points (mean predicted, mean observed, count) per bin,
     joined by a line, against the diagonal of perfect calibration; point area grows with count."""
@@ -126,9 +133,12 @@ def calibration_chart(
     for t in range(6):
         v = t / 5
         body.append(
-            f'<text x="{px(v):.1f}" y="{TOP + size + 16}" text-anchor="middle">{v:.1f}</text>'
+            f'<text x="{px(v):.1f}" y="{TOP + size + 16}" text-anchor="middle">'
+            f"{decimal(v, 1, lang)}</text>"
         )
-        body.append(f'<text x="{LEFT - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
+        body.append(
+            f'<text x="{LEFT - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{decimal(v, 1, lang)}</text>'
+        )
     body.append(
         f'<text x="{px(0.5)}" y="{TOP + size + 34}" text-anchor="middle">{escape(x_label)}</text>'
     )
@@ -150,8 +160,8 @@ def calibration_chart(
                 r = 2 + 5 * (c / biggest) ** 0.5
                 body.append(
                     f'<circle cx="{px(p):.1f}" cy="{py(o):.1f}" r="{r:.1f}" '
-                    f'fill="{colour}" fill-opacity="0.6"><title>{escape(name)}: '
-                    f"predicted {p:.2f}, observed {o:.2f}, {c} games</title></circle>"
+                    f'fill="{colour}" fill-opacity="0.6"><title>'
+                    f"{escape(_tip(name, p, o, c, lang))}</title></circle>"
                 )
         lx = LEFT + size + 20
         body.append(
@@ -160,3 +170,19 @@ def calibration_chart(
             f"{escape(name)}</text>"
         )
     return _frame(title, body)
+
+
+def _tip(name: str, predicted: float, observed: float, count: int, lang: str) -> str:
+    """A calibration point's tip: ``Elo: predicted 0.47, observed 0.50, 12 games``."""
+    return ngettext(
+        lang,
+        "tools",
+        "{name}: predicted {predicted}, observed {observed}, {count} game",
+        "{name}: predicted {predicted}, observed {observed}, {count} games",
+        count,
+    ).format(
+        name=name,
+        predicted=decimal(predicted, 2, lang),
+        observed=decimal(observed, 2, lang),
+        count=grouped(count, lang),
+    )
