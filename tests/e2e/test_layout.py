@@ -270,10 +270,13 @@ def test_the_officers_tools_fit(
         if tool != "balance":  # the result's chart, as wide as the window at most
             chart = page.locator("figure svg").first.bounding_box()
             assert chart is not None and chart["x"] + chart["width"] <= WIDTHS[width]["width"]
-        if tool == "evaluate":  # the models' figures fit a phone, their names broken between words
-            box = "document.querySelector('#metrics').parentElement"
+        # the models' figures and the players' ratings side by side fit a phone (a phone's
+        # columns, the others summed up under the name), names broken between their words only
+        table = {"evaluate": "table.metrics", "compare": "table.side-by-side"}.get(tool)
+        if table is not None:
+            box = f"document.querySelector('{table}').parentElement"
             assert page.evaluate(f"{box}.scrollWidth <= {box}.clientWidth + 1"), tool
-            assert page.evaluate(BROKEN_WORDS, "table.metrics td:first-child") == []
+            assert page.evaluate(BROKEN_WORDS, f"{table} td:first-child") == [], tool
         check(f"{tool}-result")
     context.close()
     assert problems == {}

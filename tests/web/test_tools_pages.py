@@ -342,7 +342,9 @@ def test_evaluate_gives_the_library_s_metrics(
     page = read_client.post(EVALUATE + "?lang=en", data={"csrf_token": token, "baselines": "on"})
     assert page.status_code == 200, page.text
     first = expected.models[0]
-    assert f"<td>{first.name}</td>" in page.text and f"{first.log_loss:.4f}" in page.text
+    # each model's row: its name, its predictions under it on a phone, its figures
+    row = f'<td>{first.name}<span class="sub narrow-only">{first.samples} predictions</span></td>'
+    assert row in page.text and f"{first.log_loss:.4f}" in page.text
     assert "Glicko-2" in page.text and "OpenSkill" in page.text
     assert re.search(r'<figure class="calibration-chart"><svg.*?class="diagonal"', page.text, re.S)
     assert not math.isnan(first.log_loss)
