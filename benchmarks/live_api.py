@@ -326,9 +326,7 @@ def serve_floor() -> tuple[subprocess.Popen[bytes], str]:
     raise SystemExit("the bare HTTP server did not start")
 
 
-def http_floor(
-    poster: Poster, clients: int, limit: int, seconds: float, client: str
-) -> tuple[int, float, list[float]]:
+def http_floor(poster: Poster, clients: int, limit: int, seconds: float, client: str) -> Measured:
     """The floor of single-game posts over HTTP (:func:`serve_floor`): ``clients`` clients of
     ``client`` posting the same bodies as :func:`posts`, after as many uncounted as the posts'
     warm-up; (games answered, wall time, each request's latency)."""
