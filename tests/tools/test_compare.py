@@ -89,6 +89,25 @@ def test_cli_compare_with_chart(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "Biggest movers" in out.stdout and "Ace" in out.stdout
     svg = chart.read_text("utf-8")
+    # the mean per season drawn as bars, not as markup (« [blue]█[/] »), and on a terminal of
+    # 60 columns cut to what the other columns leave, each bar whole
+    for columns in ("200", "60"):
+        narrow = run_cli(
+            "compare",
+            "--games",
+            str(REPLAY / "bataille-empire.jsonl"),
+            "--base",
+            "bataille-empire",
+            "--rules",
+            "bataille-empire-en",
+            env={"COLUMNS": columns},
+        )
+        assert narrow.returncode == 0, narrow.stderr
+        seasons = narrow.stdout.split("Mean rating per season")[1].splitlines()
+        bars = [line for line in seasons if "█" in line]
+        assert len(bars) >= 4, seasons
+        assert all("[" not in line and "…" not in line for line in bars), bars
+        assert max(len(line) for line in seasons) <= int(columns)
     assert svg.startswith("<svg") and svg.count('class="series"') == 2
     same = run_cli(
         "compare", "--games", str(REPLAY / "adlg.jsonl"), "--base", "adlg", "--rules", "adlg"

@@ -17,6 +17,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text as Styled
 
 from eloleague.cli import app, use_language
 from eloleague.cli.console import console as new_console
@@ -546,15 +547,20 @@ def _print_comparison(c: Comparison, lang: str, console: Console, limit: int) ->
     values = [v for s in c.seasons for v in (s.mean_a, s.mean_b) if v is not None]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)
     span = (high - low) or 1.0
-    for s in c.seasons:
-        bar_a = "█" * (1 + int(20 * ((s.mean_a or low) - low) / span))
-        bar_b = "█" * (1 + int(20 * ((s.mean_b or low) - low) / span))
-        seasons.add_row(
-            s.end.isoformat(),
-            num(s.mean_a, a),
-            num(s.mean_b, b),
-            f"[blue]{bar_a}[/]\n[red]{bar_b}[/]",
-        )
+    texts = [(s.end.isoformat(), num(s.mean_a, a), num(s.mean_b, b)) for s in c.seasons]
+    # The bars take what the other columns leave of the terminal's width (each column's widest
+    # text, its padding and its border), 20 characters at most: cut to the width, every bar read
+    # « ███… » whatever its length.
+    heads = (_("season end"), a.name, b.name)
+    used = sum(3 + max([len(head), *(len(t[i]) for t in texts)]) for i, head in enumerate(heads))
+    longest = max(4, min(20, console.width - used - 4))
+
+    def bar(mean: float | None) -> str:
+        return "█" * (1 + int((longest - 1) * ((mean or low) - low) / span))
+
+    for (end, mean_a, mean_b), s in zip(texts, c.seasons, strict=True):
+        bars = Styled.assemble((bar(s.mean_a), "blue"), "\n", (bar(s.mean_b), "red"))
+        seasons.add_row(end, mean_a, mean_b, bars)
     console.print(seasons)
 
 
