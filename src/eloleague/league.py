@@ -22,7 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TextIO, TypeVar, cast
+from typing import Any, Protocol, TextIO, TypeVar, cast
 
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -187,8 +187,16 @@ __all__ = [
 _ENGINES: dict[str, Engine] = {}
 
 T = TypeVar("T")
-Notes = Callable[[Connection, ImportReport], None]
-"""Writes of an import whose answers nobody reads (its journal entry, its kept answer)."""
+
+
+class Notes(Protocol):
+    """Writes of an import whose answers nobody reads (its journal entry, its kept answer);
+    ``journal=False``: the kept answer only, the caller noting the import in the journal
+    (imports written together: :meth:`League._import_together`)."""
+
+    def __call__(self, conn: Connection, report: ImportReport, journal: bool = True) -> None: ...
+
+
 _KEPT_ANSWERS = 64  # questions a League object keeps the answers of (League._remembered)
 _RULES_READ = "eloleague.rules_read"  # conn.info: the league whose rules its transaction read
 
@@ -908,8 +916,9 @@ class League:
             set_places(conn, self.id, event_places)
             return report
 
-        def notes(conn: Connection, report: ImportReport) -> None:
-            self._note_import(conn, report, user, source)
+        def notes(conn: Connection, report: ImportReport, journal: bool = True) -> None:
+            if journal:
+                self._note_import(conn, report, user, source)
             if answer is not None and content_hash is not None and report.changed:
                 imports.keep_answer(conn, self.id, content_hash, answer(report))
 
@@ -965,10 +974,39 @@ class League:
             posts = [post for post, _, _ in parts]
             reports = imports_together.apply_writes(conn, self.id, self.rules, posts)
         hold_for_commit(conn)
-        for (_, notes, _), report in zip(parts, reports, strict=True):
-            notes(conn, report)
+        done = []
+        for (post, notes, _), report in zip(parts, reports, strict=True):
+            notes(conn, report, journal=False)
+            done.append((post, report))
+        self._note_imports(conn, done)
         bump_revision(conn, self.id)
         return reports
+
+    def _note_imports(self, conn: Connection, done: Sequence[tuple[Post, ImportReport]]) -> None:
+        """The journal's notes of imports written together, as each would have been noted in
+        turn: those of one user from one source (a game server's posts) in one statement, their
+        run counting each of them (docs/league.md, "The journal"); an import that replaced games
+        has an entry of its own, noted in turn as alone."""
+        if any(report.replaced for _, report in done):
+            for post, report in done:
+                self._note_import(conn, report, post.user, post.source)
+            return
+        runs: dict[tuple[str | None, str], list[ImportReport]] = {}
+        for post, report in done:
+            if report.changed and not report.dry_run:
+                runs.setdefault((post.user, post.source), []).append(report)
+        for (user, source), reports in runs.items():
+            store_journal.note_import(
+                conn,
+                self.id,
+                user,
+                source,
+                added=sum(r.added for r in reports),
+                replaced=0,
+                players=sum(_players_changed(r) for r in reports),
+                at=self.now(),
+                imports=len(reports),
+            )
 
     def _together_reads(
         self,

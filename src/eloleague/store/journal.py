@@ -138,13 +138,17 @@ def note_import(
     replaced: int,
     players: int,
     at: dt.datetime | None = None,
+    imports: int = 1,
 ) -> None:
     """Note an import that changed something: added to the run of ``user``'s imports from
     ``source`` in the UTC hour of ``at`` (default: now) when it replaced nothing, the run begun
     by it if there is none yet (see the module); an entry of its own otherwise. One statement,
-    whose result nobody reads (on PostgreSQL it goes with the commit)."""
+    whose result nobody reads (on PostgreSQL it goes with the commit). ``imports``: how many
+    imports of the run this note stands for, when several written together (none replacing
+    anything) are noted at once: their ``added`` and ``players`` summed, as many notes would."""
     when = at or dt.datetime.now(dt.UTC)
     if replaced:
+        assert imports == 1, "an import that replaces games has an entry of its own"
         shown = {"source": source, "added": added, "replaced": replaced}
         _insert(conn, league_id, "import", user, added + replaced, players, when, shown)
         return
@@ -161,6 +165,8 @@ def note_import(
             f"{before}{added}}}",
             added,
             players,
+            imports,
+            None if imports == 1 else stamp_param(conn)(when),
             run_key(when, user, source),
             before,
         ),
@@ -175,10 +181,11 @@ def run_key(at: dt.datetime, user: str | None, source: str) -> str:
 
 
 _RUN = (
-    "INSERT INTO journal (league_id, at, user_name, action, detail, games, players, run_key) "
-    "VALUES (?, ?, ?, 'import', ?, ?, ?, ?) ON CONFLICT (league_id, run_key) DO UPDATE SET "
+    "INSERT INTO journal (league_id, at, user_name, action, detail, games, players, changes, "
+    "first_at, run_key) VALUES (?, ?, ?, 'import', ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (league_id, run_key) DO UPDATE SET "
     "first_at = COALESCE(journal.first_at, journal.at), at = excluded.at, "
-    "changes = journal.changes + 1, games = journal.games + excluded.games, "
+    "changes = journal.changes + excluded.changes, games = journal.games + excluded.games, "
     "players = journal.players + excluded.players, "
     "detail = ? || CAST(journal.games + excluded.games AS TEXT) || '}'"
 )
