@@ -276,16 +276,25 @@ def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dic
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
+    started(server, base + "/api/v1/leagues", 200, 120, "the server")
+    return server, base, {"Authorization": f"Bearer {token}"}
+
+
+def started(
+    server: subprocess.Popen[bytes], url: str, status: int, seconds: float, what: str
+) -> None:
+    """Wait until ``server`` (``what``, for the message) answers a ``GET`` of ``url`` with
+    ``status``, at most ``seconds``; past them it is killed and the run stops."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            if httpx.get(base + "/api/v1/leagues", timeout=2).status_code == 200:
-                return server, base, {"Authorization": f"Bearer {token}"}
+            if httpx.get(url, timeout=2).status_code == status:
+                return
         except httpx.HTTPError:
             pass
-        time.sleep(0.2)
+        time.sleep(0.1)
     server.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"{what} did not start")
 
 
 def serve_floor() -> tuple[subprocess.Popen[bytes], str]:
@@ -314,16 +323,8 @@ def serve_floor() -> tuple[subprocess.Popen[bytes], str]:
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.post(base, timeout=2).status_code == 201:
-                return server, base
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    server.kill()
-    raise SystemExit("the bare HTTP server did not start")
+    started(server, base, 201, 30, "the bare HTTP server")
+    return server, base
 
 
 def http_floor(poster: Poster, clients: int, limit: int, seconds: float, client: str) -> Measured:
