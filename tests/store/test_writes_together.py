@@ -127,8 +127,9 @@ REFERS |= {("ledger", "game_id"): "games"}
 
 
 def stored(league: League) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of the tables an import writes, without the clock's columns; the row ids of
-    games and batches by their order (:data:`NUMBERED`)."""
+    """Every row of the tables an import writes, the clock's columns only as set or not (a run of
+    several imports has its first one's time, an entry of one has none); the row ids of games and
+    batches by their order (:data:`NUMBERED`)."""
     out = {}
     with league._reading() as conn:
         order = {}
@@ -137,7 +138,10 @@ def stored(league: League) -> dict[str, list[tuple[Any, ...]]]:
             order[name] = {pk: n for n, (pk,) in enumerate(conn.execute(select(pks).order_by(pks)))}
         for name in COMPARED:
             table = tables.metadata.tables[name]
-            columns = [c for c in table.columns if not isinstance(c.type, DateTime)]
+            columns = [
+                c.is_(None).label(c.name) if isinstance(c.type, DateTime) else c
+                for c in table.columns
+            ]
             rows = conn.execute(select(*columns)).all()
 
             def numbered(column: str, value: Any, table: str = name) -> Any:
