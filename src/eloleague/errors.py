@@ -32,7 +32,7 @@ class Problem:
 
 
 def first_problems(problems: Sequence[Problem], shown: int = 20) -> list[Problem]:
-    """The first ``shown`` of ``problems``, then "... and 3 more problems" when there are more
+    """The first ``shown`` of ``problems``, then "… and 3 more problems" when there are more
     (a replay of a whole league under another rule set can find thousands)."""
     from eloleague.i18n import Text
 
@@ -40,7 +40,7 @@ def first_problems(problems: Sequence[Problem], shown: int = 20) -> list[Problem
     if len(problems) > shown:
         more = len(problems) - shown
         words = Text.plural_in_domain(  # the tools' words, wherever the problems are shown
-            "tools", "... and {count} more problem", "... and {count} more problems", more
+            "tools", "… and {count} more problem", "… and {count} more problems", more
         )
         first.append(Problem("", words))
     return first

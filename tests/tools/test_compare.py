@@ -122,7 +122,7 @@ def test_cli_compare_with_chart(tmp_path: Path) -> None:
 def test_games_the_other_rules_refuse_are_said_so_in_one_language() -> None:
     """A history the other rule set cannot rate (seven-player games under card-battle): the
     refusal's place (« avec les règles card-battle ») and its count of the problems left out
-    (« ... et N autres problèmes ») are in French with the problems; they came in English."""
+    (« … et N autres problèmes ») are in French with the problems; they came in English."""
     common = ["compare", "--games", str(REPLAY / "diplomacy.jsonl"), "--base", "diplomacy"]
     done = run_cli(*common, "--rules", "card-battle", "--lang", "fr")
     assert done.returncode == 2 and not done.stdout
@@ -131,4 +131,5 @@ def test_games_the_other_rules_refuse_are_said_so_in_one_language() -> None:
         line.startswith("avec les règles card-battle : ") for line in lines
     )
     assert lines[-1].endswith(" autres problèmes"), lines[-1]
+    assert lines[-1].startswith("avec les règles card-battle : … et "), lines[-1]  # an ellipsis
     assert "under rule set" not in done.stderr and "more problems" not in done.stderr

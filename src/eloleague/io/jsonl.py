@@ -362,7 +362,7 @@ def _date(value: Any) -> dt.date | None:
 
 def _show(value: Any) -> str:
     text = msgspec.json.encode(value).decode()
-    return text if len(text) <= 40 else text[:37] + "..."
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _slow_record(line: bytes, origin: Text, date: dt.date | None = None) -> GameRecord:

@@ -61,7 +61,7 @@ def cut(value: str, width: int = 40) -> str:
         lambda m: m.group().encode("unicode_escape", "backslashreplace").decode("ascii"),
         value[:width],
     )
-    return text + "..." if len(value) > width else text
+    return text + "…" if len(value) > width else text
 
 
 def shown(value: str, width: int = 40) -> str:
@@ -111,7 +111,7 @@ def round_problem(value: int) -> Text | None:
     """Why a round number cannot be stored, or ``None``."""
     if 0 <= value <= ROUND_MAX:
         return None
-    shown_value = str(value) if len(str(value)) <= 30 else str(value)[:27] + "..."
+    shown_value = str(value) if len(str(value)) <= 30 else str(value)[:29] + "…"
     return Text.of("round {value} is out of range (0 to {max})", value=shown_value, max=ROUND_MAX)
 
 
