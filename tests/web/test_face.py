@@ -80,7 +80,7 @@ def test_a_bad_logo_is_refused_and_nothing_changes(site: Site) -> None:
         headers={"Accept-Language": "fr"},
     )
     assert refused.status_code == 422
-    assert "le logo doit être une image PNG ou JPEG" in refused.text
+    assert "Le logo doit être une image PNG ou JPEG" in refused.text
     assert 'value="Autre nom"' in refused.text  # what was typed is kept
     assert League.open(str(site.db), BE).face().display_name is None
     assert client.get(f"/leagues/{BE}/logo").status_code == 404

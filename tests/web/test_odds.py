@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +70,20 @@ def test_player_page_shows_the_odds_against_someone(read_client: TestClient) -> 
     assert french in page.text, french
     wrong = read_client.get(f"/leagues/{BE}/players/{a}", params={"against": "Nobody Here"})
     assert wrong.status_code == 200 and 'role="alert"' in wrong.text
+
+
+def test_an_error_box_reads_as_a_sentence(read_client: TestClient) -> None:
+    """The API says a refusal as words that follow a place (« joueur inconnu … »); the page's
+    error box shows it alone, as a sentence: its first letter a capital, the rest the same."""
+    a, _ = _two(read_client)
+    sides = {"sides": [[a], ["Nobody Here"]]}
+    said = read_client.post(f"/api/v1/leagues/{BE}/predict?lang=fr", json=sides)
+    message = said.json()["error"]["message"]
+    assert message.startswith("joueur inconnu")
+    page = read_client.get(f"/leagues/{BE}/players/{a}", params={"against": "Nobody Here"})
+    found = re.search(r'role="alert">\s*<p><strong>(.*?)</strong>', page.text)
+    assert found is not None, page.text
+    assert html.unescape(found[1]) == "J" + message[1:]
 
 
 def test_predict_refuses_three_sides_in_a_two_sided_game(read_client: TestClient) -> None:

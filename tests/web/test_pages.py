@@ -167,7 +167,7 @@ def test_error_pages_have_no_traceback(site: Site) -> None:
     page = client.get("/boom", headers=EN)
     assert page.status_code == 500
     assert "secret internal detail" not in page.text and "Traceback" not in page.text
-    assert "internal error" in page.text
+    assert "Internal error" in page.text
     api = client.get("/api/v1/boom")
     assert api.status_code == 500
     assert api.json() == {

@@ -210,7 +210,7 @@ def test_impossible_balance_requests_are_explained_in_both_languages(
     )
     assert unknown.status_code == 400
     suggestion = re.search(
-        rf"unknown player &#34;{typo}&#34;; did you mean: ([^<]+)\?", unknown.text
+        rf"Unknown player &#34;{typo}&#34;; did you mean: ([^<]+)\?", unknown.text
     )
     assert suggestion and names[1] in suggestion.group(1).split(", ")
 
@@ -218,7 +218,7 @@ def test_impossible_balance_requests_are_explained_in_both_languages(
         BALANCE + "?lang=en",
         data={"csrf_token": token, "players": "\n".join(names), "sizes": "4,x"},
     )
-    assert sizes.status_code == 422 and "team sizes: give whole numbers" in sizes.text
+    assert sizes.status_code == 422 and "Team sizes: give whole numbers" in sizes.text
 
     ffa = read_client.post(f"/api/v1/leagues/{DIPLO}/tools/balance?lang=en", json=three_apart)
     assert ffa.status_code == 400 and "free-for-all" in ffa.json()["error"]["message"]
@@ -285,7 +285,7 @@ def test_a_bad_rule_file_comes_back_located_and_translated(read_client: TestClie
         files={"rules_file": ("club.toml", bad, "text/plain")},
     )
     assert fr.status_code == 422
-    assert "le fichier de règles club.toml est inutilisable" in fr.text
+    assert "Le fichier de règles club.toml est inutilisable" in fr.text
     assert "club.toml, clé foo" in fr.text and "Traceback" not in fr.text
     en = read_client.post(
         f"/api/v1{EVALUATE}?lang=en", json={"rules": "method = [", "filename": "x.toml"}
@@ -306,7 +306,7 @@ def test_a_bad_rule_file_comes_back_located_and_translated(read_client: TestClie
     error = misfit.json()["error"]
     assert error["message"].startswith("the league's games do not fit rule set bataille-empire")
     assert len(error["problems"]) == 21 and error["problems"][0]["location"].startswith("game ")
-    assert error["problems"][-1]["message"].startswith("... and ")
+    assert error["problems"][-1]["message"].startswith("… and ")
 
 
 # evaluate ------------------------------------------------------------------------------------
@@ -396,7 +396,7 @@ def test_tool_forms_without_their_csrf_token_are_refused(read_client: TestClient
                 data["csrf_token"] = token
             got = read_client.post(path + "?lang=fr", data=data)
             assert got.status_code == 403, (path, got.status_code)
-            assert "le formulaire a expiré" in got.text
+            assert "Le formulaire a expiré" in got.text
 
 
 def test_the_tools_are_linked_and_documented(read_client: TestClient) -> None:
@@ -507,7 +507,7 @@ def test_balance_page_asks_the_team_at_home(club: tuple[TestClient, League, str]
         data={"csrf_token": csrf, "players": "A\nB\nC\nD", "teams": "3", "home": "1"},
     )
     assert three.status_code == 400
-    assert "the team at home is one of the two teams of a game, but there are 3 teams" in three.text
+    assert "The team at home is one of the two teams of a game, but there are 3 teams" in three.text
 
 
 def test_balance_without_a_home_advantage_ignores_the_team_at_home(

@@ -291,7 +291,7 @@ def test_forms_without_their_csrf_token_are_refused(
         }
         got = client.post(path, data=data, follow_redirects=False)
         assert got.status_code == 403, (path, got.status_code)
-        assert "le formulaire a expiré" in got.text
+        assert "Le formulaire a expiré" in got.text
     assert _games(site) == before
     assert client.get(f"/leagues/{BE}/games/g1").status_code == 200
 

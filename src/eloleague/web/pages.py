@@ -71,6 +71,7 @@ def templates() -> Environment:
     env.filters["count_of"] = count_of
     # a rule file's label (marginal_victory) broken after its underscores only, not mid-word
     env.filters["breakable"] = lambda value: escape(str(value)).replace("_", Markup("_<wbr>"))
+    env.filters["sentence"] = sentence
     env.globals["place"] = place
     env.globals["colon"] = colon
     # Numbers in the page's language (decimal comma in French), names in the rule file's labels.
@@ -91,6 +92,13 @@ def templates() -> Environment:
         lambda ctx, name: (ctx.get("labels") or {}).get(name, name) if name else name
     )
     return env
+
+
+def sentence(value: object) -> str:
+    """A message shown alone, as a sentence (an error box's headline): messages are written to
+    follow a place (« ligne 3 : la date manque »), so they start with a small letter."""
+    text = value if isinstance(value, Markup) else str(value)
+    return text[:1].upper() + text[1:]
 
 
 def _shown(value: object) -> str:
