@@ -231,7 +231,13 @@ def record(obj: dict[str, Any]) -> GameRecord:
     )
 
 
-def summary(label: str, games: int, seconds: float, latencies: list[float]) -> dict[str, Any]:
+def summary(
+    label: str,
+    games: int,
+    seconds: float,
+    latencies: list[float],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     row: dict[str, Any] = {"what": label, "games": games, "seconds": round(seconds, 2)}
     row["games_per_s"] = round(games / seconds, 1) if seconds else None
     if latencies:
@@ -239,8 +245,21 @@ def summary(label: str, games: int, seconds: float, latencies: list[float]) -> d
         row["p50_ms"] = round(statistics.median(ordered) * 1000, 2)
         # nearest rank: of 20 posts, the 19th; of 2, the slower (not the faster, as before)
         row["p95_ms"] = round(ordered[math.ceil(0.95 * len(ordered)) - 1] * 1000, 2)
+    row.update(extra or {})
     print(json.dumps(row), flush=True)
     return row
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) process ``pid`` has used so far, from Linux's ``/proc``
+    (None elsewhere): with one worker, the server's CPU a post is what eloleague's code costs,
+    where games a second also move with what the clients and the machine do."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -766,13 +785,19 @@ def measurements(
             # page cache): WARM_UP games from as many clients (one post of 1,000 games).
             warm = per_post if per_post > 1 else WARM_UP
             posts(base, auth, poster, clients, per_post, warm, args.seconds, client)
+            before = cpu_seconds(server.pid) if workers == 1 else None
             n, wall, lat, _statuses = posts(
                 base, auth, poster, clients, per_post, limit, args.seconds, client
             )
+            after = cpu_seconds(server.pid) if before is not None else None
         finally:
             server.terminate()
             server.wait(timeout=30)
-        row = summary(f"{kind}: {label} ({client})", n, wall, lat)
+        # one worker: the server's own process (PostgreSQL's work is in its server's processes)
+        cpu = {}
+        if before is not None and after is not None and lat:
+            cpu["server_cpu_ms_a_post"] = round((after - before) * 1000 / len(lat), 3)
+        row = summary(f"{kind}: {label} ({client})", n, wall, lat, cpu)
         if floor_db is None:
             return row
         if per_post == 1 and workers == args.workers:
