@@ -61,6 +61,14 @@ def test_json_lines_values_no_store_holds_are_located() -> None:
         "line 2: round 2147483648 is out of range (0 to 2147483647)",
     ]
     assert _problems(_game(round=-1)) == ["line 1: round -1 is out of range (0 to 2147483647)"]
+    # a long value is cut to its first characters and an ellipsis (« … », not three dots)
+    assert _problems(_game(round=10**40)) == [
+        f"line 1: round {'1' + '0' * 28}… is out of range (0 to 2147483647)"
+    ]
+    shown = json.dumps(list(range(30)), separators=(",", ":"))[:39] + "…"
+    assert _problems(_game(id=list(range(30)))) == [
+        f'line 1: field "id": expected text, got {shown}'
+    ]
     assert _problems(_named("Ali\u0000ce")) == [
         'line 1: side 1: the name of player 1 "Ali\\x00ce" contains a control character '
         "(U+0000): remove it"

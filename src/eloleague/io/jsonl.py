@@ -18,7 +18,7 @@ import msgspec
 from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.io.json_errors import json_problem
-from eloleague.io.limits import UNDATED, lines_problem
+from eloleague.io.limits import UNDATED, clipped, lines_problem
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
@@ -361,8 +361,7 @@ def _date(value: Any) -> dt.date | None:
 
 
 def _show(value: Any) -> str:
-    text = msgspec.json.encode(value).decode()
-    return text if len(text) <= 40 else text[:39] + "…"
+    return clipped(msgspec.json.encode(value).decode(), 40)
 
 
 def _slow_record(line: bytes, origin: Text, date: dt.date | None = None) -> GameRecord:

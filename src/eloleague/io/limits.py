@@ -64,6 +64,11 @@ def cut(value: str, width: int = 40) -> str:
     return text + "…" if len(value) > width else text
 
 
+def clipped(text: str, width: int) -> str:
+    """``text`` at most ``width`` characters long: a longer one cut, ending with « … »."""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def shown(value: str, width: int = 40) -> str:
     """``value`` quoted for a message (see :func:`cut`)."""
     return f'"{cut(value, width)}"'
@@ -111,8 +116,9 @@ def round_problem(value: int) -> Text | None:
     """Why a round number cannot be stored, or ``None``."""
     if 0 <= value <= ROUND_MAX:
         return None
-    shown_value = str(value) if len(str(value)) <= 30 else str(value)[:29] + "…"
-    return Text.of("round {value} is out of range (0 to {max})", value=shown_value, max=ROUND_MAX)
+    return Text.of(
+        "round {value} is out of range (0 to {max})", value=clipped(str(value), 30), max=ROUND_MAX
+    )
 
 
 def score_problem(value: float) -> Text | None:
