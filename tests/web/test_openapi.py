@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import jsonschema_rs
 import pytest
 from fastapi.testclient import TestClient
 
@@ -133,3 +134,26 @@ def test_a_405_lists_every_method_the_path_accepts(
     got = read_client.request(method, path)
     assert got.status_code == 405
     assert got.headers["allow"] == allowed
+
+
+def test_a_post_of_games_describes_the_game_and_its_example_is_taken(
+    client: TestClient, site: Site
+) -> None:
+    """A game server's developer reads the game's fields and bounds in the OpenAPI (the reader's
+    own, tests/io/test_game_schema.py) and may post its example as it is."""
+    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    posted = paths[API + "/games"]["post"]["requestBody"]["content"]["application/json"]
+    games = jsonschema_rs.validator_for(posted["schema"])
+    example = posted["example"]
+    assert games.is_valid(example) and games.is_valid(example[0])  # an array, or one game
+    assert not games.is_valid([{**example[0], "evnt": "Austerlitz"}])
+    assert not games.is_valid([{**example[0], "sides": example[0]["sides"][:1]}])
+    corrected = paths[API + "/games/{game}"]["put"]["requestBody"]["content"]["application/json"]
+    one = jsonschema_rs.validator_for(corrected["schema"])
+    assert one.is_valid(example[0]) and not one.is_valid(example * 2)
+    answer = client.post(
+        f"/api/v1/leagues/{BE}/games",
+        json=example,
+        headers={"Authorization": f"Bearer {site.officer_token}"},
+    )
+    assert answer.status_code == 201 and answer.json()["added"] == 1

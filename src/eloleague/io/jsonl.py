@@ -18,7 +18,20 @@ import msgspec
 from eloleague.errors import Problem
 from eloleague.i18n import Text
 from eloleague.io.json_errors import json_problem
-from eloleague.io.limits import UNDATED, clipped, lines_problem
+from eloleague.io.limits import (
+    FIRST_DAY,
+    ID_MAX,
+    LABEL_MAX,
+    LAST_DAY,
+    NAME_MAX,
+    PLAYERS_PER_SIDE_MAX,
+    ROUND_MAX,
+    SCORE_MAX,
+    SIDES_MAX,
+    UNDATED,
+    clipped,
+    lines_problem,
+)
 from eloleague.memory import no_gc
 from eloleague.records import GameRecord, Participant, Side, normalise_name
 
@@ -63,6 +76,89 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _decoder = msgspec.json.Decoder(_Game)
+
+
+_PRINTABLE = r"^[^\u0000-\u001f\u007f-\u009f]*$"
+"""A text without a control character (docs/formats.md, "Limits"), as a JSON Schema pattern."""
+_EDGE = r"[\s\t-\r\u001c-\u001f\u0085]*"  # what str.strip() takes off a text's ends
+_TRIMMED = f"^{_EDGE}{_PRINTABLE[1:-1]}{_EDGE}$"
+"""The same, for the texts the reader trims first (names, roles, events, modes: a line break
+after a name is not part of it); a game's id and an outcome are taken as they are."""
+
+
+def game_schema() -> dict[str, Any]:
+    """The JSON Schema of one game of the interchange format (docs/formats.md), for the API's
+    OpenAPI document: the fields and types this reader decodes (its msgspec structs), with what
+    :mod:`eloleague.io.limits` bounds that a schema can say (lengths, ranges, counts, no control
+    character). What a league's rules decide (its outcome labels, modes and roles, how many sides
+    and players) and a date after tomorrow are the reader's to refuse, naming the line."""
+    _refs, defs = msgspec.json.schema_components([_Game, _Side])
+    game: dict[str, Any] = defs["_Game"]
+    side, player = defs["_Side"], defs["_Player"]
+
+    def text(most: int, *, pattern: str = _TRIMMED, **more: Any) -> dict[str, Any]:
+        return {"type": "string", "maxLength": most, "pattern": pattern, **more}
+
+    def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"anyOf": [schema, {"type": "null"}], "default": None}
+
+    def bound(schema: dict[str, Any], title: str, **fields: dict[str, Any]) -> None:
+        unknown = set(fields) - set(schema["properties"])
+        assert not unknown, f"not fields of the format: {unknown}"  # the structs name them
+        schema["title"] = title
+        schema["properties"].update(fields)
+
+    # a name is trimmed: one that is only spaces is empty
+    name = text(NAME_MAX, allOf=[{"pattern": r"\S"}], description="a player's name")
+    bound(
+        player,
+        "Player",
+        name=name,
+        role=text(LABEL_MAX, default="", description="a role of the league's rule set"),
+        id=nullable(text(ID_MAX, description="the player's federation id (licence number)")),
+        club=nullable(text(NAME_MAX)),
+        region=nullable(text(NAME_MAX, description="region or country")),
+    )
+    bound(
+        side,
+        "Side",
+        players={
+            "type": "array",
+            "items": {"anyOf": [name, player]},
+            "minItems": 1,
+            "maxItems": PLAYERS_PER_SIDE_MAX,
+        },
+        outcome=nullable(
+            text(
+                LABEL_MAX, pattern=_PRINTABLE, description="an outcome label of the league's rules"
+            )
+        ),
+        score=nullable({"type": "number", "minimum": -SCORE_MAX, "maximum": SCORE_MAX}),
+    )
+    bound(
+        game,
+        "Game",
+        date={
+            "type": "string",
+            "format": "date",
+            "description": f"YYYY-MM-DD, from {FIRST_DAY} to {LAST_DAY}, not after tomorrow (UTC)",
+        },
+        sides={"type": "array", "items": side, "minItems": 2, "maxItems": SIDES_MAX},
+        id=nullable(
+            text(
+                NAME_MAX,
+                pattern="^(?!#)" + _PRINTABLE[1:],  # "#12" names a game without id
+                description="the game's id: give one, so that a post sent again adds nothing",
+            )
+        ),
+        event=nullable(text(NAME_MAX)),
+        round=nullable({"type": "integer", "minimum": 0, "maximum": ROUND_MAX}),
+        mode=text(LABEL_MAX, default=""),
+        home=nullable({"type": "integer", "enum": [0, 1], "description": "the side at home"}),
+    )
+    return game
+
+
 _side_decoder = msgspec.json.Decoder(_Side)
 
 

@@ -17,6 +17,7 @@ from fastapi.security import HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.responses import Response
 
+from eloleague.io.jsonl import game_schema
 from eloleague.web import live_posts, uploads, views
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
 from eloleague.web.offload import heavy, url_of
@@ -33,6 +34,15 @@ from eloleague.web.rules_words import describe
 
 router = APIRouter(prefix="/api/v1")
 
+_GAME = game_schema()
+_EXAMPLE = {  # a game of the demo's bataille-empire league (its outcome labels)
+    "id": "m-9912",
+    "date": "2025-03-02",
+    "sides": [
+        {"players": ["Alice Dupont"], "outcome": "decisive_victory"},
+        {"players": ["Bruno Petit"], "outcome": "defeat"},
+    ],
+}
 _GAMES_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -41,9 +51,37 @@ _GAMES_BODY: dict[str, Any] = {
         "the site is neutral (`neutral`: true), for rule sets with a home advantage. The body "
         "may be sent compressed, with `Content-Encoding: gzip` (any other coding: 415).",
         "content": {
+            "application/x-ndjson": {
+                "schema": {"type": "string", "description": "one game object a line"}
+            },
+            "application/json": {
+                "schema": {
+                    "anyOf": [
+                        {"type": "array", "items": _GAME, "minItems": 1},
+                        _GAME,
+                    ]
+                },
+                "example": [_EXAMPLE],
+            },
+        },
+    }
+}
+
+_CORRECTED_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "description": "The corrected game in the interchange format (docs/formats.md), which "
+        "keeps its id: a game object, or a JSON array of that one game (JSON Lines of one line "
+        "too). The body may be sent compressed, with `Content-Encoding: gzip`.",
+        "content": {
             "application/x-ndjson": {"schema": {"type": "string"}},
             "application/json": {
-                "schema": {"type": "array", "items": {"type": "object"}, "minItems": 1}
+                "schema": {
+                    "anyOf": [
+                        _GAME,
+                        {"type": "array", "items": _GAME, "minItems": 1, "maxItems": 1},
+                    ]
+                }
             },
         },
     }
@@ -387,7 +425,7 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
     "/leagues/{league}/games/{game:path}",
     responses=_errors(400, 401, 403, 404, 413, 422),
     dependencies=_TOKEN,
-    openapi_extra=_GAMES_BODY,
+    openapi_extra=_CORRECTED_BODY,
     summary="Correct a game (officer): the body is the corrected game",
 )
 def correct(
