@@ -136,12 +136,22 @@ def test_a_405_lists_every_method_the_path_accepts(
     assert got.headers["allow"] == allowed
 
 
+def _answer_schema(document: dict[str, Any], path: str, method: str, status: int) -> Any:
+    """A validator of the JSON answer an operation documents for ``status`` (its ``$ref`` to the
+    document's components resolved against the document)."""
+    content = document["paths"][path][method]["responses"][str(status)]["content"]
+    schema = content["application/json"]["schema"]
+    return jsonschema_rs.validator_for({**schema, "components": document["components"]})
+
+
 def test_a_post_of_games_describes_the_game_and_its_example_is_taken(
     client: TestClient, site: Site
 ) -> None:
     """A game server's developer reads the game's fields and bounds in the OpenAPI (the reader's
-    own, tests/io/test_game_schema.py) and may post its example as it is."""
-    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    own, tests/io/test_game_schema.py), may post its example as it is, and gets the answer the
+    document describes: to a post, its dry run, a correction, a referee's post."""
+    document = client.get("/api/v1/openapi.json").json()
+    paths = document["paths"]
     posted = paths[API + "/games"]["post"]["requestBody"]["content"]["application/json"]
     games = jsonschema_rs.validator_for(posted["schema"])
     example = posted["example"]
@@ -151,9 +161,31 @@ def test_a_post_of_games_describes_the_game_and_its_example_is_taken(
     corrected = paths[API + "/games/{game}"]["put"]["requestBody"]["content"]["application/json"]
     one = jsonschema_rs.validator_for(corrected["schema"])
     assert one.is_valid(example[0]) and not one.is_valid(example * 2)
-    answer = client.post(
-        f"/api/v1/leagues/{BE}/games",
-        json=example,
-        headers={"Authorization": f"Bearer {site.officer_token}"},
-    )
+
+    officer = {"Authorization": f"Bearer {site.officer_token}"}
+    games_url = f"/api/v1/leagues/{BE}/games"
+    dry = client.post(games_url + "/preview", json=example, headers=officer)
+    assert dry.status_code == 200 and dry.json()["added"] == 1
+    _answer_schema(document, API + "/games/preview", "post", 200).validate(dry.json())
+    answer = client.post(games_url, json=example, headers=officer)
     assert answer.status_code == 201 and answer.json()["added"] == 1
+    assert answer.json()["rating_changes"]  # what the schema checks below is there
+    _answer_schema(document, API + "/games", "post", 201).validate(answer.json())
+    again = client.post(
+        games_url, json=[{**example[0], "id": "other"}, example[0]], headers=officer
+    )
+    assert again.status_code == 201 and again.json()["unchanged"] == 1
+    _answer_schema(document, API + "/games", "post", 201).validate(again.json())
+    fixed = {**example[0], "round": 2}
+    put = client.put(f"{games_url}/{example[0]['id']}", json=fixed, headers=officer)
+    assert put.status_code == 200 and put.json()["replaced"] == 1
+    _answer_schema(document, API + "/games/{game}", "put", 200).validate(put.json())
+    held = client.post(
+        games_url,
+        json=[{**example[0], "id": "held"}],
+        headers={"Authorization": f"Bearer {site.referee_token}"},
+    )
+    assert held.status_code == 202
+    _answer_schema(document, API + "/games", "post", 202).validate(held.json())
+    with pytest.raises(jsonschema_rs.ValidationError):  # the schema does check the answers
+        _answer_schema(document, API + "/games", "post", 202).validate(answer.json())

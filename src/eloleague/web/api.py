@@ -9,7 +9,7 @@ officer's review (``202`` with the upload's number). Errors have one shape
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Request, Security
 from fastapi.exceptions import RequestValidationError
@@ -122,6 +122,61 @@ class RankingOut(BaseModel):
     pools: dict[str, list[str]]
     rows: list[Row]
     shown_fields: list[str] = []
+
+
+class RatingChangeOut(BaseModel):
+    """A pool's rating and games before and after an import (``before`` ``null``: a new pool);
+    ``adjustment``: the part of ``delta`` made outside the games (a season's penalty, a decay)."""
+
+    player: str
+    mode: str
+    role: str
+    before: int | float | None
+    after: int | float
+    delta: int | float
+    adjustment: int | float
+    games_before: int
+    games_after: int
+
+
+class LookAlikeOut(BaseModel):
+    """A new name that looks like a registered player's."""
+
+    name: str
+    likely: str
+
+
+class ImportOut(BaseModel):
+    """What an import did (or, in a dry run, would do): counts, warnings in the request's
+    language, and every touched pool's change (``uploads.report_dict``)."""
+
+    source: str
+    dry_run: bool
+    summary: str
+    added: int
+    replaced: int
+    unchanged: int
+    new_players: list[str]
+    name_warnings: list[str]
+    look_alikes: list[LookAlikeOut]
+    file_warnings: list[str]
+    unrated: list[str]
+    already_imported: str | None  # when a post of the same bytes came in (a retry)
+    rating_changes: list[RatingChangeOut]
+
+
+class PostedOut(ImportOut):
+    """An officer's post, imported."""
+
+    status: Literal["imported"]
+
+
+class HeldOut(BaseModel):
+    """A referee's post, held for an officer's review: the upload's number and the dry run."""
+
+    status: Literal["pending_review"]
+    upload: int
+    preview: ImportOut
 
 
 class ErrorOut(BaseModel):
@@ -381,7 +436,10 @@ def predict(request: Request, league: str, game: OddsIn) -> dict[str, Any]:
 
 @router.post(
     "/leagues/{league}/games/preview",
-    responses=_errors(400, 401, 404, 413, 422),
+    responses={
+        200: {"model": ImportOut, "description": "What the import would do."},
+        **_errors(400, 401, 404, 413, 422),
+    },
     dependencies=_TOKEN,
     openapi_extra=_GAMES_BODY,
     summary="Dry run: what posting these games would change (nothing is stored)",
@@ -396,9 +454,12 @@ def preview(request: Request, league: str, user: TokenMember, body: Body) -> dic
 @router.post(
     "/leagues/{league}/games",
     responses={
-        200: {"description": "Imported: nothing changed (every game was there already)."},
-        201: {"description": "Imported: games were added or replaced."},
-        202: {"description": "Held for an officer's review (a referee's token)."},
+        200: {
+            "model": PostedOut,
+            "description": "Imported: nothing changed (every game was there already).",
+        },
+        201: {"model": PostedOut, "description": "Imported: games were added or replaced."},
+        202: {"model": HeldOut, "description": "Held for an officer's review (a referee's token)."},
         **_errors(400, 401, 404, 413, 422),
     },
     dependencies=_TOKEN,
@@ -423,7 +484,10 @@ def post_games(request: Request, league: str, user: TokenMember, body: Body) -> 
 
 @router.put(
     "/leagues/{league}/games/{game:path}",
-    responses=_errors(400, 401, 403, 404, 413, 422),
+    responses={
+        200: {"model": ImportOut, "description": "Corrected: what the correction did."},
+        **_errors(400, 401, 403, 404, 413, 422),
+    },
     dependencies=_TOKEN,
     openapi_extra=_CORRECTED_BODY,
     summary="Correct a game (officer): the body is the corrected game",
