@@ -187,5 +187,8 @@ def test_a_post_of_games_describes_the_game_and_its_example_is_taken(
     )
     assert held.status_code == 202
     _answer_schema(document, API + "/games", "post", 202).validate(held.json())
+    refused = client.post(games_url, json=[{**example[0], "evnt": "x"}], headers=officer)
+    assert refused.status_code == 422 and refused.json()["error"]["problems"]
+    _answer_schema(document, API + "/games", "post", 422).validate(refused.json())
     with pytest.raises(jsonschema_rs.ValidationError):  # the schema does check the answers
         _answer_schema(document, API + "/games", "post", 202).validate(answer.json())

@@ -50,10 +50,7 @@ _GAMES_BODY: dict[str, Any] = {
         "array of game objects. A game may say which side is at home (`home`: 0 or 1) and that "
         "the site is neutral (`neutral`: true), for rule sets with a home advantage. The body "
         "may be sent compressed, with `Content-Encoding: gzip` (any other coding: 415).",
-        "content": {
-            "application/x-ndjson": {
-                "schema": {"type": "string", "description": "one game object a line"}
-            },
+        "content": {  # JSON first: the form the documentation shows
             "application/json": {
                 "schema": {
                     "anyOf": [
@@ -62,6 +59,9 @@ _GAMES_BODY: dict[str, Any] = {
                     ]
                 },
                 "example": [_EXAMPLE],
+            },
+            "application/x-ndjson": {
+                "schema": {"type": "string", "description": "one game object a line"}
             },
         },
     }
@@ -74,7 +74,6 @@ _CORRECTED_BODY: dict[str, Any] = {
         "keeps its id: a game object, or a JSON array of that one game (JSON Lines of one line "
         "too). The body may be sent compressed, with `Content-Encoding: gzip`.",
         "content": {
-            "application/x-ndjson": {"schema": {"type": "string"}},
             "application/json": {
                 "schema": {
                     "anyOf": [
@@ -83,6 +82,7 @@ _CORRECTED_BODY: dict[str, Any] = {
                     ]
                 }
             },
+            "application/x-ndjson": {"schema": {"type": "string"}},
         },
     }
 }
@@ -179,10 +179,27 @@ class HeldOut(BaseModel):
     preview: ImportOut
 
 
+class ProblemOut(BaseModel):
+    """One problem of a refused request: where (``line 3``, ``body.sides``; empty when the
+    message says it all) and what, in the request's language."""
+
+    location: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """What went wrong: a stable ``code`` (``invalid_input``, ``busy``, ...), a message in the
+    request's language, and each problem (web/errors.py ``error_body``)."""
+
+    code: str
+    message: str
+    problems: list[ProblemOut]
+
+
 class ErrorOut(BaseModel):
     """The one error shape: ``{"error": {"code", "message", "problems": [...]}}``."""
 
-    error: dict[str, Any]
+    error: ErrorBody
 
 
 def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
