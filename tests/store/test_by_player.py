@@ -13,8 +13,11 @@ from typing import Any
 import pytest
 from sqlalchemy import event, text
 
+from eloleague.engine.replay import dated_in_order
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
+from eloleague.store import by_player
+from eloleague.store.bulk import to_date
 from eloleague.store.ranking import RankingFilter
 from eloleague.store.tables import GAMES_SHIFT, LEDGER_SHIFT
 
@@ -182,3 +185,69 @@ def test_no_read_by_player_scans_the_table(new_db: Callable[[], str]) -> None:
             plan = _plan(conn, sql, params)
             assert seeks.search(plan), (sql, plan)
             assert not re.search(r"(SCAN|Seq Scan on) (side_players|ledger)\b", plan), (sql, plan)
+
+
+def _dated(n: int, days: int, outcomes: tuple[str, str], events: bool) -> list[GameRecord]:
+    """``n`` duels of 12 players over ``days`` days; with ``events``, one event a week whose
+    games run over its first ten days (each event begun before the one before it ended)."""
+    rng = random.Random(7)
+    out = []
+    for i in range(n):
+        a, b = rng.sample(range(12), 2)
+        day = i * days // n
+        sides = (
+            Side((Participant(f"Joueur {a}"),), outcomes[0]),
+            Side((Participant(f"Joueur {b}"),), outcomes[1]),
+        )
+        week = day // 7 - (rng.random() < 0.4 and day >= 7)  # 40 %: the week before's event
+        event = f"Week {week}" if events else None
+        out.append(GameRecord(DAY + dt.timedelta(days=day), sides, id=f"d{i}", event=event))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("preset", "outcomes", "events"),
+    [
+        ("bataille-empire", ("defeat", "marginal_victory"), False),  # per game, 30 days of trend
+        ("bataille-empire", ("defeat", "marginal_victory"), True),  # since the last event began
+        ("adlg", ("defeat", "victory"), True),  # per event: the ledger is not in date order
+    ],
+)
+def test_trends_are_the_changes_since_their_day_read_from_the_generations_holding_them(
+    new_db: Callable[[], str],
+    monkeypatch: pytest.MonkeyPatch,
+    preset: str,
+    outcomes: tuple[str, str],
+    events: bool,
+) -> None:
+    """With generations of 8 ledger entries, the ranking's trend of every row is the sum of the
+    ledger's changes of its pool dated on or after the trends' first day; where the ledger is in
+    date order, the generations read are exactly those holding such entries."""
+    monkeypatch.setattr(by_player, "LEDGER_SHIFT", 3)
+    league = League.create(new_db(), "gen", preset)
+    league.import_games(_dated(300, 90, outcomes, events), source="all")
+    page = league.ranking_page(RankingFilter(), per_page=100)
+    since = page.trend_since
+    assert since is not None and page.rows
+    moved: dict[tuple[str, str, str], float] = {}
+    for entry in league.ledger():
+        if entry.date >= since:
+            key = (entry.key.player, entry.key.mode, entry.key.role)
+            moved[key] = moved.get(key, 0.0) + entry.delta
+    assert any(moved.values())
+    for row in page.rows:
+        assert row.trend == pytest.approx(moved.get((row.player, row.mode, row.role), 0.0))
+    with league.engine.connect() as conn:
+        holding = {
+            seq >> 3
+            for seq, day in conn.execute(text("SELECT seq, date FROM ledger"))
+            if to_date(day) >= since
+        }
+        every = set(by_player.ledger_generations(conn, league.id))
+        found = by_player.ledger_generations_since(conn, league.id, since)
+    assert len(every) > 2 * len(holding) > 0  # most are older than the trends
+    if dated_in_order(league.rules):
+        assert set(found) == holding
+    else:  # not in date order, as here: the trends above were read from every generation
+        dates = [entry.date for entry in league.ledger()]
+        assert dates != sorted(dates)

@@ -66,6 +66,19 @@ def batches(rules: RuleSet, games: Sequence[GameRecord], order: Iterable[int]) -
     return sorted(groups.values(), key=lambda batch: games[batch[0]].date)
 
 
+def dated_in_order(rules: RuleSet) -> bool:
+    """Whether the ledger of a replay under ``rules`` is in date order, each entry dated on or
+    after the one before (tests/engine/test_ledger_order.py): games are rated in ``(date,
+    round)`` order, one at a time or a calendar period at a time (:func:`batches`), and a
+    season's end and a reversion are dated on or before the next game. Not under per-event
+    updates: events are rated in the order of their first day, so the last days of an event come
+    before the games of one begun meanwhile. Not with a decay either: the losses due before a
+    game are applied before the seasons that ended before it (a loss of January 1st, then the
+    inactivity of the season ended on December 31st). The ranking's trends read only the newest
+    part of a ledger in date order (docs/league.md, "Live results")."""
+    return rules.updates != "per_event" and rules.decay is None
+
+
 class _Replayer:
     """The mutable machinery behind :func:`replay` (kept private: the API is pure)."""
 

@@ -12,9 +12,13 @@ through this module.
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
+
 from sqlalchemy import Connection, Select, and_, func, select
 from sqlalchemy.sql.elements import ColumnElement
 
+from eloleague.store.bulk import to_date
 from eloleague.store.tables import (
     GAMES_SHIFT,
     LEDGER_SHIFT,
@@ -53,10 +57,35 @@ def games_of(conn: Connection, player_id: int) -> Select[int]:
     return select(side_players.c.game_id).where(played_by(conn, player_id))
 
 
-def in_ledger(conn: Connection, league_id: int) -> ColumnElement[bool]:
-    """The league's ledger entries, every generation named: and-ed with a condition on the
-    player (one, several, or a correlated one), the index by player finds them."""
+def ledger_generations_since(conn: Connection, league_id: int, since: dt.date) -> list[int]:
+    """The generations of the league's ledger that may hold entries dated on or after ``since``,
+    for a ledger in date order (:func:`eloleague.engine.replay.dated_in_order`): the newest
+    ones, down to the first whose last entry is dated before ``since`` (one seek each: that one
+    and every generation below hold older entries only). A ranking's trends over the last month of a
+    million-game league seek their players' entries in 4 generations of 62, not in all of them
+    (docs/league.md, "Live results")."""
+    out: list[int] = []
+    below = None  # the entries below this processing number are left to look at
+    while True:
+        query = select(ledger.c.seq, ledger.c.date).where(ledger.c.league_id == league_id)
+        if below is not None:
+            query = query.where(ledger.c.seq < below)
+        last = conn.execute(query.order_by(ledger.c.seq.desc()).limit(1)).first()
+        if last is None or to_date(last.date) < since:
+            return out  # (the rest is older: dated before the last entry)
+        out.append(last.seq >> LEDGER_SHIFT)
+        below = out[-1] << LEDGER_SHIFT
+
+
+def in_ledger(
+    conn: Connection, league_id: int, generations: Sequence[int] | None = None
+) -> ColumnElement[bool]:
+    """The league's ledger entries, every generation named (or those of ``generations``): and-ed
+    with a condition on the player (one, several, or a correlated one), the index by player finds
+    them."""
+    if generations is None:
+        generations = ledger_generations(conn, league_id)
     return and_(
         ledger.c.league_id == league_id,
-        generation(ledger.c.seq, LEDGER_SHIFT).in_(ledger_generations(conn, league_id)),
+        generation(ledger.c.seq, LEDGER_SHIFT).in_(generations),
     )

@@ -36,10 +36,11 @@ from sqlalchemy import (
 )
 
 from eloleague.engine.methods import shown_values
+from eloleague.engine.replay import dated_in_order
 from eloleague.engine.standings import GLOBAL_ROLE
 from eloleague.records import PoolState
 from eloleague.rules.model import RuleSet
-from eloleague.store.by_player import in_ledger
+from eloleague.store.by_player import in_ledger, ledger_generations_since
 from eloleague.store.derived import played_since, rating_rows
 from eloleague.store.identity import player_ids_in
 from eloleague.store.players import search_players
@@ -199,7 +200,11 @@ def ranking_page(
     as_of = effective_as_of(conn, league_id)
     event_start = last_event_start(conn, league_id)
     start = trend_start(event_start, as_of)
-    moved = _moves_since(conn, league_id, ids, start) if start is not None else {}
+    moved = (
+        _moves_since(conn, league_id, ids, start, dated_in_order(rules))
+        if start is not None
+        else {}
+    )
     out = []
     for r, place in zip(found, places, strict=True):
         mine = pools[r.player_id]
@@ -314,17 +319,23 @@ def last_event_start(conn: Connection, league_id: int) -> dt.date | None:
 
 
 def _moves_since(
-    conn: Connection, league_id: int, ids: Sequence[int], since: dt.date
+    conn: Connection, league_id: int, ids: Sequence[int], since: dt.date, in_order: bool
 ) -> dict[int, dict[tuple[str, str], float]]:
-    """Each pool's total change from ``since`` on (games and season adjustments)."""
+    """Each pool's total change from ``since`` on (games and season adjustments); ``in_order``:
+    the ledger is in date order (:func:`~eloleague.engine.replay.dated_in_order`), so only its
+    newest generations hold such entries (read in all of them, they were a fifth of a ranking
+    page computed again after a live post: docs/league.md, "Live results")."""
     out: dict[int, dict[tuple[str, str], float]] = defaultdict(dict)
     if not ids:
+        return out
+    generations = ledger_generations_since(conn, league_id, since) if in_order else None
+    if generations == []:
         return out
     for pid, mode, role, moved in conn.execute(
         select(ledger.c.player_id, ledger.c.mode, ledger.c.role, func.sum(ledger.c.delta))
         .where(
             and_(
-                in_ledger(conn, league_id),
+                in_ledger(conn, league_id, generations),
                 ledger.c.player_id.in_(ids),
                 ledger.c.date >= since,
             )

@@ -1,0 +1,114 @@
+"""A replay's ledger is in date order wherever :func:`~eloleague.engine.replay.dated_in_order`
+says so: the ranking's trends then read only the ledger's newest part (docs/league.md, "Live
+results"). Random streams of every preset and of variants with what is dated outside games
+(season ends with inactivity, reversions), periods, an as-of date; and the two cases where
+it does not hold: per-event updates, and a decay beside season ends."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from eloleague.engine import replay
+from eloleague.engine.replay import dated_in_order
+from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
+from eloleague.rules import load_rules, parse_rules, preset_text
+from eloleague.rules.model import RuleSet
+from tests.engine.test_fast_path import SETTINGS, as_of_day, duel_stream, ffa_stream, initial_state
+
+
+def _variant(old: str, new: str) -> RuleSet:
+    text = preset_text("bataille-empire")
+    assert old in text
+    return parse_rules(text.replace(old, new), "variant")
+
+
+DUELS = {
+    "bataille-empire": load_rules("bataille-empire"),
+    "bataille-empire-en": load_rules("bataille-empire-en"),
+    "card-battle": load_rules("card-battle"),
+    "reversion": _variant("[season]", "[season]\nreversion = { mean = 1505, fraction = 0.75 }"),
+    **{
+        f"per {period}": _variant(
+            'updates = "per_game"', f'updates = "per_period"\nperiod = "{period}"'
+        )
+        for period in ("day", "week", "month")
+    },
+}
+
+
+def _in_date_order(rules: RuleSet, games: list[GameRecord], as_of: dt.date | None) -> bool:
+    dates = [entry.date for entry in replay(rules, games, as_of=as_of, reference=True).ledger]
+    return dates == sorted(dates)
+
+
+@SETTINGS
+@given(data=st.data(), name=st.sampled_from(sorted(DUELS)))
+def test_the_ledger_of_duels_is_in_date_order(data: st.DataObject, name: str) -> None:
+    rules = DUELS[name]
+    assert dated_in_order(rules)
+    games = data.draw(duel_stream(rules))
+    initial = data.draw(initial_state(rules))
+    as_of = data.draw(as_of_day())
+    dates = [
+        e.date for e in replay(rules, games, initial=initial, as_of=as_of, reference=True).ledger
+    ]
+    assert dates == sorted(dates)
+
+
+@SETTINGS
+@given(ffa_stream(), as_of_day())
+def test_the_ledger_of_free_for_all_games_is_in_date_order(
+    games: list[GameRecord], as_of: dt.date | None
+) -> None:
+    rules = load_rules("diplomacy")
+    assert dated_in_order(rules)
+    assert _in_date_order(rules, games, as_of)
+
+
+def test_under_per_event_updates_an_event_begun_meanwhile_comes_after_the_last_days() -> None:
+    """Why :func:`dated_in_order` says no there: the Open (its first game on the 1st, its last on
+    the 3rd) is rated before the Cup begun on the 2nd."""
+    rules = load_rules("adlg")
+    assert not dated_in_order(rules)
+
+    def game(day: int, event: str, a: str, b: str) -> GameRecord:
+        return GameRecord(
+            date=dt.date(2025, 3, day),
+            sides=(Side((Participant(a),), "victory"), Side((Participant(b),), "defeat")),
+            event=event,
+        )
+
+    games = [
+        game(1, "Open", "Ana", "Ben"),
+        game(3, "Open", "Ana", "Cy"),
+        game(2, "Cup", "Di", "Ed"),
+    ]
+    assert not _in_date_order(rules, games, None)
+
+
+DECAYING = _variant("[season]", "[decay]\nidle_days = 30\npoints = 5\nevery_days = 30\n[season]")
+
+
+def test_with_a_decay_a_loss_after_a_season_end_comes_before_the_season_s_adjustments() -> None:
+    """Why :func:`dated_in_order` says no with a decay: Ben's loss of January 1st (idle since
+    November) is applied before the inactivity of Eve (above 1300, no game in 2023) at the end of
+    the season, December 31st."""
+    assert not dated_in_order(DECAYING)
+
+    def game(day: dt.date, a: str, b: str) -> GameRecord:
+        return GameRecord(
+            date=day,
+            sides=(Side((Participant(a),), "marginal_victory"), Side((Participant(b),), "defeat")),
+        )
+
+    games = [game(dt.date(2023, 11, 2), "Ana", "Ben"), game(dt.date(2024, 1, 2), "Ana", "Cy")]
+    eve = {PoolKey("Eve", "", ""): PoolState(1400.0, 10)}
+    ledger = replay(DECAYING, games, initial=eve, reference=True).ledger
+    assert [(e.date.isoformat(), e.key.player, e.warning) for e in ledger[2:5]] == [
+        ("2024-01-01", "Ana", "decay"),
+        ("2024-01-01", "Ben", "decay"),
+        ("2023-12-31", "Eve", "inactivity"),
+    ]
