@@ -76,6 +76,7 @@ class _Game(msgspec.Struct, forbid_unknown_fields=True):
 
 
 _decoder = msgspec.json.Decoder(_Game)
+_side_decoder = msgspec.json.Decoder(_Side)
 
 
 _PRINTABLE = r"^[^\u0000-\u001f\u007f-\u009f]*$"
@@ -157,9 +158,6 @@ def game_schema() -> dict[str, Any]:
         home=nullable({"type": "integer", "enum": [0, 1], "description": "the side at home"}),
     )
     return game
-
-
-_side_decoder = msgspec.json.Decoder(_Side)
 
 
 class _Line(Text):

@@ -61,9 +61,9 @@ def ledger_generations_since(conn: Connection, league_id: int, since: dt.date) -
     """The generations of the league's ledger that may hold entries dated on or after ``since``,
     for a ledger in date order (:func:`eloleague.engine.replay.dated_in_order`): the newest
     ones, down to the first whose last entry is dated before ``since`` (one seek each: that one
-    and every generation below hold older entries only). A ranking's trends over the last month of a
-    million-game league seek their players' entries in 4 generations of 62, not in all of them
-    (docs/league.md, "Live results")."""
+    and every generation below hold older entries only). A ranking's trends over the last month
+    of a million-game league seek their players' entries in 4 generations of 62, not in all of
+    them (docs/league.md, "Live results")."""
     out: list[int] = []
     below = None  # the entries below this processing number are left to look at
     while True:
