@@ -111,6 +111,29 @@ class TestDecay:
         "[k]\ndefault = 20\n[decay]\nidle_days = 100\npoints = 3\nevery_days = 30\ncap_percent = 1"
     )
 
+    def test_a_season_closes_after_the_losses_of_its_last_days_and_before_the_next_ones(
+        self,
+    ) -> None:
+        """A, idle all 2023, has lost 65 points by December 27th (1445): the season's inactivity
+        is judged on that rating (above 1442: 100 points), before the loss of January 26th, 2024,
+        whatever game comes next."""
+        rules = _rules(
+            "[k]\ndefault = 20\n[decay]\nidle_days = 30\npoints = 5\nevery_days = 30\n"
+            "[season]\ninactivity = [{ above = 1442, penalty = 100 }]"
+        )
+        for later in ("2024-01-27", "2024-02-15", None):  # a game after the loss, or none
+            games = [duel("2022-11-02", "A", "win", "B", "loss")]
+            if later:
+                games.append(duel(later, "C", "win", "D", "loss"))
+            as_of = dt.date(2024, 2, 20)
+            ledger = [e for e in replay(rules, games, as_of=as_of).ledger if e.key.player == "A"]
+            assert [e.date for e in ledger] == sorted(e.date for e in ledger)
+            assert [(e.date.isoformat(), e.before, e.after, e.warning) for e in ledger[-3:]] == [
+                ("2023-12-27", 1450, 1445, "decay"),
+                ("2023-12-31", 1445, 1345, "inactivity"),
+                ("2024-01-26", 1345, 1340, "decay"),
+            ]
+
     def test_losses_dated_and_capped(self) -> None:
         # A plays on 2024-01-01 then idles; A's rating after the game is 1510 (cap 1 % = 15.1).
         games = [duel("2024-01-01", "A", "win", "B", "loss")]

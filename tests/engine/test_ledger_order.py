@@ -2,7 +2,7 @@
 says so: the ranking's trends then read only the ledger's newest part (docs/league.md, "Live
 results"). Random streams of every preset and of variants with what is dated outside games
 (season ends with inactivity, reversions), periods, an as-of date; and the two cases where
-it does not hold: per-event updates, and a decay beside season ends."""
+it does not hold: per-event updates, and a decay beside periods longer than a day."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from eloleague.engine import EngineState, replay
 from eloleague.engine.replay import dated_in_order
-from eloleague.records import GameRecord, Participant, PoolKey, PoolState, Side
+from eloleague.records import GameRecord, Participant, Side
 from eloleague.rules import load_rules, parse_rules, preset_text
 from eloleague.rules.model import RuleSet
 from tests.engine.test_fast_path import SETTINGS, as_of_day, duel_stream, ffa_stream, initial_state
@@ -26,11 +26,25 @@ def _variant(old: str, new: str) -> RuleSet:
     return parse_rules(text.replace(old, new), "variant")
 
 
+def _decaying(updates: str = "", decay: str = "points = 5\nevery_days = 30") -> RuleSet:
+    """bataille-empire with a decay beside its season ends (and ``updates``, if given)."""
+    text = preset_text("bataille-empire")
+    text = text.replace("[season]", f"[decay]\nidle_days = 30\n{decay}\n[season]")
+    if updates:
+        text = text.replace('updates = "per_game"', updates)
+    return parse_rules(text, "decaying")
+
+
 DUELS = {
     "bataille-empire": load_rules("bataille-empire"),
     "bataille-empire-en": load_rules("bataille-empire-en"),
     "card-battle": load_rules("card-battle"),
     "reversion": _variant("[season]", "[season]\nreversion = { mean = 1505, fraction = 0.75 }"),
+    # a decay beside season ends: each season closes after the losses dated up to its last day
+    "decay": _decaying(),
+    "decay per day": _decaying(
+        'updates = "per_period"\nperiod = "day"', 'step = "0.01 * rating"\nevery_days = 20'
+    ),
     **{
         f"per {period}": _variant(
             'updates = "per_game"', f'updates = "per_period"\nperiod = "{period}"'
@@ -93,14 +107,11 @@ def test_under_per_event_updates_an_event_begun_meanwhile_comes_after_the_last_d
     assert not _in_date_order(rules, games, None)
 
 
-DECAYING = _variant("[season]", "[decay]\nidle_days = 30\npoints = 5\nevery_days = 30\n[season]")
-
-
-def test_with_a_decay_a_loss_after_a_season_end_comes_before_the_season_s_adjustments() -> None:
-    """Why :func:`dated_in_order` says no with a decay: Ben's loss of January 1st (idle since
-    November) is applied before the inactivity of Eve (above 1300, no game in 2023) at the end of
-    the season, December 31st."""
-    assert not dated_in_order(DECAYING)
+def test_under_weekly_periods_with_a_decay_a_loss_of_the_week_comes_after_its_games() -> None:
+    """Why :func:`dated_in_order` says no to a decay beside periods longer than a day: the week's
+    games are rated together, so Ana's and Ben's losses of Wednesday come after Thursday's game."""
+    rules = _decaying('updates = "per_period"\nperiod = "week"')
+    assert not dated_in_order(rules)
 
     def game(day: dt.date, a: str, b: str) -> GameRecord:
         return GameRecord(
@@ -108,11 +119,18 @@ def test_with_a_decay_a_loss_after_a_season_end_comes_before_the_season_s_adjust
             sides=(Side((Participant(a),), "marginal_victory"), Side((Participant(b),), "defeat")),
         )
 
-    games = [game(dt.date(2023, 11, 2), "Ana", "Ben"), game(dt.date(2024, 1, 2), "Ana", "Cy")]
-    eve = {PoolKey("Eve", "", ""): PoolState(1400.0, 10)}
-    ledger = replay(DECAYING, games, initial=eve, reference=True).ledger
-    assert [(e.date.isoformat(), e.key.player, e.warning) for e in ledger[2:5]] == [
-        ("2024-01-01", "Ana", "decay"),
-        ("2024-01-01", "Ben", "decay"),
-        ("2023-12-31", "Eve", "inactivity"),
+    first = dt.date(2024, 1, 6)  # Ana and Ben's first losses are due sixty days later
+    due = first + dt.timedelta(days=60)
+    assert due.weekday() == 2  # a Wednesday: the week's games of Tuesday and Thursday
+    games = [game(first, "Ana", "Ben")]
+    games += [game(due + dt.timedelta(days=d), "Cy", "Di") for d in (-1, 1)]
+    ledger = replay(rules, games, reference=True).ledger
+    assert [(e.date - due, e.key.player, e.warning) for e in ledger[2:]] == [
+        (dt.timedelta(days=-1), "Cy", ""),
+        (dt.timedelta(days=-1), "Di", ""),
+        (dt.timedelta(days=1), "Cy", ""),
+        (dt.timedelta(days=1), "Di", ""),
+        (dt.timedelta(0), "Ana", "decay"),
+        (dt.timedelta(0), "Ben", "decay"),
     ]
+    assert not _in_date_order(rules, games, None)

@@ -72,11 +72,13 @@ def dated_in_order(rules: RuleSet) -> bool:
     round)`` order, one at a time or a calendar period at a time (:func:`batches`), and a
     season's end and a reversion are dated on or before the next game. Not under per-event
     updates: events are rated in the order of their first day, so the last days of an event come
-    before the games of one begun meanwhile. Not with a decay either: the losses due before a
-    game are applied before the seasons that ended before it (a loss of January 1st, then the
-    inactivity of the season ended on December 31st). The ranking's trends read only the newest
-    part of a ledger in date order (docs/league.md, "Live results")."""
-    return rules.updates != "per_event" and rules.decay is None
+    before the games of one begun meanwhile. Not with a decay beside periods longer than a day
+    either: a period's games are rated together, and a loss dated within the period comes after
+    them. The ranking's trends read only the newest part of a ledger in date order
+    (docs/league.md, "Live results")."""
+    if rules.updates == "per_event":
+        return False
+    return rules.decay is None or rules.updates == "per_game" or rules.period == "day"
 
 
 class _Replayer:
@@ -124,15 +126,20 @@ class _Replayer:
             self.season_end = season_end(self.rules.season, first_day)
             self.eligible = len(self.pools)
 
-    def close_seasons_before(self, day: dt.date | None) -> None:
-        """Apply every season whose last day is before ``day`` (and before the as-of date)."""
+    def advance_before(self, day: dt.date | None) -> None:
+        """Apply what is dated before ``day`` (or up to the as-of date), in date order: each
+        season whose last day is before both, after the decay losses dated up to that last day,
+        then the losses since. A season's inactivity is judged on the rating its last day left,
+        never on one a later loss lowered (docs/rule-sets.md, ``[decay]``)."""
         while (
             self.season_end is not None
             and (day is None or self.season_end < day)
             and (self.as_of is None or self.season_end < self.as_of)
         ):
+            self._decay_until(self.season_end, inclusive=True)
             self.close_season(self.season_end)
             self.season_end = next_season_end(self.rules.season, self.season_end)
+        self.decay_before(day)
 
     def close_season(self, end: dt.date) -> None:
         """Inactivity adjustments at the end of a season."""
@@ -150,13 +157,14 @@ class _Replayer:
 
     def decay_before(self, day: dt.date | None) -> None:
         """Apply the decay losses dated before ``day`` (or up to the as-of date)."""
-        if self.rules.decay is None:
-            return
         if self.as_of is not None and (day is None or self.as_of < day):
-            limit, inclusive = self.as_of, True  # losses up to the as-of date, that day included
+            self._decay_until(self.as_of, inclusive=True)  # the as-of date's losses included
         elif day is not None:
-            limit, inclusive = day, False
-        else:
+            self._decay_until(day, inclusive=False)
+
+    def _decay_until(self, limit: dt.date, *, inclusive: bool) -> None:
+        """Apply the decay losses dated before ``limit`` (``inclusive``: that day's too)."""
+        if self.rules.decay is None:
             return
         grid = on_grid(self.rules) is not None
         for when, key, loss in self.decay.due(limit, inclusive, self.pools):
@@ -248,12 +256,10 @@ def replay(
     for i in rated:
         engine.mark_active(games[i])
     for batch in batches(rules, games, rated):
-        engine.decay_before(games[batch[0]].date)
-        engine.close_seasons_before(games[batch[0]].date)
+        engine.advance_before(games[batch[0]].date)
         engine.revert_new_seasons(games, batch)
         engine.run_batch(games, batch)
-    engine.decay_before(None)
-    engine.close_seasons_before(None)
+    engine.advance_before(None)
     engine.pools = engine.method.settle(rules, engine.pools, engine.periods)
 
     final = EngineState(
