@@ -19,6 +19,7 @@ from starlette.responses import Response
 
 from eloleague.io.jsonl import game_schema
 from eloleague.web import live_posts, uploads, views
+from eloleague.web.errors import ErrorOut
 from eloleague.web.inputs import Body, TokenMember, TokenOfficer
 from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import (
@@ -177,29 +178,6 @@ class HeldOut(BaseModel):
     status: Literal["pending_review"]
     upload: int
     preview: ImportOut
-
-
-class ProblemOut(BaseModel):
-    """One problem of a refused request: where (``line 3``, ``body.sides``; empty when the
-    message says it all) and what, in the request's language."""
-
-    location: str
-    message: str
-
-
-class ErrorBody(BaseModel):
-    """What went wrong: a stable ``code`` (``invalid_input``, ``busy``, ...), a message in the
-    request's language, and each problem (web/errors.py ``error_body``)."""
-
-    code: str
-    message: str
-    problems: list[ProblemOut]
-
-
-class ErrorOut(BaseModel):
-    """The one error shape: ``{"error": {"code", "message", "problems": [...]}}``."""
-
-    error: ErrorBody
 
 
 def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:

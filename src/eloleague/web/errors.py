@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -68,18 +69,37 @@ def not_found(what: str, **params: object) -> WebError:
     return WebError(404, "not_found", Text.of(what, **params))
 
 
+class ProblemOut(BaseModel):
+    """One problem of a refused request: where (``line 3``, ``body.sides``; empty when the
+    message says it all) and what, in the request's language."""
+
+    location: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """What went wrong: a stable ``code`` (``invalid_input``, ``busy``, ...), a message in the
+    request's language, and each problem."""
+
+    code: str
+    message: str
+    problems: list[ProblemOut]
+
+
+class ErrorOut(BaseModel):
+    """The one error shape: ``{"error": {"code", "message", "problems": [...]}}``."""
+
+    error: ErrorBody
+
+
 def error_body(error: WebError, lang: str) -> dict[str, Any]:
-    """The JSON error shape, in ``lang``."""
-    return {
-        "error": {
-            "code": error.code,
-            "message": translate(error.message, lang),
-            "problems": [
-                {"location": translate(p.location, lang), "message": translate(p.message, lang)}
-                for p in error.problems
-            ],
-        }
-    }
+    """The JSON error shape (:class:`ErrorOut`, which the OpenAPI describes), in ``lang``."""
+    problems = [
+        ProblemOut(location=translate(p.location, lang), message=translate(p.message, lang))
+        for p in error.problems
+    ]
+    body = ErrorBody(code=error.code, message=translate(error.message, lang), problems=problems)
+    return ErrorOut(error=body).model_dump()
 
 
 DOMAINS = ("web", "league", "tools", "sheets", "messages-readers", "messages")

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from eloleague.accounts import User
 from eloleague.web import tools_views, views
-from eloleague.web.api import ErrorOut
+from eloleague.web.errors import ErrorOut
 from eloleague.web.security import bearer_user, require_user, session_user
 
 router = APIRouter(prefix="/api/v1", tags=["tools"])
