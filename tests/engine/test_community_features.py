@@ -121,11 +121,11 @@ class TestDecay:
             "[k]\ndefault = 20\n[decay]\nidle_days = 30\npoints = 5\nevery_days = 30\n"
             "[season]\ninactivity = [{ above = 1442, penalty = 100 }]"
         )
+        as_of = dt.date(2024, 2, 20)
         for later in ("2024-01-27", "2024-02-15", None):  # a game after the loss, or none
             games = [duel("2022-11-02", "A", "win", "B", "loss")]
             if later:
                 games.append(duel(later, "C", "win", "D", "loss"))
-            as_of = dt.date(2024, 2, 20)
             ledger = [e for e in replay(rules, games, as_of=as_of).ledger if e.key.player == "A"]
             assert [e.date for e in ledger] == sorted(e.date for e in ledger)
             assert [(e.date.isoformat(), e.before, e.after, e.warning) for e in ledger[-3:]] == [

@@ -20,34 +20,33 @@ from eloleague.rules.model import RuleSet
 from tests.engine.test_fast_path import SETTINGS, as_of_day, duel_stream, ffa_stream, initial_state
 
 
-def _variant(old: str, new: str) -> RuleSet:
+def _variant(*changes: tuple[str, str]) -> RuleSet:
+    """bataille-empire with each ``(old, new)`` text replaced."""
     text = preset_text("bataille-empire")
-    assert old in text
-    return parse_rules(text.replace(old, new), "variant")
+    for old, new in changes:
+        assert old in text
+        text = text.replace(old, new)
+    return parse_rules(text, "variant")
 
 
-def _decaying(updates: str = "", decay: str = "points = 5\nevery_days = 30") -> RuleSet:
-    """bataille-empire with a decay beside its season ends (and ``updates``, if given)."""
-    text = preset_text("bataille-empire")
-    text = text.replace("[season]", f"[decay]\nidle_days = 30\n{decay}\n[season]")
-    if updates:
-        text = text.replace('updates = "per_game"', updates)
-    return parse_rules(text, "decaying")
+_DECAY = ("[season]", "[decay]\nidle_days = 30\npoints = 5\nevery_days = 30\n[season]")
+"""A decay beside bataille-empire's season ends."""
 
 
 DUELS = {
     "bataille-empire": load_rules("bataille-empire"),
     "bataille-empire-en": load_rules("bataille-empire-en"),
     "card-battle": load_rules("card-battle"),
-    "reversion": _variant("[season]", "[season]\nreversion = { mean = 1505, fraction = 0.75 }"),
+    "reversion": _variant(("[season]", "[season]\nreversion = { mean = 1505, fraction = 0.75 }")),
     # a decay beside season ends: each season closes after the losses dated up to its last day
-    "decay": _decaying(),
-    "decay per day": _decaying(
-        'updates = "per_period"\nperiod = "day"', 'step = "0.01 * rating"\nevery_days = 20'
+    "decay": _variant(_DECAY),
+    "decay per day": _variant(
+        ("[season]", '[decay]\nidle_days = 30\nstep = "0.01 * rating"\nevery_days = 20\n[season]'),
+        ('updates = "per_game"', 'updates = "per_period"\nperiod = "day"'),
     ),
     **{
         f"per {period}": _variant(
-            'updates = "per_game"', f'updates = "per_period"\nperiod = "{period}"'
+            ('updates = "per_game"', f'updates = "per_period"\nperiod = "{period}"')
         )
         for period in ("day", "week", "month")
     },
@@ -110,7 +109,7 @@ def test_under_per_event_updates_an_event_begun_meanwhile_comes_after_the_last_d
 def test_under_weekly_periods_with_a_decay_a_loss_of_the_week_comes_after_its_games() -> None:
     """Why :func:`dated_in_order` says no to a decay beside periods longer than a day: the week's
     games are rated together, so Ana's and Ben's losses of Wednesday come after Thursday's game."""
-    rules = _decaying('updates = "per_period"\nperiod = "week"')
+    rules = _variant(_DECAY, ('updates = "per_game"', 'updates = "per_period"\nperiod = "week"'))
     assert not dated_in_order(rules)
 
     def game(day: dt.date, a: str, b: str) -> GameRecord:
