@@ -83,6 +83,7 @@ from eloleague.store.event_places import (
 from eloleague.store.events import event_count, event_game_ids, event_named, event_summaries
 from eloleague.store.faces import Face, league_names, league_rows, read_face, read_logo, write_face
 from eloleague.store.games import (
+    StoredGame,
     content_hash,
     delete_games,
     game_by_id,
@@ -168,6 +169,8 @@ from eloleague.store.reports import (
     RatingChange,
 )
 from eloleague.store.revisions import bump_revision, revision_of
+from eloleague.store.verify import Verification
+from eloleague.store.verify import verify as store_verify
 from eloleague.store.wal import LogCopier, copy_in_background
 from eloleague.store.writer_turn import WriterTurn
 
@@ -1165,21 +1168,50 @@ class League:
         league's rules or ``rules`` (to compare rule sets: raises :class:`InputError` when a game
         does not fit them).
         """
-        rule_set = rules or self.rules
         with self._reading() as conn:
-            names = player_names(conn, self.id)
-            stored = load_games(conn, self.id, names, until=as_of)
-            when = as_of or effective_as_of(conn, self.id)
-            start = initial_pools(conn, self.id, rule_set)
+            return self._full_replay(conn, rules or self.rules, as_of=as_of, checked=rules is None)[
+                0
+            ]
+
+    def _full_replay(
+        self,
+        conn: Connection,
+        rules: RuleSet,
+        *,
+        as_of: dt.date | None = None,
+        checked: bool = True,
+        reference: bool = False,
+    ) -> tuple[ReplayResult, list[StoredGame], dict[int, str]]:
+        """The replay of :meth:`replay_result`, the games it replayed and the players' names by
+        id, read in ``conn``'s snapshot (``checked``: the games fit ``rules``, the league's own;
+        ``reference``: the engine's reference code, not its compiled path)."""
+        names = player_names(conn, self.id)
+        stored = load_games(conn, self.id, names, until=as_of)
+        when = as_of or effective_as_of(conn, self.id)
+        start = initial_pools(conn, self.id, rules)
         records = [g.record for g in stored]
-        if rules is not None:
-            problems = validate_games(rule_set, records)
+        if not checked:
+            problems = validate_games(rules, records)
             if problems:
                 raise InputError(
                     problems,
-                    msg("league {league} under {rules}", league=self.name, rules=rule_set.name),
+                    msg("league {league} under {rules}", league=self.name, rules=rules.name),
                 )
-        return replay(rule_set, records, initial=start or None, as_of=when)
+        result = replay(rules, records, initial=start or None, as_of=when, reference=reference)
+        return result, stored, names
+
+    def verify(self, *, reference: bool = False) -> Verification:
+        """Whether the stored ledger, current ratings and the state kept for live results are
+        exactly what a full replay of the league's games gives (docs/league.md, "Checking a
+        league"): every difference, all read in one snapshot (a write made meanwhile is not half
+        seen). ``reference``: replay with the engine's reference code instead of its compiled
+        path (slower; the two give the same results). Nothing is written: :meth:`recompute`
+        repairs what differs."""
+        with self._reading() as conn:
+            self._refresh_rules(conn)
+            result, stored, names = self._full_replay(conn, self.rules, reference=reference)
+            pks = {g.record.id or "": g.pk for g in stored}
+            return store_verify(conn, self.id, result, len(stored), pks, names)
 
     def ranking_page(
         self, wanted: RankingFilter | None = None, page: int = 1, per_page: int = 50
@@ -1878,11 +1910,16 @@ class League:
                 conn, None, before, "rules", user, games=len(stored), old=old, new=new_rules.name
             )
 
-    def recompute(self) -> None:
-        """Rebuild every derived table from the first game (never needed; a repair tool)."""
+    def recompute(self, *, user: str | None = None) -> int:
+        """Rebuild every derived table from the first game: the ledger, the current ratings,
+        the checkpoints and the state kept for live results (a repair: never needed in normal
+        use; what :meth:`verify` finds different becomes the replay's). Noted in the journal
+        with how many players' ratings it changed, which it returns."""
         with self._writing() as conn:
+            before = read_ratings(conn, self.id, player_names(conn, self.id))
             cps.drop_from(conn, self.id, None)
-            self._recompute(conn, None)
+            result = self._recompute_noted(conn, None, before, "recompute", user)
+        return store_journal.players_changed(before, result.pools)
 
     # Exports ---------------------------------------------------------------------------------
 

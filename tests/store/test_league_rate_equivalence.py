@@ -60,7 +60,7 @@ def test_the_ledger_written_from_the_fast_engine_equals_the_reference(
             assert g.id is not None, g  # the replay files give each game its id
             pks[g.id] = n
         ids = {p.name: n for n, p in enumerate({p for g in games for p in g.participants})}
-        assert derived._columnar_rows(0, fast, pks, ids, str) is not None
+        assert derived._ledger_columns(0, fast, pks, ids, str) is not None
 
     monkeypatch.setenv("ELOLEAGUE_ENGINE", "reference")
     assert stored == list(replay(rules, games).ledger)

@@ -53,6 +53,7 @@ def use_language(lang: str | None) -> None:
 # Command modules register on `app` when imported.
 from eloleague.cli import league as _league  # noqa: E402,F401
 from eloleague.cli import rate as _rate  # noqa: E402,F401
+from eloleague.cli import repair as _repair  # noqa: E402,F401
 from eloleague.cli import rules as _rules  # noqa: E402,F401
 from eloleague.cli import sheets as _sheets  # noqa: E402,F401
 from eloleague.cli import tools as _tools  # noqa: E402,F401

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -83,17 +84,39 @@ def write_ledger(
     """Append ledger entries numbered from ``start``; games and players by id (docs/formats.md fields).
 
     The engine's fast path hands its ledger over as columns: those are turned into rows column by
-    column (:func:`_columnar_rows`), without making one :class:`LedgerEntry` per row.
+    column (:func:`_ledger_columns`), without making one :class:`LedgerEntry` per row.
     """
-    columnar = _columnar_rows(start, entries, game_pks, player_ids, date_param(conn))
-    if columnar is None:
+    columns = _ledger_columns(start, entries, game_pks, player_ids, date_param(conn))
+    if columns is None:
         rows = _entry_rows(start, entries, game_pks, player_ids, date_param(conn))
         insert_rows(conn, ledger, LEDGER_FIELDS, rows, {"league_id": league_id})
     else:
-        columns, rows, empty = columnar
+        given = [name for name in LEDGER_FIELDS if columns[name] is not None]
         fixed: dict[str, int | None] = {"league_id": league_id}
-        fixed.update(dict.fromkeys(empty))
-        insert_rows(conn, ledger, columns, rows, fixed)
+        fixed.update(dict.fromkeys(name for name in LEDGER_FIELDS if columns[name] is None))
+        rows = list(zip(*(columns[name] or () for name in given), strict=True))
+        insert_rows(conn, ledger, given, rows, fixed)
+
+
+def ledger_rows(
+    entries: Sequence[LedgerEntry],
+    start: int,
+    game_pks: Mapping[str, int],
+    player_ids: Mapping[str, int],
+    day: Callable[[dt.date], Any],
+) -> Iterable[tuple[Any, ...]]:
+    """The rows :func:`write_ledger` stores for ``entries``, every column of
+    :data:`LEDGER_FIELDS` in order (``day``: a date as the driver stores it,
+    :func:`~eloleague.store.bulk.date_param`); a ledger kept as columns gives them one at a time
+    (what :mod:`eloleague.store.verify` compares with the stored ledger)."""
+    columns = _ledger_columns(start, entries, game_pks, player_ids, day)
+    if columns is None:
+        return _entry_rows(start, entries, game_pks, player_ids, day)
+    size = len(entries)
+    return zip(
+        *(repeat(None, size) if columns[name] is None else columns[name] for name in LEDGER_FIELDS),
+        strict=True,
+    )
 
 
 def _entry_rows(
@@ -131,20 +154,21 @@ def _entry_rows(
     ]
 
 
-Columnar = tuple[list[str], list[tuple[Any, ...]], list[str]]
+LedgerColumns = dict[str, list[Any] | None]
+"""A ledger as columns: each of :data:`LEDGER_FIELDS`, or ``None`` when empty on every row."""
 
 
-def _columnar_rows(
+def _ledger_columns(
     start: int,
     entries: Sequence[LedgerEntry],
     game_pks: Mapping[str, int],
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
-) -> Columnar | None:
-    """A ledger kept as columns by the engine's fast path, as (the columns given, their rows, the
-    columns empty on every row); ``None`` for any other ledger, or one whose columns this version
-    does not know (the entries are then written one by one by :func:`_entry_rows`, whose rows hold
-    the same values). The tests compare the stored ledger with the reference engine's.
+) -> LedgerColumns | None:
+    """A ledger kept as columns by the engine's fast path, as the columns the store writes;
+    ``None`` for any other ledger, or one whose columns this version does not know (the entries
+    are then written one by one by :func:`_entry_rows`, whose rows hold the same values). The
+    tests compare the stored ledger with the reference engine's.
     """
     try:
         from eloleague.engine.fast.ledger import ColumnarLedger
@@ -164,7 +188,7 @@ def _read_columns(
     game_pks: Mapping[str, int],
     player_ids: Mapping[str, int],
     day: Callable[[dt.date], Any],
-) -> Columnar:
+) -> LedgerColumns:
     decoded = entries.columns()
     positions = decoded.pop("position")
     days = decoded.pop("day")
@@ -177,7 +201,7 @@ def _read_columns(
     fired = decoded["fired"]
     assert fired is not None
     decoded["fired"] = [",".join(f) for f in fired]
-    columns: dict[str, list[Any] | None] = {
+    columns: LedgerColumns = {
         "seq": list(range(start, start + len(positions))),
         "game_id": [game_pk[p] if p >= 0 else None for p in positions],
         "date": [
@@ -189,10 +213,11 @@ def _read_columns(
         "role": [c[2] for c in pool_of],
         **decoded,
     }
-    given = [name for name in LEDGER_FIELDS if columns[name] is not None]
-    empty = [name for name in LEDGER_FIELDS if columns[name] is None]
-    rows = list(zip(*(columns[name] or () for name in given), strict=True))
-    return given, rows, empty
+    if not set(LEDGER_FIELDS) <= set(columns) or any(
+        column is not None and len(column) != len(positions) for column in columns.values()
+    ):
+        raise ValueError("the fast path's ledger columns are not the store's")
+    return columns
 
 
 IN_CHUNK = 500

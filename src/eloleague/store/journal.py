@@ -39,6 +39,7 @@ WORDS: dict[str, str] = {
     "rename": "{old} renamed {new}",
     "merge": "{alias} merged into {into}",
     "rules": "rule set {old} replaced by {new}",
+    "recompute": "every rating recomputed from the games",
     "close": "season ending {end} closed",
     "reopen": "season ending {end} reopened",
     "player_add": "player {name} registered",
