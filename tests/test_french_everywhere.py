@@ -334,6 +334,7 @@ def _demo_runs(db: Path) -> list[list[str]]:
         ["balance", *top[:5], "--teams", "2", *d, "--league", "adlg", "--sizes", "4,1"],
         ["compare", "--rules", "bataille-empire-en", *d, "--league", "bataille-empire"],
         ["evaluate", *d, "--league", "adlg"],
+        ["verify", *d, "--league", "diplomacy"],
         ["user", "list", *d],
         ["import", "--dry-run", str(demo.sample_files()["adlg"]), *d, "--league", "adlg"],
     ]

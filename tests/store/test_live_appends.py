@@ -52,8 +52,10 @@ def duel(
 
 
 def assert_is_a_fresh_replay(league: League) -> None:
-    """Stored ratings, games counts, titles, ledger and tail state equal a full replay's."""
+    """Stored ratings, games counts, titles, ledger and tail state equal a full replay's, and
+    the league's own check (``League.verify``, which an officer runs) says so too."""
     full = league.replay_result()
+    assert league.verify().agrees
     assert league.ledger() == list(full.ledger)
     assert league.ranking() == full.standings()
     assert league.current_pools() == dict(full.pools)
