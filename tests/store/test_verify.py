@@ -109,7 +109,12 @@ def test_a_changed_history_entry_is_found_with_its_game_player_and_field(damaged
     found = damaged.verify()
     assert found.ledger_differences == 1 and found.pool_differences == []
     (diff,) = found.first_ledger_differences
-    assert (diff.position, diff.game, diff.key, diff.fields) == (5, entry.game, entry.key, ("delta",))
+    assert (diff.position, diff.game, diff.key, diff.fields) == (
+        5,
+        entry.game,
+        entry.key,
+        ("delta",),
+    )
     assert (diff.stored["delta"], diff.replayed["delta"]) == (entry.delta + 1, entry.delta)
     assert damaged.recompute() == 0  # the ratings were right: only the history is rewritten
     assert damaged.verify().agrees
