@@ -1169,9 +1169,10 @@ class League:
         does not fit them).
         """
         with self._reading() as conn:
-            return self._full_replay(conn, rules or self.rules, as_of=as_of, checked=rules is None)[
-                0
-            ]
+            result, _, _ = self._full_replay(
+                conn, rules or self.rules, as_of=as_of, checked=rules is None
+            )
+        return result
 
     def _full_replay(
         self,
