@@ -104,7 +104,7 @@ def verify(
     names by id), read in the caller's transaction (one snapshot: a write made meanwhile by
     another process is not half seen)."""
     ids = {name: pid for pid, name in names.items()}
-    count, shown, labels = _ledger(conn, league_id, result, game_pks, ids, names)
+    count, shown, labels = _ledger(conn, league_id, result, game_pks, ids)
     return Verification(
         games=games,
         ledger_entries=len(result.ledger),
@@ -125,7 +125,6 @@ def _ledger(
     result: ReplayResult,
     game_pks: Mapping[str, int],
     ids: Mapping[str, int],
-    names: Mapping[int, str],
 ) -> tuple[int, list[_Raw], dict[int, str]]:
     """How many ledger entries differ from the replay's, the first :data:`SHOWN` of them as
     (position, stored row, replayed row), and the labels of their games by row id."""
@@ -133,7 +132,7 @@ def _ledger(
     count = 0
     shown: list[_Raw] = []
     for n, (stored, mine) in enumerate(zip_longest(_stored_ledger(conn, league_id), replayed)):
-        if stored == mine:  # as the driver gives them back: nearly every row (about half the time)
+        if stored == mine:  # equal as the driver gives them back: no common form needed
             continue
         a = None if stored is None else _normal(stored)
         b = None if mine is None else _normal(mine)
