@@ -32,6 +32,7 @@ from eloleague.web.pages import (
     ratings_args,
 )
 from eloleague.web.rules_words import describe
+from eloleague.web.verification import recomputed, verified
 
 router = APIRouter(prefix="/api/v1")
 
@@ -598,6 +599,28 @@ def reopen_season(request: Request, league: str, user: TokenOfficer, body: Body)
     season = _season(body)
     undone = found.reopen_season(season.end, user=user.name)
     return {"reopened": season.end.isoformat(), "adjustments": views.adjustments(found, undone)}
+
+
+@router.get(
+    "/leagues/{league}/verification",
+    responses=_errors(401, 403, 404),
+    dependencies=_TOKEN,
+    summary="Whether the stored ratings are a full replay of the games (officer; nothing stored)",
+)
+def verification(request: Request, league: str, user: TokenOfficer) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return heavy(request).call(verified, url_of(request), found.name)
+
+
+@router.post(
+    "/leagues/{league}/recompute",
+    responses=_errors(401, 403, 404),
+    dependencies=_TOKEN,
+    summary="Rewrite every rating and the history from the games (officer; a repair)",
+)
+def recompute(request: Request, league: str, user: TokenOfficer) -> dict[str, Any]:
+    found = views.open_league(request.app.state.engine, league)
+    return heavy(request).call(recomputed, url_of(request), found.name, user.name)
 
 
 @router.get(

@@ -1,0 +1,99 @@
+"""The API's check of a league and its repair (``GET …/verification``, ``POST …/recompute``,
+officers; docs/web.md, "JSON API"): :meth:`eloleague.league.League.verify` and
+:meth:`~eloleague.league.League.recompute` as JSON.
+
+Both replay every game of the league (about 30 s on a million games, docs/benchmarks.md,
+"Checking a league"), so the routes run them in the server's helper process
+(:mod:`eloleague.web.offload`): module-level functions whose arguments and answers are plain
+values, the league opened by the database's URL and name.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from eloleague.league import engine_for
+from eloleague.records import PoolKey, PoolState
+from eloleague.store.verify import LedgerDifference, PoolDifference, Verification
+from eloleague.web.views import open_league
+
+
+def verified(url: str, league: str) -> dict[str, Any]:
+    """Whether the league's stored ratings and history are a full replay of its games, and
+    every difference (see :func:`as_json`)."""
+    found = open_league(engine_for(url), league)
+    return {"league": found.name, **as_json(found.verify())}
+
+
+def recomputed(url: str, league: str, user: str) -> dict[str, Any]:
+    """Every derived table written again from the games, noted in the journal as ``user``'s:
+    how many players' ratings changed."""
+    found = open_league(engine_for(url), league)
+    return {"league": found.name, "ratings_changed": found.recompute(user=user)}
+
+
+def as_json(found: Verification) -> dict[str, Any]:
+    """A verification as the API gives it: counts, then each kind of difference (the history's
+    counted, the first described with their 1-based place in processing order)."""
+    return {
+        "agrees": found.agrees,
+        "games": found.games,
+        "history_entries": found.ledger_entries,
+        "ratings": found.pools,
+        "rating_differences": [_pool(d) for d in found.pool_differences],
+        "history_differences": found.ledger_differences,
+        "first_history_differences": [_entry(d) for d in found.first_ledger_differences],
+        "live_state_differences": list(found.tail_differences),
+    }
+
+
+def _key(key: PoolKey | None) -> dict[str, str | None]:
+    if key is None:
+        return {"player": None, "mode": None, "role": None}
+    return {"player": key.player, "mode": key.mode, "role": key.role}
+
+
+def _state(pool: PoolState | None, last: dt.date | None) -> dict[str, Any] | None:
+    if pool is None:
+        return None
+    return {
+        "rating": pool.rating,
+        "games": pool.games,
+        "extra": list(pool.extra),
+        "last_played": None if last is None else last.isoformat(),
+    }
+
+
+def _pool(d: PoolDifference) -> dict[str, Any]:
+    return {
+        **_key(d.key),
+        "stored": _state(d.stored, d.stored_last),
+        "replayed": _state(d.replayed, d.replayed_last),
+    }
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
+def _entry(d: LedgerDifference) -> dict[str, Any]:
+    """A differing entry: the differing fields on each side, or the whole entry on the side that
+    has it (``fields``: ``["missing"]`` from the stored history, ``["extra"]`` in it)."""
+    whole = d.fields in (("missing",), ("extra",))
+
+    def shown(row: dict[str, Any] | Any) -> dict[str, Any]:
+        return {f: _value(v) for f, v in row.items() if whole or f in d.fields}
+
+    return {
+        "entry": d.position + 1,
+        "game": d.game,
+        **_key(d.key),
+        "fields": list(d.fields),
+        "stored": shown(d.stored),
+        "replayed": shown(d.replayed),
+    }
