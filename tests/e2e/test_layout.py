@@ -9,6 +9,7 @@ inside a word, and axe-core (vendored for the tests) finds no serious or critica
 from __future__ import annotations
 
 import io
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -217,6 +218,19 @@ def test_officer_pages_fit_and_pass_axe(
     page.wait_for_load_state()
     assert page.locator("input[name=confirm]").count() == 1, page.content()[:2000]
     check("season-close")
+    # The league's check after a hand edit of its history: the differences, then the repair.
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "UPDATE ledger SET delta = delta + 1 WHERE seq < 25 AND league_id = ?", (league.id,)
+        )
+    page.goto(f"{server.base}/admin?lang={lang}")
+    page.locator(f"form[action='{base}/verify'] button[type=submit]").click()
+    page.wait_for_load_state()
+    assert page.locator("form[action$='/recompute']").count() == 1, page.content()[:2000]
+    check("verify")
+    page.locator("form[action$='/recompute'] button[type=submit]").click()
+    page.wait_for_load_state()
+    assert League.open(str(db), "bataille-empire").verify().agrees
     context.close()
     assert problems == {}
 

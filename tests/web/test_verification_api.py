@@ -77,3 +77,40 @@ def test_a_league_agrees_then_a_hand_edit_is_found_and_repaired(
         f"/api/v1/leagues/{BE}/journal", params={"limit": "1"}, headers=_officer(site)
     ).json()["entries"]
     assert [(j["action"], j["user"]) for j in journal] == [("recompute", "Claire")]
+
+
+def test_an_officer_checks_and_repairs_a_league_on_the_site(site: Site) -> None:
+    from tests.web.conftest import make_client
+    from tests.web.test_officer_flows import _login
+
+    league = League.open(site.url, BE)
+    entry = league.ledger()[2]
+    officer = make_client(site)
+    officer.cookies.set("lang", "fr")
+    token = _login(officer, "Claire")
+    assert "Vérifier les cotes" in officer.get("/admin").text
+    page = officer.post(f"/leagues/{BE}/verify", data={"csrf_token": token})
+    assert page.status_code == 200, page.text
+    assert "sont celles d’un rejeu complet de ses parties" in page.text
+    assert "Recalculer depuis les parties" not in page.text  # nothing to repair
+
+    with sqlite3.connect(site.db) as conn:
+        conn.execute(
+            "UPDATE ledger SET delta = delta + 1 WHERE seq = 2 AND league_id = ?", (league.id,)
+        )
+    page = officer.post(f"/leagues/{BE}/verify", data={"csrf_token": token})
+    assert "diffèrent d’un rejeu complet" in page.text
+    assert "1 ligne de l’historique diffère" in page.text
+    assert entry.key.player in page.text and entry.game in page.text
+    assert f"variation\u202f: {entry.delta + 1:g}".replace(".", ",") in page.text
+    done = officer.post(f"/leagues/{BE}/recompute", data={"csrf_token": token})
+    assert done.status_code == 200 and "recalculée depuis ses parties" in done.text
+    assert League.open(site.url, BE).verify().agrees
+
+    referee = make_client(site)
+    referee_token = _login(referee, "Rémi")
+    assert "Vérifier les cotes" not in referee.get("/admin").text
+    assert (
+        referee.post(f"/leagues/{BE}/verify", data={"csrf_token": referee_token}).status_code == 403
+    )
+    assert officer.post(f"/leagues/{BE}/verify", data={}).status_code == 403  # no CSRF token

@@ -31,6 +31,7 @@ from eloleague.web.security import (
     session_user,
     sign_out_everywhere,
 )
+from eloleague.web.verification import recomputed, verified
 
 router = APIRouter(include_in_schema=False)
 
@@ -449,4 +450,24 @@ def reopen_season(request: Request, league: str, user: Officer, form: Form) -> R
     request.session["flash"] = translate(
         season_reopened(end.isoformat(), len(undone)), page_lang(request)
     )
+    return RedirectResponse(_league_url(found.name), status_code=303)
+
+
+@router.post("/leagues/{league}/verify")
+def verify(request: Request, league: str, user: Officer, form: Form) -> Response:
+    """Whether the league's stored ratings are a full replay of its games (docs/league.md,
+    "Checking a league"): replayed in the helper process, nothing stored."""
+    found = views.open_league(request.app.state.engine, league)
+    checked = heavy(request).call(verified, url_of(request), found.name, page_lang(request))
+    return render_page(request, "verify.html", checked)
+
+
+@router.post("/leagues/{league}/recompute")
+def recompute(request: Request, league: str, user: Officer, form: Form) -> Response:
+    """Every rating and the history written again from the games (a repair, in the journal)."""
+    found = views.open_league(request.app.state.engine, league)
+    done = heavy(request).call(
+        recomputed, url_of(request), found.name, user.name, page_lang(request)
+    )
+    request.session["flash"] = done["said"]
     return RedirectResponse(_league_url(found.name), status_code=303)

@@ -13,24 +13,61 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from eloleague.league import engine_for
+from eloleague.i18n import render
+from eloleague.league import League, engine_for
 from eloleague.records import PoolKey, PoolState
+from eloleague.store.messages import (
+    fields_said,
+    pool_named,
+    pool_said,
+    recomputed_said,
+    tail_said,
+    verification_said,
+)
 from eloleague.store.verify import LedgerDifference, PoolDifference, Verification
 from eloleague.web.views import open_league
 
 
-def verified(url: str, league: str) -> dict[str, Any]:
+def verified(url: str, league: str, lang: str | None = None) -> dict[str, Any]:
     """Whether the league's stored ratings and history are a full replay of its games, and
-    every difference (see :func:`as_json`)."""
+    every difference (see :func:`as_json`); with ``lang``, also in words for the officers' page
+    (:func:`in_words`)."""
     found = open_league(engine_for(url), league)
-    return {"league": found.name, **as_json(found.verify())}
+    checked = found.verify()
+    out = {"league": found.name, **as_json(checked)}
+    if lang is not None:
+        in_words(out, found, checked, lang)
+    return out
 
 
-def recomputed(url: str, league: str, user: str) -> dict[str, Any]:
+def in_words(out: dict[str, Any], league: League, found: Verification, lang: str) -> None:
+    """Add to a verification's JSON (:func:`as_json`) what the officers' page says of it, in
+    ``lang``, as the command line says it (:mod:`eloleague.store.messages`): the verdict, each
+    side of a differing rating, what differs in each entry, the live state's parts."""
+    out["said"] = render(verification_said(league.name, found), lang)
+    for row, pool in zip(out["rating_differences"], found.pool_differences, strict=True):
+        row["who"] = pool_named(league.rules, pool.key, lang)
+        row["stored_said"] = pool_said(pool.stored, lang)
+        row["replayed_said"] = pool_said(pool.replayed, lang)
+    for row, entry in zip(
+        out["first_history_differences"], found.first_ledger_differences, strict=True
+    ):
+        row["who"] = pool_named(league.rules, entry.key, lang)
+        row["what"] = fields_said(entry, lang)
+    out["live_state_said"] = (
+        tail_said(found.tail_differences, lang) if found.tail_differences else ""
+    )
+
+
+def recomputed(url: str, league: str, user: str, lang: str | None = None) -> dict[str, Any]:
     """Every derived table written again from the games, noted in the journal as ``user``'s:
-    how many players' ratings changed."""
+    how many players' ratings changed (with ``lang``, also ``said`` in words)."""
     found = open_league(engine_for(url), league)
-    return {"league": found.name, "ratings_changed": found.recompute(user=user)}
+    changed = found.recompute(user=user)
+    out: dict[str, Any] = {"league": found.name, "ratings_changed": changed}
+    if lang is not None:
+        out["said"] = render(recomputed_said(found.name, changed), lang)
+    return out
 
 
 def as_json(found: Verification) -> dict[str, Any]:
