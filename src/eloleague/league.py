@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from eloleague.batch import read_initial
 from eloleague.engine import (
     GLOBAL_ROLE,
+    EngineState,
     LedgerEntry,
     ReplayResult,
     Standing,
@@ -38,6 +39,7 @@ from eloleague.engine import (
     standings,
 )
 from eloleague.engine.methods import by_place
+from eloleague.engine.replay import processing_order
 from eloleague.engine.seasons import season_end
 from eloleague.engine.standings import first_of_each
 from eloleague.engine.validate import unrated_reason
@@ -169,7 +171,7 @@ from eloleague.store.reports import (
     RatingChange,
 )
 from eloleague.store.revisions import bump_revision, revision_of
-from eloleague.store.verify import Verification
+from eloleague.store.verify import Resume, Verification
 from eloleague.store.verify import verify as store_verify
 from eloleague.store.wal import LogCopier, copy_in_background
 from eloleague.store.writer_turn import WriterTurn
@@ -1210,9 +1212,22 @@ class League:
         repairs what differs."""
         with self._reading() as conn:
             self._refresh_rules(conn)
-            result, stored, names = self._full_replay(conn, self.rules, reference=reference)
+            rules = self.rules
+            result, stored, names = self._full_replay(conn, rules, reference=reference)
             pks = {g.record.id or "": g.pk for g in stored}
-            return store_verify(conn, self.id, result, len(stored), pks, names)
+            records = [g.record for g in stored]
+            start = initial_pools(conn, self.id, rules)
+
+            def resumed(games: Sequence[GameRecord], state: EngineState) -> tuple[EngineState, int]:
+                done = replay(rules, games, initial=state, reference=reference)
+                return done.state, len(done.ledger)
+
+            resume = Resume(
+                [records[i] for i in processing_order(records)],
+                EngineState.from_pools(start) if start else EngineState(),
+                resumed,
+            )
+            return store_verify(conn, self.id, result, len(stored), pks, names, resume)
 
     def ranking_page(
         self, wanted: RankingFilter | None = None, page: int = 1, per_page: int = 50

@@ -64,3 +64,17 @@ def test_a_damaged_league_is_shown_where_it_differs_then_repaired(tmp_path: Path
     assert run_cli("verify", "--db", str(path)).returncode == 0
     log = run_cli("log", "-n", "1", "--db", str(path))
     assert "every rating recomputed from the games" in log.stdout and "Claire" in log.stdout
+
+
+def test_a_wrong_checkpoint_is_named_by_its_date(tmp_path: Path) -> None:
+    path, _ = _league(tmp_path)
+    with sqlite3.connect(path) as conn:
+        ((day,),) = conn.execute("SELECT max(date) FROM checkpoints")
+        conn.execute(
+            "UPDATE checkpoints SET games_before = games_before - 1 WHERE date = ?", (day,)
+        )
+    done = run_cli("--lang", "fr", "verify", "--db", str(path))
+    assert done.returncode == 1
+    assert f"les états enregistrés d’où partent les recalculs diffèrent{NNBSP}: {day}" in (
+        done.stdout
+    )

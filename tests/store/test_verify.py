@@ -12,6 +12,7 @@ from sqlalchemy import text
 
 from eloleague.league import League
 from eloleague.records import PoolKey
+from eloleague.store import checkpoints
 from eloleague.store import verify as store_verify
 from tests.store.helpers import replay_file
 from tests.store.test_live_appends import assert_is_a_fresh_replay, duel
@@ -37,6 +38,7 @@ def test_a_league_as_its_imports_left_it_agrees(db_url: str, preset: str) -> Non
         len(full.ledger),
         len(full.pools),
     )
+    assert found.checkpoints >= 1  # at least the one after the last game
     assert league.verify(reference=True).agrees
 
 
@@ -166,3 +168,48 @@ def test_an_empty_league_agrees(db_url: str) -> None:
     found = league.verify()
     assert found.agrees and (found.games, found.ledger_entries, found.pools) == (0, 0, 0)
     assert league.recompute() == 0
+
+
+def test_a_checkpoint_that_is_not_the_replay_s_is_found_by_its_date(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint is where the recompute of a later back-dated game begins: one whose state
+    or place is wrong is found, and the recompute writes it again."""
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_EVERY", 100)
+    league = League.create(db_url, "club", "adlg")
+    league.import_file(replay_file("adlg"))
+    found = league.verify()
+    assert found.agrees and found.checkpoints >= 3
+    with league.engine.connect() as conn:
+        dates = [
+            d
+            for (d,) in conn.execute(
+                text("SELECT date FROM checkpoints WHERE league_id = :league ORDER BY date"),
+                {"league": league.id},
+            )
+        ]
+    with league.engine.begin() as conn:  # the second one's state is the first one's
+        first = conn.execute(
+            text("SELECT state FROM checkpoints WHERE league_id = :league AND date = :d"),
+            {"league": league.id, "d": dates[0]},
+        ).scalar_one()
+        conn.execute(
+            text("UPDATE checkpoints SET state = :s WHERE league_id = :league AND date = :d"),
+            {"s": first, "league": league.id, "d": dates[1]},
+        )
+    _sql(
+        league,
+        "UPDATE checkpoints SET ledger_pos = ledger_pos + 1 WHERE league_id = :league "
+        "AND date = :d",
+        d=dates[2],
+    )
+    found = league.verify()
+    assert [str(d) for d in found.checkpoint_differences] == [str(d) for d in dates[1:3]]
+    assert not found.agrees
+    assert (found.pool_differences, found.ledger_differences, found.tail_differences) == (
+        [],
+        0,
+        [],
+    )
+    league.recompute()
+    assert league.verify().agrees

@@ -44,7 +44,10 @@ def test_a_league_agrees_then_a_hand_edit_is_found_and_repaired(
         "history_differences": 0,
         "first_history_differences": [],
         "live_state_differences": [],
+        "checkpoints": fine.json()["checkpoints"],
+        "checkpoint_differences": [],
     }
+    assert fine.json()["checkpoints"] >= 1
 
     entry = league.ledger()[7]
     with sqlite3.connect(site.db) as conn:

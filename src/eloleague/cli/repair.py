@@ -60,7 +60,13 @@ def verify(
 
 def _print_differences(rules: RuleSet, found: Verification, lang: str) -> None:
     from eloleague.cli.output import PlainTable, print_fitted
-    from eloleague.store.messages import fields_said, pool_named, pool_said, tail_said
+    from eloleague.store.messages import (
+        checkpoints_said,
+        fields_said,
+        pool_named,
+        pool_said,
+        tail_said,
+    )
 
     console = _console()
     if found.pool_differences:
@@ -111,6 +117,8 @@ def _print_differences(rules: RuleSet, found: Verification, lang: str) -> None:
             print(_tn("… and {count} more", "… and {count} more", more))
     if found.tail_differences:
         print(tail_said(found.tail_differences, lang))
+    if found.checkpoint_differences:
+        print(render(checkpoints_said(found.checkpoint_differences), lang))
     print(_t("to rewrite them from the games: eloleague recompute"))
 
 

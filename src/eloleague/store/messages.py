@@ -7,6 +7,7 @@ store is translated correctly wherever it is printed: the command line's ``main(
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -167,4 +168,12 @@ def pool_named(rules: RuleSet, key: PoolKey | None, lang: str) -> str:
         return ""
     return " · ".join(
         x for x in (key.player, *(rules.label(y, lang) for y in (key.mode, key.role))) if x
+    )
+
+
+def checkpoints_said(dates: Sequence[dt.date]) -> Text:
+    """The checkpoints (the states a recompute starts from) that differ, by their dates."""
+    return msg(
+        "the saved states a recompute starts from differ: {dates}",
+        dates=", ".join(d.isoformat() for d in dates),
     )

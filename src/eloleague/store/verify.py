@@ -18,18 +18,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from itertools import zip_longest
 from typing import Any
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
-from eloleague.engine import ReplayResult
-from eloleague.records import PoolKey, PoolState
+from eloleague.engine import EngineState, ReplayResult
+from eloleague.records import GameRecord, PoolKey, PoolState
 from eloleague.store import tail as live_tail
 from eloleague.store.bulk import cursor, date_param, run, to_date
+from eloleague.store.checkpoints import decode_state
 from eloleague.store.derived import LEDGER_FIELDS, ledger_rows
+from eloleague.store.tables import checkpoints as cps_table
 
 SHOWN = 20
 """The most differences of the ledger a verification describes one by one (it counts them all)."""
@@ -75,7 +77,7 @@ class LedgerDifference:
 @dataclass(frozen=True)
 class Verification:
     """What :func:`verify` found: how much it compared and every difference (the ledger's
-    counted, the first :data:`SHOWN` described)."""
+    counted, the first :data:`SHOWN` described; the checkpoints by their dates)."""
 
     games: int
     ledger_entries: int
@@ -84,11 +86,18 @@ class Verification:
     ledger_differences: int
     first_ledger_differences: list[LedgerDifference]
     tail_differences: list[str]
+    checkpoints: int = 0
+    checkpoint_differences: list[dt.date] = field(default_factory=list)
 
     @property
     def agrees(self) -> bool:
         """Whether the stored tables are exactly the replay's."""
-        return not (self.pool_differences or self.ledger_differences or self.tail_differences)
+        return not (
+            self.pool_differences
+            or self.ledger_differences
+            or self.tail_differences
+            or self.checkpoint_differences
+        )
 
 
 def verify(
@@ -98,13 +107,18 @@ def verify(
     games: int,
     game_pks: Mapping[str, int],
     names: Mapping[int, str],
+    resume: Resume | None = None,
 ) -> Verification:
     """Compare the league's stored ledger, ratings and tail with ``result``, the full replay of
     its ``games`` games (``game_pks``: each game's row id by its label, ``names``: the players'
     names by id), read in the caller's transaction (one snapshot: a write made meanwhile by
-    another process is not half seen)."""
+    another process is not half seen); with ``resume``, the stored checkpoints too
+    (:func:`checkpoints_differing`)."""
     ids = {name: pid for pid, name in names.items()}
     count, shown, labels = _ledger(conn, league_id, result, game_pks, ids)
+    checked, differing = (
+        (0, []) if resume is None else checkpoints_differing(conn, league_id, names, resume)
+    )
     return Verification(
         games=games,
         ledger_entries=len(result.ledger),
@@ -113,6 +127,71 @@ def verify(
         ledger_differences=count,
         first_ledger_differences=[_described(d, labels, names) for d in shown],
         tail_differences=_tail(conn, league_id, result, games, names),
+        checkpoints=checked,
+        checkpoint_differences=differing,
+    )
+
+
+@dataclass(frozen=True)
+class Resume:
+    """What checking the checkpoints needs of the engine: the league's games in processing
+    order, its state before the first, and the replay of some games from a state, giving the
+    state after them and how many ledger entries they made (as a recompute runs it, chunk after
+    chunk: :func:`eloleague.store.recompute.recompute`)."""
+
+    ordered: Sequence[GameRecord]
+    start: EngineState
+    replay: Callable[[Sequence[GameRecord], EngineState], tuple[EngineState, int]]
+
+
+def checkpoints_differing(
+    conn: Connection, league_id: int, names: Mapping[int, str], resume: Resume
+) -> tuple[int, list[dt.date]]:
+    """How many checkpoints the league stores, and the dates of those whose state is not the one
+    a replay of the games before them gives (``resume``, game after game in processing order, as
+    a recompute made them), or whose place in the games or the ledger is not theirs. A
+    checkpoint is where a later change's recompute begins: a wrong one would make the ratings
+    after the next back-dated game wrong."""
+    rows = list(
+        conn.execute(
+            select(cps_table.c.date, cps_table.c.games_before, cps_table.c.ledger_pos,
+                   cps_table.c.state)
+            .where(cps_table.c.league_id == league_id)
+            .order_by(cps_table.c.date)
+        )
+    )  # fmt: skip
+    if not rows:
+        return 0, []
+    ordered = resume.ordered
+    state = resume.start
+    done = ledger = 0
+    differing = []
+    for day, before, position, blob in rows:
+        if before < done or before > len(ordered):
+            differing.append(to_date(day))
+            continue
+        if before > done:
+            state, entries = resume.replay(ordered[done:before], state)
+            done, ledger = before, ledger + entries
+        kept = decode_state(blob, names)
+        if position != ledger or _comparable(kept) != _comparable(state):
+            differing.append(to_date(day))
+    return len(rows), differing
+
+
+def _comparable(state: EngineState) -> tuple[Any, ...]:
+    """What of an engine state a checkpoint must hold, in a form both sides share: the pools in
+    their order, the active players of each season end that has some."""
+    return (
+        list(state.pools.items()),
+        state.season_end,
+        state.eligible,
+        {k: v for k, v in state.active.items() if v},
+        state.started,
+        dict(state.last_played),
+        dict(state.decay_spells),
+        state.periods,
+        dict(state.decay_steps),
     )
 
 

@@ -17,6 +17,7 @@ from eloleague.i18n import render
 from eloleague.league import League, engine_for
 from eloleague.records import PoolKey, PoolState
 from eloleague.store.messages import (
+    checkpoints_said,
     fields_said,
     pool_named,
     pool_said,
@@ -57,6 +58,11 @@ def in_words(out: dict[str, Any], league: League, found: Verification, lang: str
     out["live_state_said"] = (
         tail_said(found.tail_differences, lang) if found.tail_differences else ""
     )
+    out["checkpoints_said"] = (
+        render(checkpoints_said(found.checkpoint_differences), lang)
+        if found.checkpoint_differences
+        else ""
+    )
 
 
 def recomputed(url: str, league: str, user: str, lang: str | None = None) -> dict[str, Any]:
@@ -82,6 +88,8 @@ def as_json(found: Verification) -> dict[str, Any]:
         "history_differences": found.ledger_differences,
         "first_history_differences": [_entry(d) for d in found.first_ledger_differences],
         "live_state_differences": list(found.tail_differences),
+        "checkpoints": found.checkpoints,
+        "checkpoint_differences": [d.isoformat() for d in found.checkpoint_differences],
     }
 
 
