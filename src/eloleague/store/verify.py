@@ -4,7 +4,8 @@
 Games are the source of truth and every stored rating is derived from them: the ledger, the
 current ratings and the state kept after the last game for games posted live
 (:mod:`eloleague.store.tail`) must equal, value for value, what the engine computes when it
-replays every game from the start. Every path that writes them (a recompute from a checkpoint,
+replays every game from the start, and each checkpoint (:mod:`eloleague.store.checkpoints`) the
+state a replay of the games before it gives. Every path that writes them (a recompute from a checkpoint,
 the append path, the compiled engine) is held to that by the property tests; this module lets an
 officer check it on the league itself, after an upgrade of eloleague, a restore, or a hand edit
 of the database, and :meth:`eloleague.league.League.recompute` rewrites whatever differs.
