@@ -8,15 +8,18 @@ script or a scheduled job can watch a league.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from eloleague.cli import app
 from eloleague.cli.league import (
+    PROGRESS_FROM,
     DbOption,
     LeagueOption,
     _console,
+    _err,
     _open,
     _progress,
     _t,
@@ -50,8 +53,15 @@ def verify(
     from eloleague.store.messages import verification_said
 
     lg = _open(db, league)
-    found = lg.verify(reference=reference)
     lang = pick_language()
+    games = lg.totals()[0]
+    waiting = (  # a large league takes a while (about 30 s for a million games)
+        _err().status(_tn("replaying {count} game…", "replaying {count} games…", games))
+        if games >= PROGRESS_FROM
+        else nullcontext()
+    )
+    with waiting:
+        found = lg.verify(reference=reference)
     print(render(verification_said(lg.name, found), lang))
     if not found.agrees:
         _print_differences(lg.rules, found, lang)
