@@ -213,3 +213,13 @@ def test_a_checkpoint_that_is_not_the_replay_s_is_found_by_its_date(
     )
     league.recompute()
     assert league.verify().agrees
+
+
+def test_ratings_in_another_order_are_found(damaged: League) -> None:
+    """Ties in the ranking follow the order in which the ratings first appeared."""
+    _sql(damaged, "UPDATE ratings SET position = -1 WHERE league_id = :league AND position = 0")
+    _sql(damaged, "UPDATE ratings SET position = 0 WHERE league_id = :league AND position = 1")
+    _sql(damaged, "UPDATE ratings SET position = 1 WHERE league_id = :league AND position = -1")
+    found = damaged.verify()
+    assert (found.pool_differences, found.tail_differences) == ([], ["order"])
+    assert not found.agrees

@@ -104,6 +104,7 @@ TAIL_PARTS = {
     "started": "the start of the seasons",
     "periods": "the number of rating periods",
     "active": "the players active in the season",
+    "order": "the order of the ratings (ties in the ranking follow it)",
 }
 """The parts of the state kept for live results (:func:`eloleague.store.verify.verify`), in
 words."""

@@ -120,14 +120,16 @@ def verify(
     checked, differing = (
         (0, []) if resume is None else checkpoints_differing(conn, league_id, names, resume)
     )
+    pools, out_of_order = _pools(conn, league_id, result, names)
     return Verification(
         games=games,
         ledger_entries=len(result.ledger),
         pools=len(result.pools),
-        pool_differences=_pools(conn, league_id, result, names),
+        pool_differences=pools,
         ledger_differences=count,
         first_ledger_differences=[_described(d, labels, names) for d in shown],
-        tail_differences=_tail(conn, league_id, result, games, names),
+        tail_differences=_tail(conn, league_id, result, games, names)
+        + (["order"] if out_of_order else []),
         checkpoints=checked,
         checkpoint_differences=differing,
     )
@@ -153,14 +155,9 @@ def checkpoints_differing(
     a recompute made them), or whose place in the games or the ledger is not theirs. A
     checkpoint is where a later change's recompute begins: a wrong one would make the ratings
     after the next back-dated game wrong."""
-    rows = list(
-        conn.execute(
-            select(cps_table.c.date, cps_table.c.games_before, cps_table.c.ledger_pos,
-                   cps_table.c.state)
-            .where(cps_table.c.league_id == league_id)
-            .order_by(cps_table.c.date)
-        )
-    )  # fmt: skip
+    columns = cps_table.c
+    query = select(columns.date, columns.games_before, columns.ledger_pos, columns.state)
+    rows = list(conn.execute(query.where(columns.league_id == league_id).order_by(columns.date)))
     if not rows:
         return 0, []
     ordered = resume.ordered
@@ -280,10 +277,10 @@ def _described(raw: _Raw, labels: Mapping[int, str], names: Mapping[int, str]) -
 
 def _pools(
     conn: Connection, league_id: int, result: ReplayResult, names: Mapping[int, str]
-) -> list[PoolDifference]:
+) -> tuple[list[PoolDifference], bool]:
     """The pools whose stored rating, games, method fields or last game differ from the
-    replay's, or that only one side has; then, if all agree, a difference of their order (the
-    order of first appearance, which ties in the ranking follow)."""
+    replay's, or that only one side has; and, when they all agree, whether their order does not
+    (the order of first appearance, which ties in the ranking follow)."""
     stored: dict[PoolKey, tuple[PoolState, dt.date | None]] = {}
     for pid, mode, role, rating, games, extra, played in (
         run(conn, _READ_RATINGS, (league_id,)) or []
@@ -302,15 +299,7 @@ def _pools(
         for key, (kept, kept_last) in stored.items()
         if key not in result.pools
     ]
-    if not out and list(stored) != list(result.pools):
-        out = [  # the same pools in another order: the first out of place
-            next(
-                PoolDifference(a, stored[a][0], result.pools[b])
-                for a, b in zip(stored, result.pools, strict=True)
-                if a != b
-            )
-        ]
-    return out
+    return out, not out and list(stored) != list(result.pools)
 
 
 def _tail(
