@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 
 from eloleague.league import League
 from tests.web.conftest import BE, Site
+from tests.web.test_openapi import _answer_schema
 
 
 def _officer(site: Site) -> dict[str, str]:
@@ -58,6 +59,8 @@ def test_a_league_agrees_then_a_hand_edit_is_found_and_repaired(
         conn.execute("DELETE FROM ledger WHERE seq = ? AND league_id = ?", (entries - 1, league.id))
     found = client.get(url, headers=_officer(site)).json()
     assert found["agrees"] is False and found["history_differences"] == 2
+    document = client.get("/api/v1/openapi.json").json()  # the answers are as documented
+    _answer_schema(document, "/api/v1/leagues/{league}/verification", "get", 200).validate(found)
     first, last = found["first_history_differences"]
     assert first == {
         "entry": 8,
@@ -75,6 +78,9 @@ def test_a_league_agrees_then_a_hand_edit_is_found_and_repaired(
     done = client.post(f"/api/v1/leagues/{BE}/recompute", headers=_officer(site))
     assert done.status_code == 200, done.text
     assert done.json() == {"league": BE, "ratings_changed": 0}
+    _answer_schema(document, "/api/v1/leagues/{league}/recompute", "post", 200).validate(
+        done.json()
+    )
     assert client.get(url, headers=_officer(site)).json()["agrees"] is True
     journal = client.get(
         f"/api/v1/leagues/{BE}/journal", params={"limit": "1"}, headers=_officer(site)

@@ -181,6 +181,63 @@ class HeldOut(BaseModel):
     preview: ImportOut
 
 
+class PoolSideOut(BaseModel):
+    """One side of a rating that differs: the stored pool's, or the replay's."""
+
+    rating: float
+    games: int
+    extra: list[float]  # the method's fields (Glicko-2's deviation and volatility), else empty
+    last_played: str | None  # the day of the pool's last rated game, YYYY-MM-DD
+
+
+class RatingDifferenceOut(BaseModel):
+    """A current rating that is not the replay's (a side is ``null`` when it lacks the pool)."""
+
+    player: str
+    mode: str
+    role: str
+    stored: PoolSideOut | None
+    replayed: PoolSideOut | None
+
+
+class HistoryDifferenceOut(BaseModel):
+    """An entry of the history that is not the replay's: its 1-based place in processing order,
+    its game and pool, the fields that differ with each side's value, or ``["missing"]`` /
+    ``["extra"]`` with the whole entry on the side that has it."""
+
+    entry: int
+    game: str
+    player: str | None
+    mode: str | None
+    role: str | None
+    fields: list[str]
+    stored: dict[str, Any]
+    replayed: dict[str, Any]
+
+
+class VerificationOut(BaseModel):
+    """Whether the stored ratings are a full replay of the games (``League.verify``)."""
+
+    league: str
+    agrees: bool
+    games: int
+    history_entries: int
+    ratings: int
+    rating_differences: list[RatingDifferenceOut]
+    history_differences: int  # how many entries differ; the first 20 are described
+    first_history_differences: list[HistoryDifferenceOut]
+    live_state_differences: list[str]
+    checkpoints: int
+    checkpoint_differences: list[str]  # the dates (YYYY-MM-DD) of the checkpoints that differ
+
+
+class RecomputedOut(BaseModel):
+    """What a recompute from the games changed."""
+
+    league: str
+    ratings_changed: int
+
+
 def _query(name: str, schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {
         "name": name,
@@ -603,7 +660,10 @@ def reopen_season(request: Request, league: str, user: TokenOfficer, body: Body)
 
 @router.get(
     "/leagues/{league}/verification",
-    responses=_errors(401, 403, 404),
+    responses={
+        200: {"model": VerificationOut, "description": "What the check found."},
+        **_errors(401, 403, 404),
+    },
     dependencies=_TOKEN,
     summary="Whether the stored ratings are a full replay of the games (officer; nothing stored)",
 )
@@ -614,7 +674,10 @@ def verification(request: Request, league: str, user: TokenOfficer) -> dict[str,
 
 @router.post(
     "/leagues/{league}/recompute",
-    responses=_errors(401, 403, 404),
+    responses={
+        200: {"model": RecomputedOut, "description": "How many ratings changed."},
+        **_errors(401, 403, 404),
+    },
     dependencies=_TOKEN,
     summary="Rewrite every rating and the history from the games (officer; a repair)",
 )
