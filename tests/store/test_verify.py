@@ -223,3 +223,47 @@ def test_ratings_in_another_order_are_found(damaged: League) -> None:
     found = damaged.verify()
     assert (found.pool_differences, found.tail_differences) == ([], ["order"])
     assert not found.agrees
+
+
+WRITER = """
+import datetime as dt, sys, time
+from eloleague.league import League
+from tests.store.test_live_appends import duel
+league = League.open(sys.argv[1], "club")
+day, n = dt.date.today(), 0
+print("ready", flush=True)
+until = time.monotonic() + float(sys.argv[2])
+while time.monotonic() < until:
+    league.import_games(
+        [duel(10_000 + n, day, n % 6, n % 5, n, "adlg", None) for _ in range(1)], source="live"
+    )
+    n += 1
+print(n, flush=True)
+"""
+
+
+def test_a_verification_sees_each_write_whole_while_another_process_posts(db_url: str) -> None:
+    """The check reads the games, the history, the ratings and the live state in one snapshot:
+    games posted meanwhile by another process are either wholly seen or not at all."""
+    import subprocess
+    import sys
+
+    league = League.create(db_url, "club", "adlg")
+    league.import_file(replay_file("adlg"))
+    writer = subprocess.Popen(
+        [sys.executable, "-c", WRITER, db_url, "3"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert writer.stdout is not None and writer.stdout.readline() == "ready\n"
+        seen = set()
+        for _ in range(200):  # about two seconds of checks while the writer posts for three
+            found = league.verify()
+            assert found.agrees, found
+            seen.add(found.games)
+            if len(seen) >= 5:
+                break
+        posted = int(writer.stdout.readline())
+    finally:
+        writer.kill()
+        writer.wait()
+    assert posted > 0 and len(seen) > 1  # the checks ran while games came in
