@@ -1171,7 +1171,7 @@ class League:
         does not fit them).
         """
         with self._reading() as conn:
-            result, _, _ = self._full_replay(
+            result, _, _, _ = self._full_replay(
                 conn, rules or self.rules, as_of=as_of, checked=rules is None
             )
         return result
@@ -1184,10 +1184,11 @@ class League:
         as_of: dt.date | None = None,
         checked: bool = True,
         reference: bool = False,
-    ) -> tuple[ReplayResult, list[StoredGame], dict[int, str]]:
-        """The replay of :meth:`replay_result`, the games it replayed and the players' names by
-        id, read in ``conn``'s snapshot (``checked``: the games fit ``rules``, the league's own;
-        ``reference``: the engine's reference code, not its compiled path)."""
+    ) -> tuple[ReplayResult, list[StoredGame], dict[int, str], dict[PoolKey, PoolState]]:
+        """The replay of :meth:`replay_result`, the games it replayed, the players' names by id
+        and the ratings the league started from, read in ``conn``'s snapshot (``checked``: the
+        games fit ``rules``, the league's own; ``reference``: the engine's reference code, not
+        its compiled path)."""
         names = player_names(conn, self.id)
         stored = load_games(conn, self.id, names, until=as_of)
         when = as_of or effective_as_of(conn, self.id)
@@ -1201,7 +1202,7 @@ class League:
                     msg("league {league} under {rules}", league=self.name, rules=rules.name),
                 )
         result = replay(rules, records, initial=start or None, as_of=when, reference=reference)
-        return result, stored, names
+        return result, stored, names, start
 
     def verify(self, *, reference: bool = False) -> Verification:
         """Whether the stored ledger, current ratings and the state kept for live results are
@@ -1213,10 +1214,9 @@ class League:
         with self._reading() as conn:
             self._refresh_rules(conn)
             rules = self.rules
-            result, stored, names = self._full_replay(conn, rules, reference=reference)
+            result, stored, names, start = self._full_replay(conn, rules, reference=reference)
             pks = {g.record.id or "": g.pk for g in stored}
             records = [g.record for g in stored]
-            start = initial_pools(conn, self.id, rules)
 
             def resumed(games: Sequence[GameRecord], state: EngineState) -> tuple[EngineState, int]:
                 done = replay(rules, games, initial=state, reference=reference)

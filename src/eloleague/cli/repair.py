@@ -77,6 +77,7 @@ def _print_differences(rules: RuleSet, found: Verification, lang: str) -> None:
         pool_said,
         tail_said,
     )
+    from eloleague.store.verify import SHOWN
 
     console = _console()
     if found.pool_differences:
@@ -91,14 +92,14 @@ def _print_differences(rules: RuleSet, found: Verification, lang: str) -> None:
         table.add_column(_t("Player"))
         for heading in (_t("Stored"), _t("Replayed")):
             table.add_column(heading, justify="right", no_wrap=True)
-        for d in found.pool_differences[:SHOWN_POOLS]:
+        for d in found.pool_differences[:SHOWN]:
             table.add_row(
                 pool_named(rules, d.key, lang),
                 pool_said(d.stored, lang),
                 pool_said(d.replayed, lang),
             )
         print_fitted(console, table)
-        more = len(found.pool_differences) - SHOWN_POOLS
+        more = len(found.pool_differences) - SHOWN
         if more > 0:
             print(_tn("… and {count} more", "… and {count} more", more))
     if found.ledger_differences:
@@ -130,10 +131,6 @@ def _print_differences(rules: RuleSet, found: Verification, lang: str) -> None:
     if found.checkpoint_differences:
         print(render(checkpoints_said(found.checkpoint_differences), lang))
     print(_t("to rewrite them from the games: eloleague recompute"))
-
-
-SHOWN_POOLS = 20
-"""The most differing ratings ``verify`` lists (it counts them all)."""
 
 
 @app.command()

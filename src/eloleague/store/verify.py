@@ -35,7 +35,8 @@ from eloleague.store.derived import LEDGER_FIELDS, ledger_rows
 from eloleague.store.tables import checkpoints as cps_table
 
 SHOWN = 20
-"""The most differences of the ledger a verification describes one by one (it counts them all)."""
+"""The most differences of the ledger a verification describes one by one (it counts them all),
+and the most differing ratings the command line and the officers' page list."""
 
 _READ_LEDGER = (
     "SELECT "
