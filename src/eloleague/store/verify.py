@@ -185,13 +185,19 @@ def _comparable(state: EngineState) -> tuple[Any, ...]:
         list(state.pools.items()),
         state.season_end,
         state.eligible,
-        {k: v for k, v in state.active.items() if v},
+        _active(state),
         state.started,
         dict(state.last_played),
         dict(state.decay_spells),
         state.periods,
         dict(state.decay_steps),
     )
+
+
+def _active(state: EngineState) -> dict[dt.date, Any]:
+    """The players marked active by each season end, for the season ends that have some (a
+    season end with none may be stored or not: the same state)."""
+    return {end: names for end, names in state.active.items() if names}
 
 
 _Raw = tuple[int, tuple[Any, ...] | None, tuple[Any, ...] | None]
@@ -241,6 +247,10 @@ def _stored_ledger(conn: Connection, league_id: int) -> Iterator[tuple[Any, ...]
 _FIRED = LEDGER_FIELDS.index("fired")
 _EXTRA = LEDGER_FIELDS.index("extra")
 _DATE = LEDGER_FIELDS.index("date")
+_GAME = LEDGER_FIELDS.index("game_id")
+_PLAYER = LEDGER_FIELDS.index("player_id")
+_MODE = LEDGER_FIELDS.index("mode")
+_ROLE = LEDGER_FIELDS.index("role")
 
 
 def _normal(row: Sequence[Any]) -> tuple[Any, ...]:
@@ -257,9 +267,9 @@ def _described(raw: _Raw, labels: Mapping[int, str], names: Mapping[int, str]) -
     position, stored, mine = raw
     either = stored if stored is not None else mine
     assert either is not None
-    game_pk = either[LEDGER_FIELDS.index("game_id")]
-    player = names.get(either[LEDGER_FIELDS.index("player_id")])
-    mode, role = either[LEDGER_FIELDS.index("mode")], either[LEDGER_FIELDS.index("role")]
+    game_pk = either[_GAME]
+    player = names.get(either[_PLAYER])
+    mode, role = either[_MODE], either[_ROLE]
     if stored is None:
         fields: tuple[str, ...] = ("missing",)
     elif mine is None:
@@ -325,10 +335,6 @@ def _tail(
         ("eligible", state.eligible, full.eligible),
         ("started", state.started, full.started),
         ("periods", state.periods, full.periods),
-        (
-            "active",
-            {k: v for k, v in state.active.items() if v},
-            {k: v for k, v in full.active.items() if v},
-        ),
+        ("active", _active(state), _active(full)),
     )
     return [name for name, kept, replayed in wanted if kept != replayed]

@@ -46,8 +46,9 @@ def in_words(out: dict[str, Any], league: League, found: Verification, lang: str
     ``lang``, as the command line says it (:mod:`eloleague.store.messages`): the verdict, each
     side of a differing rating, what differs in each entry, the live state's parts."""
     out["said"] = render(verification_said(league.name, found), lang)
-    out["shown"] = SHOWN  # the most differing ratings the page lists
-    for row, pool in zip(out["rating_differences"], found.pool_differences, strict=True):
+    out["shown"] = SHOWN  # the most differing ratings the page lists: words for those only
+    listed = found.pool_differences[:SHOWN]
+    for row, pool in zip(out["rating_differences"][:SHOWN], listed, strict=True):
         row["who"] = pool_named(league.rules, pool.key, lang)
         row["stored_said"] = pool_said(pool.stored, lang)
         row["replayed_said"] = pool_said(pool.replayed, lang)
