@@ -93,6 +93,25 @@ def test_an_import_says_each_count_with_its_own_noun_in_both_languages() -> None
     )
 
 
+def test_an_import_summary_rendered_once_per_counts_is_the_rendered_summary() -> None:
+    """``summary_in`` (kept once rendered: a game server's posts get the same line again and
+    again) gives what rendering ``summary()`` gives, for each count, language and dry run, and a
+    kept line never answers for other counts."""
+    reports = [
+        ImportReport(source, dry, added=added, replaced=replaced, new_players=["Zoé"] * players)
+        for source in ("api", "a.jsonl")
+        for dry in (False, True)
+        for added in (0, 1, 2, 12345)
+        for replaced in (0, 1)
+        for players in (0, 1, 2)
+    ]
+    for lang in ("fr", "en"):
+        lines = [report.summary_in(lang) for report in reports]
+        again = [report.summary_in(lang) for report in reports]
+        assert lines == again == [render(report.summary(), lang) for report in reports]
+        assert len(set(lines)) == len(reports)
+
+
 def test_the_journal_and_the_seasons_say_their_counts_in_both_languages() -> None:
     entry = JournalEntry(
         dt.datetime(2026, 1, 1), "Claire", "import", {"source": "x", "added": 1, "replaced": 0}

@@ -54,7 +54,7 @@ def build(db: Path, console: Console) -> list[League]:
         league = League.create(str(db), name, name)
         report = league.import_file(path, user="demo")
         lang = pick_language()
-        summary = render(report.summary(), lang, "league")
+        summary = report.summary_in(lang)
         console.print(f"[green]✓[/] {name}{colon(lang)}{summary}")
         leagues.append(league)
     from eloleague.accounts import add_user

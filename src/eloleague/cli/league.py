@@ -360,7 +360,7 @@ def import_(
                 # a stored game with other content: the option that replaces it
                 remedy = Text.in_domain(DOMAIN, "use --update to replace it")
                 raise with_remedy(exc, remedy) from None
-        print(render(report.summary(), lang, DOMAIN))
+        print(report.summary_in(lang))
         if report.already_imported is not None and not report.changed:
             print(
                 _t(

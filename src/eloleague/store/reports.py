@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass, field
 
 from eloleague.engine import LedgerEntry, Standing
 from eloleague.errors import Problem
-from eloleague.i18n import Text
+from eloleague.i18n import Text, render
 from eloleague.records import GameRecord, PoolKey
 from eloleague.store.messages import msg
 from eloleague.store.players import NameWarning
@@ -67,20 +68,57 @@ class ImportReport:
 
     def summary(self) -> Text:
         """One line for the officer."""
-        if self.dry_run:
-            added = Text.plural("would add {count} game", "would add {count} games", self.added)
-            replaced = Text.plural("replace {count}", "replace {count}", self.replaced)
-        else:
-            added = Text.plural("added {count} game", "added {count} games", self.added)
-            replaced = Text.plural("replaced {count}", "replaced {count}", self.replaced)
-        return msg(
-            "{source}: {added}, {replaced}, {unchanged}; {players}",
-            source=self.source,
-            added=added,
-            replaced=replaced,
-            unchanged=Text.plural("{count} already there", "{count} already there", self.unchanged),
-            players=Text.plural("{count} new player", "{count} new players", len(self.new_players)),
+        return _summary(
+            self.source,
+            self.dry_run,
+            self.added,
+            self.replaced,
+            self.unchanged,
+            len(self.new_players),
         )
+
+    def summary_in(self, lang: str) -> str:
+        """:meth:`summary` in ``lang``. Rendered once for each set of counts: a game server's
+        posts of one game are answered with the same line again and again, and rendering it
+        (its plurals, French typography) took a few percent of such a post's time
+        (docs/benchmarks.md, "Live results")."""
+        return _summary_in(
+            lang,
+            self.source,
+            self.dry_run,
+            self.added,
+            self.replaced,
+            self.unchanged,
+            len(self.new_players),
+        )
+
+
+def _summary(
+    source: str, dry_run: bool, added: int, replaced: int, unchanged: int, players: int
+) -> Text:
+    """:meth:`ImportReport.summary` of these values."""
+    if dry_run:
+        adds = Text.plural("would add {count} game", "would add {count} games", added)
+        replaces = Text.plural("replace {count}", "replace {count}", replaced)
+    else:
+        adds = Text.plural("added {count} game", "added {count} games", added)
+        replaces = Text.plural("replaced {count}", "replaced {count}", replaced)
+    return msg(
+        "{source}: {added}, {replaced}, {unchanged}; {players}",
+        source=source,
+        added=adds,
+        replaced=replaces,
+        unchanged=Text.plural("{count} already there", "{count} already there", unchanged),
+        players=Text.plural("{count} new player", "{count} new players", players),
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _summary_in(
+    lang: str, source: str, dry_run: bool, added: int, replaced: int, unchanged: int, players: int
+) -> str:
+    """:meth:`ImportReport.summary_in`: the line of these values rendered, kept."""
+    return render(_summary(source, dry_run, added, replaced, unchanged, players), lang)
 
 
 @dataclass(frozen=True)

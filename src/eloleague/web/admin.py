@@ -307,7 +307,7 @@ def review(request: Request, league: str, upload_id: int) -> Response:
 def confirm(request: Request, league: str, upload_id: int, user: Officer, form: Form) -> Response:
     found = views.open_league(request.app.state.engine, league)
     report = uploads.confirm(found, upload_id, user.name, _name_choices(form))
-    request.session["flash"] = translate(report.summary(), page_lang(request))
+    request.session["flash"] = report.summary_in(page_lang(request))
     return RedirectResponse(_league_url(found.name), status_code=303)
 
 

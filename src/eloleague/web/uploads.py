@@ -191,7 +191,7 @@ def report_dict(league: League, report: ImportReport, lang: str) -> dict[str, An
     return {
         "source": report.source,
         "dry_run": report.dry_run,
-        "summary": render(report.summary(), lang),
+        "summary": report.summary_in(lang),
         "added": report.added,
         "replaced": report.replaced,
         "unchanged": report.unchanged,
