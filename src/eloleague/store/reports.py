@@ -68,22 +68,18 @@ class ImportReport:
 
     def summary(self) -> Text:
         """One line for the officer."""
-        return _summary(
-            self.source,
-            self.dry_run,
-            self.added,
-            self.replaced,
-            self.unchanged,
-            len(self.new_players),
-        )
+        return _summary(*self._said())
 
     def summary_in(self, lang: str) -> str:
         """:meth:`summary` in ``lang``. Rendered once for each set of counts: a game server's
         posts of one game are answered with the same line again and again, and rendering it
-        (its plurals, French typography) took a few percent of such a post's time
-        (docs/benchmarks.md, "Live results")."""
-        return _summary_in(
-            lang,
+        (its plurals, French typography) took about a tenth of such a post's time in the server
+        (docs/benchmarks.md, "Live results", 2026-12-06 "third")."""
+        return _summary_in(lang, *self._said())
+
+    def _said(self) -> tuple[str, bool, int, int, int, int]:
+        """What the summary says: the source, whether a dry run, the counts."""
+        return (
             self.source,
             self.dry_run,
             self.added,
