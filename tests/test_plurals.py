@@ -16,7 +16,7 @@ from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.journal import JournalEntry
 from eloleague.store.messages import season_closed, season_reopened
-from eloleague.store.reports import ImportReport
+from eloleague.store.reports import ImportReport, _summary_in
 from eloleague.tools.balance import balance
 from eloleague.tools.players import ToolError
 from tests.conftest import run_cli
@@ -107,7 +107,9 @@ def test_an_import_summary_rendered_once_per_counts_is_the_rendered_summary() ->
     ]
     for lang in ("fr", "en"):
         lines = [report.summary_in(lang) for report in reports]
+        kept = _summary_in.cache_info().hits
         again = [report.summary_in(lang) for report in reports]
+        assert _summary_in.cache_info().hits - kept == len(reports)  # not rendered again
         assert lines == again == [render(report.summary(), lang) for report in reports]
         assert len(set(lines)) == len(reports)
 
