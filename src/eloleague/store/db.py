@@ -197,6 +197,23 @@ def delete_sqlite_files(path: Path) -> None:
         Path(f"{path}{suffix}").unlink(missing_ok=True)
 
 
+def _bind_plainly() -> None:
+    """Let the ``sqlite3`` driver bind ``None``, ``bool`` and ``bytes`` without its adaptation
+    protocol. It binds only ``int``, ``float``, ``str`` and ``bytearray`` at once; any other value
+    goes through the protocol, which looks for an adapter, then asks the protocol and the value
+    for ``__adapt__`` and ``__conform__``: the first lookup raises an AttributeError (its message
+    formatted) before the value is bound as it is. An append writes a few hundred such values a
+    post of 1,000 games (the ledger's empty columns, flags): about 3 % of its instructions
+    (docs/benchmarks.md, "Live results"). The adapters registered here are C functions that give
+    the value the driver would have bound anyway (``None``; ``int(flag)``, which SQLite stores
+    as the bool's 0 or 1; the bytes themselves): what is stored does not change. They are the
+    ``sqlite3`` module's, for the whole process, and harmless to any other user of it."""
+    nothing: set[None] = set()
+    sqlite3.register_adapter(type(None), nothing.discard)  # a C method giving None, no side effect
+    sqlite3.register_adapter(bool, int)
+    sqlite3.register_adapter(bytes, bytes)
+
+
 def _sqlite_engine(url: str, timeout: float) -> Engine:
     database = make_url(url).database
     if database and database != ":memory:":
@@ -207,6 +224,7 @@ def _sqlite_engine(url: str, timeout: float) -> Engine:
             )
     engine = create_engine(url, connect_args={"timeout": timeout})
     _TIMEOUTS[url] = timeout
+    _bind_plainly()
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
