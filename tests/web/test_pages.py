@@ -53,6 +53,20 @@ def test_the_language_switch_is_remembered(site: Site) -> None:
     assert "<code>marginal_<wbr>victory</code>" in back.text
 
 
+def test_a_query_without_lang_keeps_the_cookie_s_language(site: Site) -> None:
+    """The query and the cookies are read only when the request has some (web/language.py):
+    a query of other parameters leaves the choice to the cookie, then to Accept-Language."""
+    client = make_client(site)
+    client.cookies.set("lang", "en")
+    paged = client.get(f"/leagues/{BE}", params={"page": 1}, headers={"Accept-Language": "fr"})
+    assert '<html lang="en">' in paged.text
+    client.cookies.clear()
+    bare = client.get(f"/leagues/{BE}", params={"page": 1}, headers={"Accept-Language": "fr"})
+    assert '<html lang="fr">' in bare.text
+    odd = client.get(f"/leagues/{BE}?lang=de", headers={"Accept-Language": "en;q=0.5"})
+    assert '<html lang="en">' in odd.text
+
+
 def test_ranking_page_lists_players_with_titles_and_pages(read_client: TestClient) -> None:
     top = _top(read_client)
     page = read_client.get(f"/leagues/{BE}?per_page=10", headers=EN).text

@@ -6,6 +6,8 @@ The communities are French-speaking first: when nothing says otherwise, pages ar
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from starlette.requests import Request
 
 from eloleague.i18n import LANGUAGES
@@ -13,8 +15,10 @@ from eloleague.i18n import LANGUAGES
 COOKIE = "lang"
 
 
+@lru_cache(maxsize=256)
 def accepted(header: str) -> str | None:
-    """The preferred of French and English in an ``Accept-Language`` header, or ``None``."""
+    """The preferred of French and English in an ``Accept-Language`` header, or ``None`` (kept
+    for the last few headers read: a browser, or a game's server, sends the same one each time)."""
     best: tuple[float, int, str] | None = None
     for n, part in enumerate(header.split(",")):
         pieces = part.strip().split(";")
@@ -38,11 +42,16 @@ def accepted(header: str) -> str | None:
 
 
 def choose(request: Request, default: str) -> str:
-    """The language of this request (see the module's docstring)."""
-    explicit = request.query_params.get("lang")
-    if explicit in LANGUAGES:
-        return explicit
-    cookie = request.cookies.get(COOKIE)
-    if cookie in LANGUAGES:
-        return cookie
-    return accepted(request.headers.get("accept-language", "")) or default
+    """The language of this request (see the module's docstring). The query and the cookies are
+    parsed only when the request has some: a game's server posting results sends neither, and
+    its posts are answered many times a second."""
+    if request.scope.get("query_string"):
+        explicit = request.query_params.get("lang")
+        if explicit in LANGUAGES:
+            return explicit
+    headers = request.headers
+    if "cookie" in headers:
+        cookie = request.cookies.get(COOKIE)
+        if cookie in LANGUAGES:
+            return cookie
+    return accepted(headers.get("accept-language", "")) or default
