@@ -47,8 +47,10 @@ def placeholder(conn: Connection) -> str:
 
 
 def cursor(conn: Connection) -> Any:
-    """A DBAPI cursor on ``conn``'s connection, inside its current transaction."""
-    return conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+    """A DBAPI cursor on ``conn``'s connection, inside its current transaction. Both drivers are
+    synchronous: the pool's DBAPI connection is the driver's own, one attribute away, where
+    ``driver_connection`` goes through three properties (a dozen cursors a game)."""
+    return conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
 
 
 def insert_rows(
@@ -78,7 +80,7 @@ def insert_rows(
     )
     if postgresql and len(rows) > FEW_ROWS and not keep_existing:
         send_held(conn)  # a pipeline cannot carry COPY
-    held = _held_cursor(conn)
+    held = _held_cursor(conn.info)
     cur = held or cursor(conn)
     try:
         if postgresql and len(rows) > FEW_ROWS and not keep_existing:
@@ -286,7 +288,8 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
     PostgreSQL), without SQLAlchemy's per-statement work: the append path runs a dozen small
     statements per game, and that work was most of its time. ``many``: ``params`` is a list of
     rows. Returns the rows of a query (plain tuples), else ``None``."""
-    ahead = conn.info.get(_AHEAD)
+    info = conn.info  # a property of a property: read once
+    ahead = info.get(_AHEAD)
     if ahead and not many:
         for i, (statement, rows) in enumerate(ahead):
             if statement == (sql, tuple(params)):
@@ -294,9 +297,9 @@ def run(conn: Connection, sql: str, params: Sequence[Any] = (), *, many: bool = 
                 return rows
     if conn.dialect.paramstyle != "qmark":
         sql = sql.replace("?", "%s")
-        if _HELD in conn.info and _reads(sql):
+        if _HELD in info and _reads(sql):
             send_held(conn)  # a read's rows are not known before its answer: wait for it
-    held = _held_cursor(conn)
+    held = _held_cursor(info)
     cur = held or cursor(conn)
     try:
         if many:
@@ -709,10 +712,10 @@ class _Held:
             self.cursor.close()
 
 
-def _held_cursor(conn: Connection) -> Any:
+def _held_cursor(info: Mapping[str, Any]) -> Any:
     """Where the statements held for the commit go (a :class:`~eloleague.store.held.HeldWrites`,
-    written into as into a cursor), or ``None`` when none are."""
-    held = conn.info.get(_HELD)
+    written into as into a cursor), or ``None`` when none are (``info``: the connection's)."""
+    held = info.get(_HELD)
     return held.writes if held is not None else None
 
 
