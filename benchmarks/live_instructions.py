@@ -42,6 +42,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
+
+from eloleague.league import League
+from eloleague.web import uploads
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 import live_api as B  # the league and the floors of the timed benchmark
@@ -71,11 +76,6 @@ def inner(kind: str, count: int, players: int, games: int) -> None:
 
 
 def _league_path(kind: str, count: int, db: Path, poster: B.Poster) -> None:
-    import msgspec
-
-    from eloleague.league import League
-    from eloleague.web import uploads
-
     league = League.open("sqlite:///" + B.sqlite_copy(db, "instructions"), B.LEAGUE)
     copier = league.copy_log_in_background()
     try:
@@ -129,7 +129,10 @@ def per_game(kind: str, args: argparse.Namespace) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(
+        description="Instructions per appended game and per game of a post of 1,000, beside "
+        'their floors, counted by callgrind (docs/benchmarks.md, "Live results").'
+    )
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--few", type=int, default=50, help="counted games, first run")

@@ -11,15 +11,17 @@ from pathlib import Path
 
 from eloleague.store.db import connect
 
-VALUES = "(None, True, False, b'\\x00ab', bytearray(b'cd'), 7, 2.5, 'text')"
-STORE = f"""
-import sqlite3
-conn = sqlite3.connect(PATH, isolation_level=None)
-conn.execute("CREATE TABLE t (a, b, c, d, e, f, g, h)")
-conn.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)", {VALUES})
-conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [{VALUES}] * 2)
-"""
+VALUES = (None, True, False, b"\x00ab", bytearray(b"cd"), 7, 2.5, "text")
 READ = "SELECT " + ", ".join(f"typeof({c}) || ':' || quote({c})" for c in "abcdefgh") + " FROM t"
+
+
+def store(path: str) -> None:
+    """:data:`VALUES` stored in a new table of ``path``, by ``execute`` and by ``executemany``."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("CREATE TABLE t (a, b, c, d, e, f, g, h)")
+    conn.execute("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)", VALUES)
+    conn.executemany("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [VALUES] * 2)
+    conn.close()
 
 
 def _stored(path: Path) -> list[tuple[str, ...]]:
@@ -28,12 +30,16 @@ def _stored(path: Path) -> list[tuple[str, ...]]:
 
 
 def test_none_bools_and_bytes_are_stored_as_the_driver_stores_them(tmp_path: Path) -> None:
-    plain = tmp_path / "plain.db"  # a process without eloleague: the driver's own binding
-    subprocess.run([sys.executable, "-c", f"PATH = {str(plain)!r}\n" + STORE], check=True)
+    plain = tmp_path / "plain.db"  # a process that opened no league: the driver's own binding
+    subprocess.run(
+        [sys.executable, "-c", f"from {__name__} import store; store({str(plain)!r})"],
+        check=True,
+        cwd=Path(__file__).parents[2],
+    )
     connect(f"sqlite:///{tmp_path / 'league.db'}").dispose()  # registers the adapters
     assert (type(None), sqlite3.PrepareProtocol) in sqlite3.adapters
     adapted = tmp_path / "adapted.db"
-    exec(STORE, {"PATH": str(adapted)})  # the same statements, in this process
+    store(str(adapted))  # the same statements, in this process
     rows = _stored(adapted)
     assert rows == _stored(plain)
     assert rows[0] == (
