@@ -12,6 +12,7 @@ import pytest
 
 from eloleague.accounts import signed_out_text
 from eloleague.i18n import Text, grouped, ngettext, plural_form, render
+from eloleague.io.limits import LINES_MAX, lines_problem, score_problem
 from eloleague.league import League
 from eloleague.records import GameRecord, Participant, Side
 from eloleague.store.journal import JournalEntry
@@ -201,6 +202,24 @@ def test_large_counts_have_their_thousands_apart_in_each_language() -> None:
     assert str(added) == "25,000 games added"  # the message as a plain string: English
     kept = pickle.loads(pickle.dumps(added))  # as a process hands it to another
     assert render(kept, "fr", "league") == "25\u202f000 parties ajoutées"
+
+
+def test_a_limit_in_a_message_is_a_quantity_and_a_line_a_place() -> None:
+    """A bound given as ``Count`` (the lines a file may have, a score's range) has its thousands
+    apart in the reader's language; a line's number names a place and stays whole."""
+    too_long = lines_problem(b"\n" * LINES_MAX + b"x")
+    assert too_long is not None
+    assert str(too_long) == "the file has more than 10,000,000 lines: split it into several files"
+    assert render(too_long, "fr").startswith(
+        "le fichier a plus de 10\u202f000\u202f000 lignes\u202f:"
+    )
+    score = score_problem(1e300)
+    assert score is not None
+    assert render(score, "fr") == (
+        "le score 1e+300 est hors des limites (de -1\u202f000\u202f000\u202f000 à 1\u202f000\u202f000\u202f000)"
+    )
+    line = Text.of("line {line}", line=123456)
+    assert render(line, "fr") == "ligne 123456" and str(line) == "line 123456"
 
 
 def test_the_pages_set_a_large_leagues_thousands_apart(tmp_path: Path) -> None:

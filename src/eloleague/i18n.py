@@ -78,9 +78,12 @@ def grouped(count: int, lang: str) -> str:
 
 
 class Count(int):
-    """The count of a plural message (:meth:`Text.plural`): an ``int`` (it picks the form),
-    written as :func:`grouped` writes it in English where the message is used as a string;
-    :func:`render` writes it in the reader's language."""
+    """A quantity in a message: the count of a plural one (:meth:`Text.plural`: it picks the
+    form), or any other value given as ``Count(n)`` (a limit: ``10,000,000 lines``). Written as
+    :func:`grouped` writes it in English where the message is used as a string; :func:`render`
+    writes it in the reader's language (``10 000 000 lignes``). Numbers that name a place rather
+    than a quantity (a line, a byte's position, a year) stay plain ``int``: French typography
+    does not group them (« ligne 12345 »)."""
 
     __slots__ = ()
 
@@ -354,6 +357,8 @@ def render(message: str, lang: str, domain: str = "messages") -> str:
             if isinstance(value, Text)
             else value.in_language(lang)
             if isinstance(value, Words)
+            else grouped(value, lang)
+            if isinstance(value, Count)
             else value
             for key, value in message.params.items()
         }

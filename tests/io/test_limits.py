@@ -98,7 +98,7 @@ def test_scores_and_sizes_beyond_the_bounds() -> None:
     data = json.dumps({"date": "2025-01-01", "sides": sides}).encode()
     records, _ = parse_jsonl(data)
     assert [str(p) for p in validate_games(dip, records)] == [
-        "line 1: side 1: the score 1e+300 is out of range (-1000000000 to 1000000000)"
+        "line 1: side 1: the score 1e+300 is out of range (-1,000,000,000 to 1,000,000,000)"
     ]
     crowd = [{"players": [f"P{i}"], "score": i} for i in range(101)]
     records, _ = parse_jsonl(json.dumps({"date": "2025-01-01", "sides": crowd}).encode())

@@ -15,7 +15,7 @@ import datetime as dt
 import math
 import re
 
-from eloleague.i18n import Text
+from eloleague.i18n import Count, Text
 from eloleague.records import GameRecord, Participant, Side
 
 NAME_MAX = 200
@@ -128,8 +128,8 @@ def score_problem(value: float) -> Text | None:
     return Text.of(
         "the score {value} is out of range ({min} to {max})",
         value=f"{value:g}",
-        min=f"{-SCORE_MAX:.0f}",
-        max=f"{SCORE_MAX:.0f}",
+        min=Count(-int(SCORE_MAX)),
+        max=Count(int(SCORE_MAX)),
     )
 
 
@@ -288,4 +288,6 @@ def lines_problem(data: bytes) -> Text | None:
     """Why a JSON Lines or CSV file is too long to be a league's games, or ``None``."""
     if len(data) <= LINES_MAX or data.count(b"\n") < LINES_MAX:
         return None
-    return Text.of("the file has more than {max} lines: split it into several files", max=LINES_MAX)
+    return Text.of(
+        "the file has more than {max} lines: split it into several files", max=Count(LINES_MAX)
+    )

@@ -15,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from eloleague.i18n import Text, french_typography
+from eloleague.i18n import Count, Text, french_typography
 from eloleague.rules.expressions import Expression, ExpressionError, parse
 
 NO_LIMIT = 2**62  # an absent bound on games (KTier.limits)
@@ -89,7 +89,11 @@ class _Strict(BaseModel):
             and not (math.isfinite(value) and -NUMBER_MAX <= value <= NUMBER_MAX)
         ):
             raise ValueError(
-                Text.of("expected a number from {min} to {max}", min=-NUMBER_MAX, max=NUMBER_MAX)
+                Text.of(
+                    "expected a number from {min} to {max}",
+                    min=Count(-NUMBER_MAX),
+                    max=Count(NUMBER_MAX),
+                )
             )
         return value
 

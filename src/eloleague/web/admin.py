@@ -19,7 +19,7 @@ from eloleague.i18n import Text
 from eloleague.store.messages import season_closed, season_reopened
 from eloleague.web import uploads, views
 from eloleague.web.errors import WebError, as_web_error, error_body, translate
-from eloleague.web.inputs import Form, Member, Officer
+from eloleague.web.inputs import Form, Member, Officer, too_large
 from eloleague.web.offload import heavy, url_of
 from eloleague.web.pages import page_lang, render_page
 from eloleague.web.security import (
@@ -172,9 +172,7 @@ def new_league(request: Request, user: Officer, form: Form) -> Response:
             limit = request.app.state.settings.max_upload_bytes
             content = ratings.file.read(limit + 1)
             if len(content) > limit:
-                raise WebError(
-                    413, "too_large", Text.of("the file is larger than {n} bytes", n=limit)
-                )
+                raise too_large(limit)
             source = uploads.safe_name(ratings.filename)
             text = uploads.csv_text(content, source)
         created = views.create_league(
@@ -225,12 +223,7 @@ def upload(request: Request, league: str, user: Member, form: Form) -> Response:
             "upload.html",
             {
                 "league": found.name,
-                "error": error_body(
-                    WebError(
-                        413, "too_large", Text.of("the file is larger than {n} bytes", n=limit)
-                    ),
-                    lang,
-                )["error"],
+                "error": error_body(too_large(limit), lang)["error"],
             },
             status=413,
         )

@@ -55,8 +55,17 @@ async def _body(request: Request) -> bytes:
 
 
 def too_large(limit: int) -> WebError:
-    """The 413 of a file or body past the site's upload limit."""
-    return WebError(413, "too_large", Text.of("the file is larger than {n} bytes", n=limit))
+    """The 413 of a file or body past the site's upload limit (« l’envoi dépasse 5 000 000
+    octets »: the same words for a form's file and a game server's post)."""
+    return WebError(
+        413,
+        "too_large",
+        Text.plural(
+            "the upload is larger than {count} byte",
+            "the upload is larger than {count} bytes",
+            limit,
+        ),
+    )
 
 
 Member = Annotated[User, Depends(_member)]

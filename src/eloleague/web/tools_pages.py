@@ -27,7 +27,7 @@ from eloleague.rules.model import RuleSet
 from eloleague.tools.report import calibration_svg, comparison_svg
 from eloleague.web import tools_views, views
 from eloleague.web.errors import WebError, error_body
-from eloleague.web.inputs import Form, Member, Officer
+from eloleague.web.inputs import Form, Member, Officer, too_large
 from eloleague.web.pages import page_lang, render_page
 from eloleague.web.security import require_user, session_user
 
@@ -155,7 +155,7 @@ def _other_rules(request: Request, form: FormData, fields: dict[str, str]) -> Ru
         limit = request.app.state.settings.max_upload_bytes
         content = upload.file.read(limit + 1)
         if len(content) > limit:
-            raise WebError(413, "too_large", Text.of("the file is larger than {n} bytes", n=limit))
+            raise too_large(limit)
         name = upload.filename.replace("\\", "/").rsplit("/", 1)[-1] or "rules.toml"
         text = tools_views.decode_rule_file(content, name)
         fields["rules"] = text  # shown again in the text area, to be fixed there
