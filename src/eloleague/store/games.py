@@ -207,8 +207,14 @@ def insert_games(
         ((last,),) = run(conn, "SELECT max(id) FROM games")
         first = (last or 0) + 1
         pk_list = list(range(first, first + len(new)))
-        with_ids = [(pk, *row) for pk, row in zip(pk_list, rows, strict=True)]
-        insert_rows(conn, games, ("id", *columns), with_ids, fixed)
+        # The batch bound, not written into the statement as a constant: one statement for every
+        # post. A new batch's id in its text made SQLite prepare the statement again for each
+        # post (about 16 µs of a live game's; docs/benchmarks.md, "Live results").
+        batched = [(batches[0], *row) for row in rows] if one_batch else rows
+        with_ids = [(pk, *row) for pk, row in zip(pk_list, batched, strict=True)]
+        insert_rows(
+            conn, games, ("id", "batch_id", *GAME_COLUMNS), with_ids, {"league_id": league_id}
+        )
     elif few:  # a live post: one statement writes the games and their players (and the batch)
         sides = _player_rows(new, [g.seq for g in new], player_ids)  # joined by arrival number
         params = [] if batch is None else list(batch[1])
