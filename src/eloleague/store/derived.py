@@ -13,6 +13,7 @@ from sqlalchemy import Connection, FromClause, and_, delete, func, insert, selec
 from sqlalchemy.sql.elements import ColumnElement
 
 from eloleague.engine import LedgerEntry
+from eloleague.engine.fast.ledger import ColumnarLedger
 from eloleague.engine.ledger import VALUE_FIELDS
 from eloleague.records import PoolKey, PoolState
 from eloleague.store.bulk import date_param, insert_rows, run
@@ -62,8 +63,6 @@ def adjustments_from(
 def outside_games(entries: Sequence[LedgerEntry]) -> dict[PoolKey, float]:
     """Each pool's sum of ``entries`` made outside games (season adjustments, decays,
     reversions): an append's, kept as columns by the engine's fast path for many games."""
-    from eloleague.engine.fast.ledger import ColumnarLedger
-
     if isinstance(entries, ColumnarLedger):
         return entries.outside_games()
     out: dict[PoolKey, float] = {}
@@ -170,10 +169,6 @@ def _ledger_columns(
     are then written one by one by :func:`_entry_rows`, whose rows hold the same values). The
     tests compare the stored ledger with the reference engine's.
     """
-    try:
-        from eloleague.engine.fast.ledger import ColumnarLedger
-    except ImportError:  # pragma: no cover - an engine without the fast path
-        return None
     if not isinstance(entries, ColumnarLedger):
         return None
     try:

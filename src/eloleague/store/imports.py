@@ -250,10 +250,10 @@ def chunks(items: Sequence[str], size: int = 500) -> Iterator[Sequence[str]]:
 def _stored_by_ext_id(conn: Connection, league_id: int, ids: Sequence[str]) -> dict[str, Stored]:
     if not ids:
         return {}
-    cols = (games.c.ext_id, games.c.id, games.c.seq, games.c.date, games.c.content_hash)
     reads = _ext_id_reads(conn, league_id, ids)
     if reads is None:
         wanted = set(ids)
+        cols = (games.c.ext_id, games.c.id, games.c.seq, games.c.date, games.c.content_hash)
         query = select(*cols).where(
             and_(games.c.league_id == league_id, games.c.ext_id.is_not(None))
         )
