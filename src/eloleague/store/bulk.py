@@ -66,7 +66,10 @@ def insert_rows(
 
     ``fixed``: columns with the same value on every row (an id, or ``NULL``), written once into
     the statement instead of being bound row after row (on SQLite a third fewer parameters for the
-    ledger of a two-player league is a third less time). Dates must already be in the database's
+    ledger of a two-player league is a third less time). Only values that stay the same from one
+    write to the next (the league's id): the driver prepares a statement whose text it has not
+    seen, so an id new with each write (an import batch's) is bound instead
+    (``tests/store/test_live_statements.py``). Dates must already be in the database's
     form: see :func:`date_param`. ``keep_existing``: a row whose key is stored already is skipped
     (``ON CONFLICT DO NOTHING``), the stored one kept.
     """
