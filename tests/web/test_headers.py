@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from eloleague.web import Settings, create_app
-from eloleague.web.headers import CONTENT_SECURITY_POLICY
+from eloleague.web.headers import CONTENT_SECURITY_POLICY, with_security_headers
 from tests.web.conftest import BE, Site
 
 
@@ -80,3 +80,14 @@ def test_the_api_docs_page_has_no_inline_script(read_client: TestClient) -> None
     assert "<script>" not in page and "style=" not in page
     started = read_client.get("/static/api-docs.js")
     assert started.status_code == 200 and "SwaggerUIBundle(" in started.text
+
+
+def test_an_answer_s_own_security_header_is_kept_and_not_doubled() -> None:
+    """The layer adds what an answer lacks, whatever the case of the names the answer wrote."""
+    own = [(b"Content-Security-Policy", b"default-src 'none'"), (b"content-type", b"text/plain")]
+    got = with_security_headers(own)
+    names = [name.lower() for name, _ in got]
+    assert names.count(b"content-security-policy") == 1
+    assert (b"Content-Security-Policy", b"default-src 'none'") in got
+    assert {b"x-frame-options", b"x-content-type-options", b"referrer-policy"} <= set(names)
+    assert len(got) == len(own) + 3

@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from importlib import resources
 
 from fastapi import FastAPI
-from starlette.datastructures import MutableHeaders
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.responses import HTMLResponse
 from starlette.staticfiles import StaticFiles
@@ -91,6 +90,9 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.offload.close()
 
 
+_VARY = (b"vary", b"Accept-Language, Cookie")
+
+
 class VaryByVisitor:
     """Pages and API answers depend on the language (``Accept-Language``, the ``lang`` cookie)
     and on who is signed in: ``Vary`` tells shared caches not to hand one visitor's answer to
@@ -106,7 +108,7 @@ class VaryByVisitor:
 
         async def send_with_vary(message: Message) -> None:
             if message["type"] == "http.response.start":
-                MutableHeaders(scope=message).append("Vary", "Accept-Language, Cookie")
+                message["headers"] = [*message.get("headers", ()), _VARY]
             await send(message)
 
         await self.app(scope, receive, send_with_vary)

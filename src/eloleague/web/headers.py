@@ -9,6 +9,8 @@ response's start.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -34,11 +36,28 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 
+_RAW = tuple(
+    (name.lower().encode("latin-1"), value.encode("latin-1"))
+    for name, value in SECURITY_HEADERS.items()
+)
+""":data:`SECURITY_HEADERS` as an answer's start carries them (ASGI: lower-case bytes)."""
+
+
 def add_security_headers(headers: MutableHeaders) -> None:
     """Set the security headers that ``headers`` does not have yet."""
     for name, value in SECURITY_HEADERS.items():
         if name not in headers:
             headers[name] = value
+
+
+def with_security_headers(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """An answer's raw headers with the security headers it does not have yet: one pass over
+    its names (Starlette's ``MutableHeaders`` looks each name up again, lowering and encoding
+    it: a tenth of what the site's layers cost a game server's post)."""
+    headers = list(raw)
+    present = {name.lower() for name, _ in headers}
+    headers.extend(pair for pair in _RAW if pair[0] not in present)
+    return headers
 
 
 def secure(response: Response) -> Response:
@@ -61,7 +80,7 @@ class SecurityHeaders:
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                add_security_headers(MutableHeaders(scope=message))
+                message["headers"] = with_security_headers(message.get("headers", ()))
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
