@@ -53,7 +53,8 @@ def add_security_headers(headers: MutableHeaders) -> None:
 def with_security_headers(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """An answer's raw headers with the security headers it does not have yet: one pass over
     its names (Starlette's ``MutableHeaders`` looks each name up again, lowering and encoding
-    it: a tenth of what the site's layers cost a game server's post)."""
+    it: about a quarter of what the site's layers cost an answer; docs/benchmarks.md, "Live
+    results")."""
     headers = list(raw)
     present = {name.lower() for name, _ in headers}
     headers.extend(pair for pair in _RAW if pair[0] not in present)
