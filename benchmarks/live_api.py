@@ -73,7 +73,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -270,7 +270,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
+def serve(
+    url: str,
+    workers: int = 1,
+    *,
+    under: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
+    start_seconds: float = 120,
+) -> tuple[subprocess.Popen[bytes], str, dict[str, str]]:
+    """``eloleague serve`` of ``url`` in a process of its own, with an officer's token: (the
+    process, its URL, the token's header). ``under``: a command the server runs under (Valgrind,
+    for ``live_instructions.py``), ``env`` added to the environment, ``start_seconds`` how long
+    it may take to answer."""
     engine = engine_for(url)
     if OFFICER not in {u.name for u in accounts.list_users(engine)}:
         accounts.add_user(engine, OFFICER, PASSWORD, "officer")
@@ -279,6 +290,7 @@ def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dic
     port = free_port()
     server = subprocess.Popen(
         [
+            *under,
             sys.executable,
             "-m",
             "eloleague",
@@ -290,12 +302,12 @@ def serve(url: str, workers: int = 1) -> tuple[subprocess.Popen[bytes], str, dic
             "--workers",
             str(workers),
         ],
-        env={**os.environ, "ELOLEAGUE_SECRET": "benchmark-" + "z" * 40},
+        env={**os.environ, "ELOLEAGUE_SECRET": "benchmark-" + "z" * 40, **(env or {})},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
-    started(server, base + "/api/v1/leagues", 200, 120, "the server")
+    started(server, base + "/api/v1/leagues", 200, start_seconds, "the server")
     return server, base, {"Authorization": f"Bearer {token}"}
 
 

@@ -2,7 +2,8 @@
 of the moment (docs/benchmarks.md, "Live results", "In instructions").
 
     .venv/bin/python benchmarks/live_instructions.py [--players 10000] [--games 1000000]
-        [--few 50] [--many 450] [--posts-few 1] [--posts-many 5]
+        [--few 50] [--many 450] [--posts-few 1] [--posts-many 5] [--server-posts 300]
+        [--server-only]
 
 This machine's speed moves by up to three times within an hour, and the timed figures of
 ``benchmarks/live_api.py`` with it: a change worth 2 % of a post cannot be told from the noise
@@ -18,7 +19,12 @@ and warming left out. Measured:
   (``live_api.floor_in_league``: one SQLite transaction a game storing it and its two ratings);
 - a post of 1,000 games in-process as the API takes it (the body parsed and checked, the games
   imported, the answer built and encoded: ``web/uploads.py``), and the floor of their rows
-  (``live_api.floor_posts_in_league``), likewise.
+  (``live_api.floor_posts_in_league``), likewise;
+- a single-game post over HTTP, in ``eloleague serve``'s process (``live_api.serve``, one client
+  of ``http.client``): the server runs under callgrind with its counting turned on for the
+  counted posts only (``--server-posts``, after uncounted ones), so nothing is subtracted:
+  everything the process does meanwhile is the posts' (its threads included; ``--server-only``
+  measures only that, in about a minute).
 
 Instructions are not time: the kernel's work (the log's writes, its syncs) is not counted, nor
 what a cache miss costs. A floor's time is mostly its commits, so its instructions over a path's
@@ -40,6 +46,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import msgspec
@@ -111,13 +118,58 @@ def counted(kind: str, count: int, args: argparse.Namespace) -> int:
         "--games",
         str(args.games),
     ]
-    # the same hashes in every run; OpenBLAS's idle threads (numpy's) spin, and would be counted
-    env = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+    env = {**os.environ, **SAME_RUNS}
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     found = re.search(r"Collected : ([\d,]+)", done.stderr)
     if found is None:
         raise SystemExit(f"callgrind said no count:\n{done.stderr[-2000:]}")
     return int(found.group(1).replace(",", ""))
+
+
+SAME_RUNS = {"PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1"}
+"""The same hashes in every run; OpenBLAS's idle threads (numpy's) spin, and would be counted."""
+
+SERVER_WARM = 100
+"""Single-game posts the server answers before its instructions are counted."""
+
+
+def served_post(posts: int, args: argparse.Namespace) -> float:
+    """The instructions of ``eloleague serve``'s process (one worker, its threads included) per
+    single-game post from one ``http.client`` client, as ``live_api.py`` posts them: the server
+    runs under callgrind with its counting off, turned on (``callgrind_control``) for ``posts``
+    posts after :data:`SERVER_WARM` uncounted ones, then off; start-up and stop left out."""
+    db = B.build_sqlite(args.players, args.games)
+    url = "sqlite:///" + B.sqlite_copy(db, "instructions-serve")
+    with tempfile.TemporaryDirectory() as scratch:
+        out = Path(scratch) / "callgrind.out"
+        valgrind = [
+            "valgrind",
+            "--tool=callgrind",
+            "--instr-atstart=no",
+            f"--callgrind-out-file={out}",
+            f"--log-file={Path(scratch) / 'valgrind.log'}",
+        ]
+        server, base, auth = B.serve(url, under=valgrind, env=SAME_RUNS, start_seconds=900)
+        try:
+            poster = B.Poster(args.players, B.last_day(args.games), "S")
+            B.posts(base, auth, poster, 1, 1, SERVER_WARM, 3600)
+            _counting(server.pid, "on")
+            answered, *_ = B.posts(base, auth, poster, 1, 1, posts, 3600)
+            _counting(server.pid, "off")
+        finally:
+            server.terminate()
+            server.wait(timeout=300)
+            for leftover in B.DATA.glob("run-*"):
+                leftover.unlink(missing_ok=True)
+        found = re.search(r"^totals: (\d+)", out.read_text(), re.MULTILINE)
+    if found is None or answered != posts:
+        raise SystemExit(f"callgrind counted no server posts ({answered} of {posts} answered)")
+    return int(found.group(1)) / posts
+
+
+def _counting(pid: int, state: str) -> None:
+    """Turn callgrind's counting in process ``pid`` on or off."""
+    subprocess.run(["callgrind_control", "-i", state, str(pid)], check=True, capture_output=True)
 
 
 def per_game(kind: str, args: argparse.Namespace) -> float:
@@ -139,6 +191,15 @@ def main() -> None:
     parser.add_argument("--many", type=int, default=450, help="counted games, second run")
     parser.add_argument("--posts-few", type=int, default=1, help="counted posts, first run")
     parser.add_argument("--posts-many", type=int, default=5, help="counted posts, second run")
+    parser.add_argument(
+        "--server-posts",
+        type=int,
+        default=300,
+        help="single-game posts counted in the server's process (0: not measured)",
+    )
+    parser.add_argument(
+        "--server-only", action="store_true", help="only the server's posts (about a minute)"
+    )
     parser.add_argument("--inner", nargs=2, metavar=("KIND", "COUNT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.inner:
@@ -152,15 +213,24 @@ def main() -> None:
         flush=True,
     )
     inner("post", 0, args.players, args.games)  # numba's compilation cached, never counted
-    counts = {}
-    for kind, label in KINDS.items():
-        counts[kind] = per_game(kind, args)
-        print(f"{label}: {counts[kind] / 1e3:,.0f} thousand instructions a game", flush=True)
-    # not the timed shares: the floors' time is mostly the kernel's (their commits), uncounted
-    print(
-        f"floors' instructions over the paths': one game {counts['floor'] / counts['game']:.3f}, "
-        f"posts of 1,000 games {counts['floor-post'] / counts['post']:.3f}"
-    )
+    if not args.server_only:
+        counts = {}
+        for kind, label in KINDS.items():
+            counts[kind] = per_game(kind, args)
+            print(f"{label}: {counts[kind] / 1e3:,.0f} thousand instructions a game", flush=True)
+        # not the timed shares: the floors' time is mostly the kernel's (their commits), uncounted
+        print(
+            f"floors' instructions over the paths': one game "
+            f"{counts['floor'] / counts['game']:.3f}, "
+            f"posts of 1,000 games {counts['floor-post'] / counts['post']:.3f}",
+            flush=True,
+        )
+    if args.server_posts > 0:
+        served = served_post(args.server_posts, args)
+        print(
+            "a single-game post to eloleague serve, one client (http.client), the server's "
+            f"process: {served / 1e3:,.0f} thousand instructions a post"
+        )
 
 
 if __name__ == "__main__":

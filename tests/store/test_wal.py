@@ -179,3 +179,28 @@ def test_another_process_cannot_take_the_log_away_from_a_copying_server(tmp_path
         assert games_seen_elsewhere() == 5
     finally:
         copier.close()
+
+
+def test_the_thread_makes_its_last_copy_before_the_connections_close(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last connection to a database that closes copies the log itself, holding the database
+    alone: a copy the thread began then failed after a moment ("database is locked", logged as
+    a server stopped). Closing lets the thread finish first; its last copy leaves the database
+    file with every game and the log empty."""
+    db = tmp_path / "league.db"
+    league, copier = _copying(db)
+    for n in range(1, 40):
+        league.import_games([_game(n)], source="live")
+    alive_at_dispose: list[bool] = []
+    dispose = type(league.engine).dispose
+
+    def noted(engine: object, *args: object, **kwargs: object) -> None:
+        if engine is league.engine:
+            alive_at_dispose.append(copier._thread.is_alive())
+        dispose(engine, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(league.engine), "dispose", noted)
+    copier.close()
+    assert alive_at_dispose == [False]
+    assert _games_in_the_file_alone(db, tmp_path) == 40

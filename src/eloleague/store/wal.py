@@ -73,18 +73,24 @@ class LogCopier:
 
     def close(self) -> None:
         """Stop the thread once it has copied what is in the log; the engine's connections go
-        back to SQLite's usual checkpoints. Once: later calls do nothing."""
+        back to SQLite's usual checkpoints. Once: later calls do nothing.
+
+        The thread's last copy is made before the engine's connections are closed: the last
+        connection to a database that closes copies the log itself, holding the database alone
+        meanwhile, and a copy of the thread's begun then waited for it only
+        :data:`RESTART_BUSY` before it failed ("database is locked", in a server's log as it
+        stopped)."""
         with _COPIERS_LOCK:
             if self._stop.is_set():
                 return
             if _COPIERS.get(self.path) is self:
                 del _COPIERS[self.path]
             self._stop.set()
+        self._wake.set()
+        self._thread.join()
         event.remove(self.engine, "commit", self.committed)
         event.remove(self.engine, "connect", _fallback_only)
         self.engine.dispose()
-        self._wake.set()
-        self._thread.join()
 
     def _run(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
