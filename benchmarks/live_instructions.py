@@ -183,7 +183,8 @@ def per_game(kind: str, args: argparse.Namespace) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="Instructions per appended game and per game of a post of 1,000, beside "
-        'their floors, counted by callgrind (docs/benchmarks.md, "Live results").'
+        "their floors, and per single-game post in the server's process, counted by callgrind "
+        '(docs/benchmarks.md, "Live results").'
     )
     parser.add_argument("--players", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=1_000_000)

@@ -193,8 +193,16 @@ def insert_games(
     if not one_batch:  # each game's batch, first
         rows = [(batch, *row) for batch, row in zip(batches, rows, strict=True)]
     columns = GAME_COLUMNS if one_batch else ("batch_id", *GAME_COLUMNS)
-    if row_ids is not None:  # the batch a value, not a constant: one statement for every post
-        pk_list = list(row_ids[: len(new)])
+    if row_ids is not None or conn.dialect.name == "sqlite":  # the row ids known beforehand
+        if row_ids is not None:
+            pk_list = list(row_ids[: len(new)])
+        else:  # SQLite: the write lock is held, the next ids are ours
+            ((last,),) = run(conn, "SELECT max(id) FROM games")
+            first = (last or 0) + 1
+            pk_list = list(range(first, first + len(new)))
+        # The batch bound, not written into the statement as a constant: one statement for every
+        # post. A new batch's id in its text made the driver prepare the statement again for each
+        # post (about 16 µs of a live game's on SQLite; docs/benchmarks.md, "Live results").
         batched = [(batches[0], *row) for row in rows] if one_batch else rows
         insert_rows(
             conn,
@@ -202,18 +210,6 @@ def insert_games(
             ("id", "batch_id", *GAME_COLUMNS),
             [(pk, *row) for pk, row in zip(pk_list, batched, strict=True)],
             {"league_id": league_id},
-        )
-    elif conn.dialect.name == "sqlite":
-        ((last,),) = run(conn, "SELECT max(id) FROM games")
-        first = (last or 0) + 1
-        pk_list = list(range(first, first + len(new)))
-        # The batch bound, not written into the statement as a constant: one statement for every
-        # post. A new batch's id in its text made SQLite prepare the statement again for each
-        # post (about 16 µs of a live game's; docs/benchmarks.md, "Live results").
-        batched = [(batches[0], *row) for row in rows] if one_batch else rows
-        with_ids = [(pk, *row) for pk, row in zip(pk_list, batched, strict=True)]
-        insert_rows(
-            conn, games, ("id", "batch_id", *GAME_COLUMNS), with_ids, {"league_id": league_id}
         )
     elif few:  # a live post: one statement writes the games and their players (and the batch)
         sides = _player_rows(new, [g.seq for g in new], player_ids)  # joined by arrival number

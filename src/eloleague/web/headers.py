@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from starlette.datastructures import MutableHeaders
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -43,13 +42,6 @@ _RAW = tuple(
 """:data:`SECURITY_HEADERS` as an answer's start carries them (ASGI: lower-case bytes)."""
 
 
-def add_security_headers(headers: MutableHeaders) -> None:
-    """Set the security headers that ``headers`` does not have yet."""
-    for name, value in SECURITY_HEADERS.items():
-        if name not in headers:
-            headers[name] = value
-
-
 def with_security_headers(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """An answer's raw headers with the security headers it does not have yet: one pass over
     its names (Starlette's ``MutableHeaders`` looks each name up again, lowering and encoding
@@ -64,7 +56,7 @@ def with_security_headers(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[byte
 def secure(response: Response) -> Response:
     """``response`` with the security headers (for answers made outside the middleware, such as
     the error page of an unexpected error)."""
-    add_security_headers(response.headers)
+    response.raw_headers[:] = with_security_headers(response.raw_headers)  # its headers' list
     return response
 
 
