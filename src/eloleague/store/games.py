@@ -10,7 +10,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -32,9 +31,9 @@ from eloleague.store.by_player import games_of
 from eloleague.store.tables import events, games, players, side_players
 
 
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A game as read back from the database: its row id, arrival order and the record.
+class StoredGame(msgspec.Struct, frozen=True, gc=False):
+    """A game as read back from the database: its row id, arrival order and the record (a
+    struct, as :mod:`eloleague.records` says why: a recompute reads a million of them).
 
     ``record.id`` is the game's label in the ledger: the source id, or ``#SEQ`` when the source
     gave none (``ext_id`` is then ``None``).
@@ -107,9 +106,9 @@ def seq_after(rows: Sequence[Sequence[Any]]) -> int:
     return int(value or 0) + 1
 
 
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """A game about to be written: its record, arrival number and content hash."""
+class NewGame(msgspec.Struct, frozen=True, gc=False):
+    """A game about to be written: its record, arrival number and content hash (a struct, as
+    :mod:`eloleague.records` says why)."""
 
     record: GameRecord
     seq: int

@@ -6,6 +6,8 @@ import datetime as dt
 import functools
 from dataclasses import dataclass, field
 
+import msgspec
+
 from eloleague.engine import LedgerEntry, Standing
 from eloleague.errors import Problem
 from eloleague.i18n import Text, render
@@ -14,13 +16,13 @@ from eloleague.store.messages import msg
 from eloleague.store.players import NameWarning
 
 
-@dataclass(frozen=True, slots=True)
-class RatingChange:
+class RatingChange(msgspec.Struct, frozen=True, gc=False):
     """A pool's rating and games before and after an import (``before`` ``None``: a new pool,
     which started from the rule set's ``start`` rating). ``adjustment``: the part of the change
     made outside the games (docs/league.md, "Dates, seasons and `--as-of`"): a season's inactivity penalty the
     import's first game past the season's end brought, a decay, a reversion toward the mean;
-    ``delta - adjustment`` is what the games did."""
+    ``delta - adjustment`` is what the games did. A struct, as :mod:`eloleague.records` says
+    why (a post of 1,000 games answers with 2,000 of them)."""
 
     key: PoolKey
     before: float | None
