@@ -1,8 +1,9 @@
 """Fast bulk writes and reads for the hot paths (a million games): the driver's own cursor, with
 plain tuples, bypassing SQLAlchemy's per-row processing.
 
-SQLite gets ``executemany`` (its fastest path); PostgreSQL gets ``COPY ... FROM STDIN``
-(psycopg 3 ``cursor.copy``), an order of magnitude quicker than row-by-row inserts. The SQL is built
+SQLite gets ``VALUES`` lists of many rows a statement (:data:`ROWS_A_STATEMENT`, quicker than
+``executemany``'s statement a row); PostgreSQL gets ``COPY ... FROM STDIN`` (psycopg 3
+``cursor.copy``), an order of magnitude quicker than row-by-row inserts. The SQL is built
 from the :mod:`~eloleague.store.tables` definitions, with the driver's placeholder style, so the
 callers share one code path. SQLite stores dates as ISO text (as SQLAlchemy's ``Date`` type does);
 :func:`to_date` reads either form back. Everything runs inside the caller's transaction.
@@ -123,8 +124,9 @@ of that many rows), largest first, as many of each as fit; the rest, under the s
 statement a row through ``executemany``. A few sizes only, so that each table's statements are
 prepared once and stay among the driver's 128 prepared statements. The statement runs its rows
 in one step of SQLite's, where ``executemany`` resets, binds and steps a statement for each row
-through the driver: a post of 1,000 games wrote its games, their players and their ledger rows
-(1,000, 2,000 and 2,000) in 13.3 ms instead of 18.2 (docs/benchmarks.md, "Live results")."""
+through the driver: a post of 1,000 games' rows (1,000 games, 2,000 players' rows, 2,000 ledger
+rows) took about 14.6 ms instead of 18.2 by 500 rows a statement (docs/benchmarks.md, "Live
+results", 2026-12-06 "sixth")."""
 
 
 def _sqlite_insert(

@@ -1,8 +1,9 @@
 """Games in the database: content hashes, bulk inserts and loading them back as records.
 
 A game is stored as one ``games`` row and one ``side_players`` row per participant (with its side's
-outcome or score), players by id (so renaming a player rewrites nothing). Bulk paths use Core
-``executemany`` (no ORM objects): a million games go in and come out in seconds.
+outcome or score), players by id (so renaming a player rewrites nothing). Bulk paths use the
+driver's cursor with plain tuples (:mod:`eloleague.store.bulk`, no ORM objects): a million games
+go in and come out in seconds.
 """
 
 from __future__ import annotations
