@@ -1,14 +1,19 @@
 """What SQLite stores for the values its driver binds through the adaptation protocol: ``None``,
 a ``bool``, ``bytes``. ``store/db.py`` registers adapters that skip the protocol's failed lookups
-(``_bind_plainly``); what is stored must be what the driver stored without them."""
+(``_bind_plainly``); what is stored must be what the driver stored without them. And a time the
+store writes itself (``bulk.stamp_param``) is written as SQLAlchemy writes it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+from sqlalchemy import Column, DateTime, MetaData, Table, create_engine, select
+
+from eloleague.store.bulk import run, stamp_param
 from eloleague.store.db import connect
 
 VALUES = (None, True, False, b"\x00ab", bytearray(b"cd"), 7, 2.5, "text")
@@ -52,3 +57,26 @@ def test_none_bools_and_bytes_are_stored_as_the_driver_stores_them(tmp_path: Pat
         "real:2.5",
         "text:'text'",
     )
+
+
+def test_a_time_is_written_as_sqlalchemy_writes_it(tmp_path: Path) -> None:
+    # The append path writes its stamps itself (bulk.stamp_param); the site reads them back
+    # through SQLAlchemy's DateTime, which must find what it writes itself.
+    table = Table("t", MetaData(), Column("at", DateTime))
+    engine = create_engine(f"sqlite:///{tmp_path / 'stamps.db'}")
+    table.metadata.create_all(engine)
+    times = [
+        dt.datetime(2026, 12, 6, 15, 21, 57, 509487, tzinfo=dt.UTC),
+        dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.UTC),  # no fraction: still written
+        dt.datetime(999, 1, 2, 3, 4, 5, 7),  # a year of three digits
+    ]
+    with engine.begin() as conn:
+        for t in times:
+            conn.execute(table.insert(), {"at": t.replace(tzinfo=None)})
+        written = [stamp_param(conn)(t) for t in times]
+        stored = [text for (text,) in conn.exec_driver_sql("SELECT at FROM t")]
+        assert written == stored
+        run(conn, "INSERT INTO t (at) VALUES (?)", (written[0],))
+        read = list(conn.execute(select(table.c.at)).scalars())
+    engine.dispose()
+    assert read[-1] == times[0].replace(tzinfo=None)
