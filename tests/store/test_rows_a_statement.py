@@ -39,8 +39,8 @@ COUNTS = sorted(
 
 def _stored(tmp_path: Path, count: int, *, limit: int | None = None) -> list[tuple[Any, ...]]:
     """``count`` rows written by ``insert_rows`` into a new SQLite file (the league's id fixed,
-    two columns bound), read back in their order; ``limit``: SQLite's limit of parameters a
-    statement, lowered on the connection first."""
+    three columns bound), read back in the order they were stored; ``limit``: SQLite's limit of
+    parameters a statement, lowered on the connection first."""
     engine = create_engine(f"sqlite:///{tmp_path / f'rows-{count}-{limit}.db'}")
     _ROWS.metadata.create_all(engine)
     rows = [(n, f"name {n}", None if n % 3 else f"note {n}") for n in range(count)]
@@ -50,7 +50,7 @@ def _stored(tmp_path: Path, count: int, *, limit: int | None = None) -> list[tup
             driver.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, limit)  # type: ignore[union-attr]
         insert_rows(conn, _ROWS, ("n", "name", "note"), rows, {"league_id": 7})
     with engine.connect() as conn:
-        stored = [tuple(r) for r in conn.execute(_ROWS.select().order_by(_ROWS.c.n))]
+        stored = [tuple(r) for r in conn.exec_driver_sql("SELECT * FROM rows ORDER BY rowid")]
     engine.dispose()
     assert stored == [(7, *row) for row in rows]
     return stored
