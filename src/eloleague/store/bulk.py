@@ -136,22 +136,17 @@ def _sqlite_insert(
     them) for every row of ``rows``, several rows a statement (:data:`ROWS_A_STATEMENT`) within
     SQLite's limit of parameters a statement."""
     head, values, ending = statement
-    if len(rows) < ROWS_A_STATEMENT[-1]:  # a live game's few rows
-        cur.executemany(head + values + ending, rows)
-        return
-    most = cur.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // max(
-        values.count("?"), 1
-    )
     start, left = 0, len(rows)
-    for size in ROWS_A_STATEMENT:
-        if size > most:
-            continue
-        sql = _rows_sql(statement, size)
-        while left >= size:
-            cur.execute(sql, list(itertools.chain.from_iterable(rows[start : start + size])))
-            start, left = start + size, left - size
+    if left >= ROWS_A_STATEMENT[-1]:  # (a live game's few rows go straight to executemany)
+        width = max(values.count("?"), 1)
+        most = cur.connection.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER) // width
+        for size in (size for size in ROWS_A_STATEMENT if size <= most):
+            sql = _rows_sql(statement, size)
+            while left >= size:
+                cur.execute(sql, list(itertools.chain.from_iterable(rows[start : start + size])))
+                start, left = start + size, left - size
     if left:
-        cur.executemany(head + values + ending, rows[start:])
+        cur.executemany(head + values + ending, rows[start:] if start else rows)
 
 
 @functools.lru_cache(maxsize=256)
